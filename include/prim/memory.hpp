@@ -1,0 +1,112 @@
+// prim: memory descriptors (shape + layout) and memory objects (descriptor + data).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace prim {
+
+class memory {
+public:
+    using dim = int64_t;
+    using dims = std::vector<dim>;
+
+    enum class data_type { undef, f32 };
+
+    // Plain layouts by name. Letters follow oneDNN: a is the outermost logical dimension
+    // (n for data, o for weights, g for grouped weights), and the order of letters is the
+    // order in memory, outermost first.
+    enum class format_tag {
+        undef,
+        any, // let the primitive choose; query the chosen descriptor from its primitive_desc
+        a, ab, ba, abc, acb, cba, abcd, acdb, cdba, abcde, acdeb, cdeba, abcdef,
+        x = a,
+        nc = ab, oi = ab, io = ba,
+        ncw = abc, nwc = acb, oiw = abc, wio = cba, owi = acb,
+        nchw = abcd, nhwc = acdb, oihw = abcd, hwio = cdba, ohwi = acdb, goiw = abcd,
+        ncdhw = abcde, ndhwc = acdeb, oidhw = abcde, odhwi = acdeb, goihw = abcde, dhwio = cdeba,
+        goidhw = abcdef,
+    };
+
+    // A shape plus a layout. The layout is "blocked" in oneDNN's sense: every logical dim has an
+    // outer stride, and at most one inner block per dim (nChw16c = "aBcd16b").
+    class desc {
+    public:
+        desc() = default;
+        desc(const dims &d, data_type dt, format_tag tag);
+        // A layout by pattern: one letter per dim, outermost first, uppercase when blocked,
+        // then the inner blocks outermost first, e.g. "aBcd16b" or "ABcd16b16a".
+        desc(const dims &d, data_type dt, const std::string &pattern);
+
+        const dims &get_dims() const { return dims_; }
+        int ndims() const { return static_cast<int>(dims_.size()); }
+        data_type get_data_type() const { return dt_; }
+        bool is_any() const { return kind_ == kind::any; }
+        bool is_zero() const { return kind_ == kind::undef; }   // a default-constructed desc
+        // Elements (padding included) and bytes of a buffer holding this desc.
+        dim nelems_padded() const;
+        size_t get_size() const;
+        // Offset, in elements, of a logical index (one entry per dim).
+        dim offset(const dim *idx) const;
+        const dims &strides() const { return strides_; }
+        const dims &padded_dims() const { return padded_; }
+        // The layout as a pattern string ("abcd", "aBcd16b"), or "any"/"undef".
+        std::string layout() const;
+        // True when both describe the same shape and the same placement of every element.
+        bool operator==(const desc &o) const;
+        bool operator!=(const desc &o) const { return !(*this == o); }
+
+    private:
+        enum class kind { undef, any, blocked };
+        kind kind_ = kind::undef;
+        data_type dt_ = data_type::undef;
+        dims dims_, padded_, strides_;
+        std::vector<int> inner_idx_;   // which dim each inner block blocks
+        dims inner_blk_;               // its size
+        std::vector<int> order_;       // dims outermost first
+    };
+
+    memory() = default;
+    // Wraps a user buffer (not owned; may be null and set later).
+    memory(const desc &md, void *handle);
+    // Owns a new zero-filled 64-byte-aligned buffer.
+    explicit memory(const desc &md);
+
+    const desc &get_desc() const;
+    void *get_data_handle() const;
+    void set_data_handle(void *handle) const;
+    bool is_empty() const { return !impl_; }
+
+private:
+    struct impl;
+    std::shared_ptr<impl> impl_;
+};
+
+// Argument ids for execute(), as in oneDNN.
+enum : int {
+    PRIM_ARG_SRC = 1,
+    PRIM_ARG_FROM = PRIM_ARG_SRC,
+    PRIM_ARG_DST = 17,
+    PRIM_ARG_TO = PRIM_ARG_DST,
+    PRIM_ARG_WEIGHTS = 33,
+    PRIM_ARG_BIAS = 41,
+};
+
+using exec_args = std::unordered_map<int, memory>;
+
+// Copies data between any two layouts of the same shape. Padding of the destination is zeroed.
+class reorder {
+public:
+    reorder(const memory::desc &src, const memory::desc &dst);
+    reorder(const memory &src, const memory &dst)
+        : reorder(src.get_desc(), dst.get_desc()) {}
+    void execute(const memory &src, const memory &dst) const;
+    void execute(const exec_args &args) const; // PRIM_ARG_FROM, PRIM_ARG_TO
+
+private:
+    memory::desc src_, dst_;
+};
+
+} // namespace prim

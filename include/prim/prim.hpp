@@ -1,0 +1,10 @@
+// prim: fused CPU primitives. The one header to include.
+#pragma once
+#include "prim/attr.hpp"
+#include "prim/convolution.hpp"
+#include "prim/cpu_isa.hpp"
+#include "prim/eltwise.hpp"
+#include "prim/error.hpp"
+#include "prim/inner_product.hpp"
+#include "prim/memory.hpp"
+#include "prim/primitive.hpp"

@@ -1,0 +1,61 @@
+// Creation's last step for every primitive: walk its implementation list, fastest first, and
+// keep the first implementation that takes the request.
+#pragma once
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/primitive_impl.hpp"
+#include "common/verbose.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace impl {
+
+// The ISA a request may use: the machine's, capped by PRIM_MAX_CPU_ISA and by the attribute.
+inline cpu_isa request_isa(const primitive_attr &attr) {
+    return std::min(get_effective_cpu_isa(), attr.get_max_cpu_isa());
+}
+
+// Throws unimplemented when nothing takes the request, or when strict mode is on and only the
+// reference would (unless the ISA cap itself is 'none').
+template <typename request>
+std::shared_ptr<const primitive_impl> choose_impl(primitive_kind kind,
+        const std::vector<impl_entry<request>> &list, const request &req,
+        const std::string &problem_str, bool empty) {
+    const double start = now_ms();
+    const cpu_isa isa = request_isa(req.attr);
+    const char *kind_name = primitive_kind_name(kind);
+    std::string reasons;
+    for (const auto &entry : list) {
+        std::string why_not;
+        std::unique_ptr<primitive_impl> impl = entry.create(req, isa, why_not);
+        if (!impl) {
+            if (verbose_level() >= 2)
+                verbose_print(std::string("prim_verbose,dispatch,") + kind_name + ","
+                              + entry.name + "," + problem_str + "," + why_not);
+            reasons += std::string(reasons.empty() ? "" : "; ") + entry.name + ": " + why_not;
+            continue;
+        }
+        if (req.attr.get_strict() && isa != cpu_isa::none && impl->name() == "ref")
+            throw error(status::unimplemented,
+                        std::string(kind_name) + " " + problem_str
+                                + ": strict mode refuses the reference fallback ("
+                                + (reasons.empty() ? "no faster implementation" : reasons) + ")");
+        impl->kind = kind;
+        impl->problem_str = problem_str;
+        impl->attr = req.attr;
+        impl->empty = empty;
+        if (verbose_level() >= 2)
+            verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
+                          + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
+                          + std::to_string(now_ms() - start));
+        return std::shared_ptr<const primitive_impl>(std::move(impl));
+    }
+    throw error(status::unimplemented, std::string(kind_name) + " " + problem_str
+                                               + ": no implementation (" + reasons + ")");
+}
+
+} // namespace impl
+} // namespace prim

@@ -1,0 +1,116 @@
+// Convolution creation: check the descriptor, turn it into a conv_problem, choose an
+// implementation.
+#include "common/choose_impl.hpp"
+#include "prim/convolution.hpp"
+
+namespace prim {
+
+using impl::conv_problem;
+
+convolution_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc &src,
+        const memory::desc &weights, const memory::desc &bias, const memory::desc &dst,
+        const memory::dims &strides, const memory::dims &dilates, const memory::dims &padding_l,
+        const memory::dims &padding_r)
+    : prop(pk), alg(alg), src(src), weights(weights), bias(bias), dst(dst), strides(strides),
+      dilates(dilates), padding_l(padding_l), padding_r(padding_r) {}
+
+convolution_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc &src,
+        const memory::desc &weights, const memory::desc &dst, const memory::dims &strides,
+        const memory::dims &dilates, const memory::dims &padding_l, const memory::dims &padding_r)
+    : desc(pk, alg, src, weights, memory::desc(), dst, strides, dilates, padding_l, padding_r) {}
+
+namespace {
+
+[[noreturn]] void invalid(const std::string &msg) {
+    throw error(status::invalid_arguments, "convolution: " + msg);
+}
+
+void check_f32(const memory::desc &md, const char *name) {
+    if (md.is_zero()) invalid(std::string(name) + " desc is empty");
+    if (md.get_data_type() != memory::data_type::f32)
+        invalid(std::string(name) + " data type must be f32");
+}
+
+// The problem the descriptor describes, checked as the contract's section 3 checks a string.
+conv_problem make_problem(const convolution_forward::desc &d) {
+    if (d.alg != algorithm::convolution_direct) invalid("algorithm must be convolution_direct");
+    check_f32(d.src, "src");
+    check_f32(d.weights, "weights");
+    check_f32(d.dst, "dst");
+    const auto &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
+    const int rank = static_cast<int>(s.size());
+    if (rank < 3 || rank > 5)
+        invalid("src must have 3 to 5 dims (mb, ic, spatial...), it has " + std::to_string(rank));
+    const int nsp = rank - 2;
+    if (static_cast<int>(o.size()) != rank)
+        invalid("dst has " + std::to_string(o.size()) + " dims, src has " + std::to_string(rank));
+    const bool grouped = static_cast<int>(w.size()) == rank + 1;
+    if (!grouped && static_cast<int>(w.size()) != rank)
+        invalid("weights have " + std::to_string(w.size()) + " dims, expected "
+                + std::to_string(rank) + " or " + std::to_string(rank + 1) + " (grouped)");
+    for (const auto *v : {&d.strides, &d.dilates, &d.padding_l, &d.padding_r})
+        if (static_cast<int>(v->size()) != nsp)
+            invalid("strides, dilates and paddings need " + std::to_string(nsp)
+                    + " values each (one per spatial dim)");
+
+    conv_problem p;
+    p.nsp = nsp;
+    p.mb = s[0];
+    p.ic = s[1];
+    p.oc = o[1];
+    p.g = grouped ? w[0] : 1;
+    if (o[0] != p.mb)
+        invalid("dst mb=" + std::to_string(o[0]) + " differs from src mb=" + std::to_string(p.mb));
+    if (p.g < 1) invalid("g=" + std::to_string(p.g) + " must be positive");
+    const int wo = grouped ? 1 : 0; // index of oc in the weights dims
+    if (w[wo] * p.g != p.oc || w[wo + 1] * p.g != p.ic)
+        invalid("weights dims (oc/g=" + std::to_string(w[wo]) + ", ic/g=" + std::to_string(w[wo + 1])
+                + ") do not fit ic=" + std::to_string(p.ic) + " oc=" + std::to_string(p.oc)
+                + " g=" + std::to_string(p.g));
+    for (int j = 0; j < nsp; ++j) {
+        const int sp = 3 - nsp + j; // spatial dims fill the arrays from the w end
+        p.i[sp] = s[2 + j];
+        p.o[sp] = o[2 + j];
+        p.k[sp] = w[wo + 2 + j];
+        p.s[sp] = d.strides[j];
+        p.d[sp] = d.dilates[j];
+        p.p[sp] = d.padding_l[j];
+        p.p_end[sp] = d.padding_r[j];
+        if (p.s[sp] < 1 || p.d[sp] < 0 || p.k[sp] < 1 || p.i[sp] < 1)
+            invalid("spatial dim " + std::to_string(j) + ": input, kernel and stride must be "
+                    "positive and dilation non-negative");
+        const int64_t span = p.i[sp] + p.p[sp] + p.p_end[sp] - p.extent(sp);
+        const int64_t expect_o = span < 0 ? 0 : span / p.s[sp] + 1;
+        if (p.o[sp] != expect_o)
+            invalid("dst spatial dim " + std::to_string(j) + " is " + std::to_string(p.o[sp])
+                    + " but input, kernel, stride, dilation and padding give "
+                    + std::to_string(expect_o));
+        // The end padding that matters is the one the output size implies (contract section 3).
+        p.p_end[sp] = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
+    }
+    if (!d.bias.is_zero()) {
+        check_f32(d.bias, "bias");
+        if (d.bias.get_dims() != memory::dims {p.oc})
+            invalid("bias must have dims {oc} = {" + std::to_string(p.oc) + "}");
+    }
+    const std::string problem = impl::check_conv_problem(p);
+    if (!problem.empty()) invalid(problem);
+    return p;
+}
+
+} // namespace
+
+convolution_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
+    impl::conv_request req;
+    req.prb = make_problem(d);
+    req.with_bias = !d.bias.is_zero();
+    req.src = d.src;
+    req.wei = d.weights;
+    req.bias = d.bias;
+    req.dst = d.dst;
+    req.attr = attr;
+    impl_ = impl::choose_impl(impl::primitive_kind::convolution, impl::conv_impl_list(), req,
+                              impl::to_string(req.prb), req.prb.mb == 0);
+}
+
+} // namespace prim

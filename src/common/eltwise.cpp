@@ -1,0 +1,45 @@
+// Eltwise creation: check the descriptor and the algorithm's parameters, choose an
+// implementation.
+#include "attr/algorithm_table.hpp"
+#include "common/choose_impl.hpp"
+#include "prim/eltwise.hpp"
+
+namespace prim {
+
+eltwise_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc &src, float alpha,
+                            float beta)
+    : desc(pk, alg, src, memory::desc(), alpha, beta) {}
+
+eltwise_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc &src,
+                            const memory::desc &dst, float alpha, float beta)
+    : prop(pk), alg(alg), src(src), dst(dst), alpha(alpha), beta(beta) {}
+
+namespace {
+[[noreturn]] void invalid(const std::string &msg) {
+    throw error(status::invalid_arguments, "eltwise: " + msg);
+}
+} // namespace
+
+eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
+    if (d.src.is_zero()) invalid("src desc is empty");
+    if (d.src.get_data_type() != memory::data_type::f32) invalid("src data type must be f32");
+    if (d.src.ndims() < 1 || d.src.ndims() > 5) invalid("src must have 1 to 5 dims");
+    const std::string bad_params = impl::check_eltwise_params(d.alg, d.alpha, d.beta, 1.f);
+    if (!bad_params.empty()) invalid(bad_params);
+
+    impl::eltwise_request req;
+    req.prb.dims = d.src.get_dims();
+    req.alg = d.alg;
+    req.alpha = d.alpha;
+    req.beta = d.beta;
+    req.src = d.src;
+    req.dst = d.dst.is_zero() ? d.src : d.dst;
+    if (req.dst.get_dims() != req.src.get_dims()) invalid("dst dims differ from src dims");
+    if (req.dst.get_data_type() != memory::data_type::f32) invalid("dst data type must be f32");
+    req.attr = attr;
+    impl_ = impl::choose_impl(impl::primitive_kind::eltwise, impl::eltwise_impl_list(), req,
+                              impl::to_string(req.prb),
+                              req.prb.nelems() == 0);
+}
+
+} // namespace prim

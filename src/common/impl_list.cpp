@@ -1,0 +1,31 @@
+// Each primitive's implementations, fastest first, reference last. The first whose create()
+// accepts the request is used; the others say why not under PRIM_VERBOSE=2.
+#include "common/primitive_impl.hpp"
+#include "ref/ref_impls.hpp"
+
+namespace prim {
+namespace impl {
+
+const std::vector<impl_entry<conv_request>> &conv_impl_list() {
+    static const std::vector<impl_entry<conv_request>> list = {
+            {"ref", create_ref_conv},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<ip_request>> &ip_impl_list() {
+    static const std::vector<impl_entry<ip_request>> list = {
+            {"ref", create_ref_ip},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
+    static const std::vector<impl_entry<eltwise_request>> list = {
+            {"ref", create_ref_eltwise},
+    };
+    return list;
+}
+
+} // namespace impl
+} // namespace prim

@@ -1,0 +1,269 @@
+// Memory descriptors (shape + blocked layout), memory objects and the generic reorder.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "prim/error.hpp"
+#include "prim/memory.hpp"
+
+namespace prim {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string &msg) {
+    throw error(status::invalid_arguments, msg);
+}
+
+std::string dims_str(const memory::dims &d) {
+    std::ostringstream os;
+    for (size_t i = 0; i < d.size(); ++i) os << (i ? "x" : "") << d[i];
+    return os.str();
+}
+
+const char *tag_pattern(memory::format_tag tag) {
+    using t = memory::format_tag;
+    switch (tag) {
+    case t::a: return "a";
+    case t::ab: return "ab";
+    case t::ba: return "ba";
+    case t::abc: return "abc";
+    case t::acb: return "acb";
+    case t::cba: return "cba";
+    case t::abcd: return "abcd";
+    case t::acdb: return "acdb";
+    case t::cdba: return "cdba";
+    case t::abcde: return "abcde";
+    case t::acdeb: return "acdeb";
+    case t::cdeba: return "cdeba";
+    case t::abcdef: return "abcdef";
+    default: return nullptr;
+    }
+}
+
+} // namespace
+
+memory::desc::desc(const dims &d, data_type dt, format_tag tag) {
+    if (tag == format_tag::any) {
+        for (dim x : d)
+            if (x < 0) invalid("memory desc: negative dimension in " + dims_str(d));
+        kind_ = kind::any;
+        dt_ = dt;
+        dims_ = d;
+        return;
+    }
+    const char *pattern = tag_pattern(tag);
+    if (!pattern) invalid("memory desc: undefined format tag");
+    *this = desc(d, dt, std::string(pattern));
+}
+
+memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
+    const int n = static_cast<int>(d.size());
+    const std::string where = "memory desc " + dims_str(d) + " '" + pattern + "': ";
+    if (dt != data_type::f32) invalid(where + "only f32 is supported");
+    if (n < 1 || n > 6) invalid(where + "rank must be 1 to 6");
+    for (dim x : d)
+        if (x < 0) invalid(where + "negative dimension");
+    if (static_cast<int>(pattern.size()) < n)
+        invalid(where + "layout has " + std::to_string(pattern.size()) + " letters for rank "
+                + std::to_string(n));
+
+    // Outer order: one letter per dim, uppercase when the dim also has an inner block.
+    std::vector<bool> seen(n, false), blocked(n, false);
+    for (int i = 0; i < n; ++i) {
+        const char c = pattern[i];
+        const int dim_idx = std::tolower(c) - 'a';
+        if (!std::isalpha(static_cast<unsigned char>(c)) || dim_idx < 0 || dim_idx >= n
+                || seen[dim_idx])
+            invalid(where + "layout does not name each of the " + std::to_string(n)
+                    + " dims exactly once");
+        seen[dim_idx] = true;
+        blocked[dim_idx] = std::isupper(static_cast<unsigned char>(c));
+        order_.push_back(dim_idx);
+    }
+    // Inner blocks: <size><lowercase letter>, outermost first.
+    std::vector<dim> blk(n, 1);
+    size_t pos = n;
+    while (pos < pattern.size()) {
+        size_t end = pos;
+        while (end < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[end])))
+            ++end;
+        if (end == pos || end >= pattern.size()) invalid(where + "bad inner block");
+        const dim size = std::atoll(pattern.substr(pos, end - pos).c_str());
+        const int dim_idx = pattern[end] - 'a';
+        if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx] || blk[dim_idx] != 1)
+            invalid(where + "bad inner block");
+        blk[dim_idx] = size;
+        inner_idx_.push_back(dim_idx);
+        inner_blk_.push_back(size);
+        pos = end + 1;
+    }
+    for (int i = 0; i < n; ++i)
+        if (blocked[i] && blk[i] == 1) invalid(where + "blocked dim without an inner block");
+
+    kind_ = kind::blocked;
+    dt_ = dt;
+    dims_ = d;
+    padded_.resize(n);
+    strides_.resize(n);
+    dim stride = 1;
+    for (dim b : inner_blk_) stride *= b;
+    for (int i = 0; i < n; ++i) padded_[i] = (d[i] + blk[i] - 1) / blk[i] * blk[i];
+    for (int i = n - 1; i >= 0; --i) {
+        const int dim_idx = order_[i];
+        strides_[dim_idx] = stride;
+        stride *= padded_[dim_idx] / blk[dim_idx];
+    }
+}
+
+memory::dim memory::desc::nelems_padded() const {
+    if (kind_ != kind::blocked) return 0;
+    dim n = 1;
+    for (dim x : padded_) n *= x;
+    return n;
+}
+
+size_t memory::desc::get_size() const {
+    return static_cast<size_t>(nelems_padded()) * sizeof(float);
+}
+
+memory::dim memory::desc::offset(const dim *idx) const {
+    dim off = 0;
+    std::vector<dim> blk(dims_.size(), 1);
+    for (size_t k = 0; k < inner_idx_.size(); ++k) blk[inner_idx_[k]] = inner_blk_[k];
+    for (size_t i = 0; i < dims_.size(); ++i) off += idx[i] / blk[i] * strides_[i];
+    dim inner = 0;
+    for (size_t k = 0; k < inner_idx_.size(); ++k)
+        inner = inner * inner_blk_[k] + idx[inner_idx_[k]] % inner_blk_[k];
+    return off + inner;
+}
+
+std::string memory::desc::layout() const {
+    if (kind_ == kind::undef) return "undef";
+    if (kind_ == kind::any) return "any";
+    std::string s;
+    for (int dim_idx : order_) {
+        bool blocked = false;
+        for (int b : inner_idx_) blocked = blocked || b == dim_idx;
+        s += static_cast<char>((blocked ? 'A' : 'a') + dim_idx);
+    }
+    for (size_t k = 0; k < inner_idx_.size(); ++k)
+        s += std::to_string(inner_blk_[k]) + static_cast<char>('a' + inner_idx_[k]);
+    return s;
+}
+
+bool memory::desc::operator==(const desc &o) const {
+    return kind_ == o.kind_ && dt_ == o.dt_ && dims_ == o.dims_ && padded_ == o.padded_
+            && strides_ == o.strides_ && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_;
+}
+
+// ---- memory ---------------------------------------------------------------------------------
+
+struct memory::impl {
+    desc md;
+    void *handle = nullptr;
+    std::shared_ptr<void> owned;
+};
+
+memory::memory(const desc &md, void *handle) : impl_(std::make_shared<impl>()) {
+    impl_->md = md;
+    impl_->handle = handle;
+}
+
+memory::memory(const desc &md) : impl_(std::make_shared<impl>()) {
+    if (md.is_any() || md.is_zero())
+        invalid("memory: cannot allocate a buffer for a desc without a layout ('any' or empty)");
+    const size_t bytes = (md.get_size() + 63) / 64 * 64;
+    void *p = bytes ? std::aligned_alloc(64, bytes) : nullptr;
+    if (bytes && !p)
+        throw error(status::out_of_memory, "memory: cannot allocate " + std::to_string(bytes)
+                                                   + " bytes");
+    if (p) std::memset(p, 0, bytes);
+    impl_->md = md;
+    impl_->owned = std::shared_ptr<void>(p, std::free);
+    impl_->handle = p;
+}
+
+const memory::desc &memory::get_desc() const {
+    if (!impl_) invalid("memory: empty memory object");
+    return impl_->md;
+}
+
+void *memory::get_data_handle() const {
+    if (!impl_) invalid("memory: empty memory object");
+    return impl_->handle;
+}
+
+void memory::set_data_handle(void *handle) const {
+    if (!impl_) invalid("memory: empty memory object");
+    impl_->handle = handle;
+}
+
+// ---- reorder --------------------------------------------------------------------------------
+
+reorder::reorder(const memory::desc &src, const memory::desc &dst) : src_(src), dst_(dst) {
+    if (src.is_any() || dst.is_any() || src.is_zero() || dst.is_zero())
+        invalid("reorder: both descs need a layout (not 'any' or empty)");
+    if (src.get_dims() != dst.get_dims())
+        invalid("reorder: src dims " + dims_str(src.get_dims()) + " differ from dst dims "
+                + dims_str(dst.get_dims()));
+}
+
+void reorder::execute(const exec_args &args) const {
+    auto src = args.find(PRIM_ARG_FROM), dst = args.find(PRIM_ARG_TO);
+    if (src == args.end() || dst == args.end())
+        invalid("reorder: PRIM_ARG_FROM and PRIM_ARG_TO are both required");
+    execute(src->second, dst->second);
+}
+
+void reorder::execute(const memory &src_mem, const memory &dst_mem) const {
+    if (src_mem.get_desc() != src_ || dst_mem.get_desc() != dst_)
+        invalid("reorder: memory descs differ from the ones the reorder was created for");
+    const float *src = static_cast<const float *>(src_mem.get_data_handle());
+    float *dst = static_cast<float *>(dst_mem.get_data_handle());
+    const auto &dims = src_.get_dims();
+    const int n = static_cast<int>(dims.size());
+    memory::dim total = 1;
+    for (auto d : dims) total *= d;
+    if (total == 0) return;
+    if (!src || !dst) invalid("reorder: null data handle");
+    if (src_ == dst_) {
+        if (src != dst) std::memcpy(dst, src, src_.get_size());
+        return;
+    }
+    // Padding of a blocked dst must hold zeros (kernels may read it).
+    if (dst_.nelems_padded() != total) std::memset(dst, 0, dst_.get_size());
+
+    // Walk the logical elements; each thread decodes its first index once, then counts up.
+#pragma omp parallel
+    {
+        int nthr = 1, ithr = 0;
+#ifdef _OPENMP
+        nthr = omp_get_num_threads();
+        ithr = omp_get_thread_num();
+#endif
+        const memory::dim chunk = (total + nthr - 1) / nthr;
+        const memory::dim begin = std::min(total, chunk * ithr);
+        const memory::dim end = std::min(total, begin + chunk);
+        std::vector<memory::dim> idx(n);
+        memory::dim rest = begin;
+        for (int i = n - 1; i >= 0; --i) {
+            idx[i] = rest % dims[i];
+            rest /= dims[i];
+        }
+        for (memory::dim e = begin; e < end; ++e) {
+            dst[dst_.offset(idx.data())] = src[src_.offset(idx.data())];
+            for (int i = n - 1; i >= 0; --i) {
+                if (++idx[i] < dims[i]) break;
+                idx[i] = 0;
+            }
+        }
+    }
+}
+
+} // namespace prim

@@ -1,0 +1,84 @@
+// What every primitive shares: queries of the chosen implementation, and execution on an
+// argument map (checking each argument before any kernel sees it).
+#include <cstdio>
+
+#include "common/primitive_impl.hpp"
+#include "common/verbose.hpp"
+#include "prim/error.hpp"
+#include "prim/primitive.hpp"
+
+namespace prim {
+
+namespace impl {
+const char *primitive_kind_name(primitive_kind k) {
+    switch (k) {
+    case primitive_kind::convolution: return "convolution";
+    case primitive_kind::inner_product: return "inner_product";
+    case primitive_kind::eltwise: return "eltwise";
+    }
+    return "unknown";
+}
+} // namespace impl
+
+std::string primitive_desc_base::impl_name() const { return impl_->name(); }
+memory::desc primitive_desc_base::src_desc() const { return impl_->src_md; }
+memory::desc primitive_desc_base::weights_desc() const { return impl_->wei_md; }
+memory::desc primitive_desc_base::bias_desc() const { return impl_->bias_md; }
+memory::desc primitive_desc_base::dst_desc() const { return impl_->dst_md; }
+const primitive_attr &primitive_desc_base::get_primitive_attr() const { return impl_->attr; }
+
+namespace {
+
+std::string md_str(const memory::desc &md) {
+    std::string s = md.layout() + ":";
+    for (size_t i = 0; i < md.get_dims().size(); ++i)
+        s += (i ? "x" : "") + std::to_string(md.get_dims()[i]);
+    return s;
+}
+
+// The data pointer of one argument, after checking that it is there, that its desc is the one
+// the implementation runs on, and that it has data.
+void *arg_data(const impl::primitive_impl &pi, const exec_args &args, int arg, const char *name,
+               const memory::desc &expected) {
+    const std::string who = std::string(impl::primitive_kind_name(pi.kind)) + " "
+            + pi.problem_str + ": ";
+    auto it = args.find(arg);
+    if (it == args.end() || it->second.is_empty())
+        throw error(status::invalid_arguments, who + name + " argument is missing");
+    const memory::desc &md = it->second.get_desc();
+    if (md != expected)
+        throw error(status::invalid_arguments,
+                    who + name + " memory desc " + md_str(md) + " differs from the primitive's "
+                            + md_str(expected) + " (query it from the primitive_desc)");
+    void *p = it->second.get_data_handle();
+    if (!p && !pi.empty)
+        throw error(status::invalid_arguments, who + name + " memory has no data (null handle)");
+    return p;
+}
+
+} // namespace
+
+void primitive::execute(const exec_args &args) const {
+    const impl::primitive_impl &pi = *impl_;
+    impl::exec_ptrs ptrs;
+    ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", pi.src_md));
+    ptrs.dst = static_cast<float *>(arg_data(pi, args, PRIM_ARG_DST, "dst", pi.dst_md));
+    if (!pi.wei_md.is_zero())
+        ptrs.wei = static_cast<const float *>(
+                arg_data(pi, args, PRIM_ARG_WEIGHTS, "weights", pi.wei_md));
+    if (!pi.bias_md.is_zero())
+        ptrs.bias = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_BIAS, "bias", pi.bias_md));
+
+    const bool verbose = impl::verbose_level() >= 1;
+    const double start = verbose ? impl::now_ms() : 0.0;
+    if (!pi.empty) pi.execute(ptrs);
+    if (verbose) {
+        char ms[32];
+        std::snprintf(ms, sizeof(ms), "%.4f", impl::now_ms() - start);
+        impl::verbose_print(std::string("prim_verbose,exec,") + impl::primitive_kind_name(pi.kind)
+                            + "," + pi.name() + "," + pi.problem_str + ","
+                            + to_string(pi.attr.get_post_ops()) + "," + ms);
+    }
+}
+
+} // namespace prim

@@ -1,0 +1,94 @@
+// The internal side of a primitive: an implementation chosen at creation, run on raw pointers.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/problem.hpp"
+#include "prim/attr.hpp"
+#include "prim/cpu_isa.hpp"
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace impl {
+
+enum class primitive_kind { convolution, inner_product, eltwise };
+const char *primitive_kind_name(primitive_kind k); // "convolution", ...
+
+// Data pointers of one execution, already checked: non-null (unless the problem is empty) and
+// laid out as the implementation's descriptors say. Unused ones are null (bias without bias).
+struct exec_ptrs {
+    const float *src = nullptr;
+    const float *wei = nullptr;
+    const float *bias = nullptr;
+    float *dst = nullptr;
+};
+
+// One implementation bound to one problem. Immutable after construction, so execute() may run
+// from many threads at once; scratch memory is per call.
+class primitive_impl {
+public:
+    virtual ~primitive_impl() = default;
+    // "jit:avx512", "jit:avx2", "ref".
+    virtual std::string name() const = 0;
+    virtual void execute(const exec_ptrs &args) const = 0;
+
+    // Filled by the implementation's constructor: the layouts it runs on (never 'any'); a zero
+    // desc for an argument the primitive does not have.
+    memory::desc src_md, wei_md, bias_md, dst_md;
+
+    // Filled by the primitive's creation code after the implementation is chosen.
+    primitive_kind kind = primitive_kind::convolution;
+    std::string problem_str; // contract section 3 descriptor, for verbose lines
+    primitive_attr attr;
+    bool empty = false;      // mb0: execute is a no-op
+};
+
+// What a primitive's creation hands to each implementation in its list: the validated problem,
+// the descriptors as the user gave them (any of them may be 'any'), and the attribute.
+struct conv_request {
+    conv_problem prb;
+    bool with_bias = false;
+    memory::desc src, wei, bias, dst;
+    primitive_attr attr;
+};
+
+struct ip_request {
+    ip_problem prb;
+    bool with_bias = false;
+    memory::desc src, wei, bias, dst;
+    primitive_attr attr;
+};
+
+struct eltwise_request {
+    eltwise_problem prb;
+    algorithm alg = algorithm::undef;
+    float alpha = 0.f, beta = 0.f;
+    memory::desc src, dst; // dst never zero here: creation copies src when the user gave none
+    primitive_attr attr;
+};
+
+// An implementation list entry: builds the implementation, or returns null and says why not
+// (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
+template <typename request>
+struct impl_entry {
+    const char *name;
+    std::unique_ptr<primitive_impl> (*create)(const request &req, cpu_isa isa, std::string &why_not);
+};
+
+// Fastest first, reference last. Defined in src/common/impl_list.cpp.
+const std::vector<impl_entry<conv_request>> &conv_impl_list();
+const std::vector<impl_entry<ip_request>> &ip_impl_list();
+const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list();
+
+// One check of an implementation's create(): if cond fails, say why and decline.
+#define PRIM_DISPATCH(cond, reason)                                                            \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            why_not = (reason);                                                                \
+            return nullptr;                                                                    \
+        }                                                                                      \
+    } while (0)
+
+} // namespace impl
+} // namespace prim

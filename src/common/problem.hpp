@@ -1,0 +1,68 @@
+// Problem shapes in benchdnn's terms (contract section 3), shared by the library (verbose lines,
+// validation) and benchdnn_lite (descriptor parsing, REPRO lines).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prim {
+namespace impl {
+
+// Spatial index of the arrays below: 0 = depth, 1 = height, 2 = width. A dimension not in use
+// holds i = o = k = s = 1 and p = p_end = d = 0, so every kernel can loop over three dims.
+enum spatial { SP_D = 0, SP_H = 1, SP_W = 2 };
+
+struct conv_problem {
+    int64_t g = 1, mb = 2, ic = 0, oc = 0;   // ic and oc count all groups
+    int nsp = 2;                             // spatial dims in use: 1 (w), 2 (h, w), 3 (d, h, w)
+    int64_t i[3] = {1, 1, 1};                // input size
+    int64_t o[3] = {1, 1, 1};                // output size
+    int64_t k[3] = {1, 1, 1};                // kernel size
+    int64_t s[3] = {1, 1, 1};                // stride
+    int64_t p[3] = {0, 0, 0};                // start padding
+    int64_t p_end[3] = {0, 0, 0};            // end padding: (o-1)*s - i + E - p, may be negative
+    int64_t d[3] = {0, 0, 0};                // dilation, benchdnn's convention: 0 = dense
+    std::string name;                        // n"NAME", printed back when not empty
+
+    int64_t icg() const { return ic / g; }
+    int64_t ocg() const { return oc / g; }
+    // Taps' extent: (k - 1) * (d + 1) + 1.
+    int64_t extent(int sp) const { return (k[sp] - 1) * (d[sp] + 1) + 1; }
+    // 2 * MB * OC * OD*OH*OW * IC/G * KD*KH*KW, every tap counted.
+    double flops() const;
+};
+
+struct ip_problem {
+    int64_t mb = 2, ic = 0, oc = 0;
+    int nsp = 0;                 // 0: src is (mb, ic); else 1..3 spatial dims as for convolution
+    int64_t i[3] = {1, 1, 1};    // spatial size of src (and of the weights)
+    std::string name;
+
+    int64_t spatial() const { return i[0] * i[1] * i[2]; }
+    double flops() const; // 2 * MB * OC * IC * ID*IH*IW
+};
+
+struct eltwise_problem {
+    std::vector<int64_t> dims; // 1 to 5 dims
+    int64_t nelems() const;
+};
+
+// Canonical short forms, e.g. "mb2ic64ih56oc64oh56kh3ph1" (fields at their default omitted,
+// the w group omitted when it equals h, and so on). Parsing the result gives back the same problem.
+std::string to_string(const conv_problem &prb);
+std::string to_string(const ip_problem &prb);
+std::string to_string(const eltwise_problem &prb); // "2x17x5x7"
+
+// Parse contract section 3 strings; the result is complete (o, p and p_end derived) and valid.
+// Throw prim::error(invalid_arguments) with a message naming the problem
+// ("oc=16 is not divisible by g=3", "unknown field 'xx' at position 7").
+conv_problem parse_conv_problem(const std::string &s);
+ip_problem parse_ip_problem(const std::string &s);
+eltwise_problem parse_eltwise_problem(const std::string &s);
+
+// The contract's validity rules for a complete problem: "" when valid, else the message.
+std::string check_conv_problem(const conv_problem &prb);
+std::string check_ip_problem(const ip_problem &prb);
+
+} // namespace impl
+} // namespace prim

@@ -1,0 +1,45 @@
+#include "common/verbose.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "prim/cpu_isa.hpp"
+
+namespace prim {
+namespace impl {
+
+int verbose_level() {
+    static const int level = [] {
+        const char *v = std::getenv("PRIM_VERBOSE");
+        return v ? std::atoi(v) : 0;
+    }();
+    return level;
+}
+
+void verbose_print(const std::string &line) {
+    static std::mutex mutex;
+    static bool info_printed = false;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!info_printed) {
+        info_printed = true;
+        std::string isa;
+        try {
+            isa = cpu_isa_name(get_effective_cpu_isa());
+        } catch (...) {
+            isa = "invalid PRIM_MAX_CPU_ISA";
+        }
+        std::printf("prim_verbose,info,prim 0.1.0,max_isa:%s\n", isa.c_str());
+    }
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+}
+
+double now_ms() {
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+} // namespace impl
+} // namespace prim
