@@ -1,0 +1,87 @@
+// The one table of eltwise algorithms: main fusion-string name and the defaults a fusion string
+// uses for an omitted alpha or beta (contract section 1). Also the check of forbidden parameters.
+#include "attr/algorithm_table.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace prim {
+namespace impl {
+
+namespace {
+
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+// Algorithms whose columns read "–" in the contract take 0, 0: the value is never used.
+const algorithm_info algorithm_table[] = {
+    {algorithm::eltwise_relu, "relu", 0.f, 0.f},
+    {algorithm::eltwise_tanh, "tanh", 0.f, 0.f},
+    {algorithm::eltwise_elu, "elu", 1.f, 0.f},
+    {algorithm::eltwise_square, "square", 0.f, 0.f},
+    {algorithm::eltwise_abs, "abs", 0.f, 0.f},
+    {algorithm::eltwise_sqrt, "sqrt", 0.f, 0.f},
+    {algorithm::eltwise_linear, "linear", 1.f, 0.f},
+    {algorithm::eltwise_clip, "clip", -inf, inf},
+    {algorithm::eltwise_clip_v2, "clip_v2", -inf, inf},
+    {algorithm::eltwise_soft_relu, "soft_relu", 1.f, 0.f},
+    {algorithm::eltwise_logistic, "logistic", 0.f, 0.f},
+    {algorithm::eltwise_exp, "exp", 0.f, 0.f},
+    {algorithm::eltwise_log, "log", 0.f, 0.f},
+    {algorithm::eltwise_gelu_tanh, "gelu_tanh", 0.f, 0.f},
+    {algorithm::eltwise_gelu_erf, "gelu_erf", 0.f, 0.f},
+    {algorithm::eltwise_swish, "swish", 1.f, 0.f},
+    {algorithm::eltwise_hardsigmoid, "hardsigmoid", 0.2f, 0.5f},
+    // 1.f / 6.f is an IEEE division, so it is the float nearest to 1/6.
+    {algorithm::eltwise_hardswish, "hardswish", 1.f / 6.f, 0.5f},
+    {algorithm::eltwise_mish, "mish", 0.f, 0.f},
+    {algorithm::eltwise_pow, "pow", 1.f, 1.f},
+    {algorithm::eltwise_round, "round", 0.f, 0.f},
+    {algorithm::eltwise_celu, "celu", 1.f, 0.f},
+    // The literals are the constants in full; the compiler rounds them to the nearest float.
+    {algorithm::eltwise_selu, "selu", 1.6732632423543772f, 1.0507009873554805f},
+    {algorithm::eltwise_softsign, "softsign", 0.f, 0.f},
+    {algorithm::eltwise_shrink, "shrink", 0.f, 0.5f},
+    {algorithm::eltwise_thresholded_relu, "thresholded_relu", 1.f, 0.f},
+    {algorithm::eltwise_scaled_tanh, "scaled_tanh", 1.f, 1.f},
+    {algorithm::eltwise_softplus, "softplus", 1.f, 0.f},
+    {algorithm::eltwise_parametric_softplus, "parametric_softplus", 1.f, 1.f},
+    {algorithm::eltwise_identity, "identity", 0.f, 0.f},
+    {algorithm::eltwise_logsigmoid, "logsigmoid", 0.f, 0.f},
+};
+
+} // namespace
+
+const algorithm_info *find_algorithm(algorithm alg) {
+    for (const algorithm_info &info : algorithm_table)
+        if (info.alg == alg) return &info;
+    return nullptr;
+}
+
+const algorithm_info *find_algorithm(const std::string &name) {
+    for (const algorithm_info &info : algorithm_table)
+        if (name == info.name) return &info;
+    return nullptr;
+}
+
+std::string check_eltwise_params(algorithm alg, float alpha, float beta, float scale) {
+    const algorithm_info *info = find_algorithm(alg);
+    if (!info) return "unknown eltwise algorithm";
+    const std::string name = info->name;
+    if (std::isnan(alpha)) return name + ": alpha is NaN";
+    if (std::isnan(beta)) return name + ": beta is NaN";
+    if (std::isnan(scale)) return name + ": scale is NaN";
+    // These three divide by alpha.
+    const bool divides_by_alpha = alg == algorithm::eltwise_soft_relu
+            || alg == algorithm::eltwise_softplus || alg == algorithm::eltwise_celu;
+    if (divides_by_alpha && alpha == 0.f) return name + ": alpha must be non-zero";
+    return "";
+}
+
+} // namespace impl
+
+const char *algorithm_name(algorithm alg) {
+    const impl::algorithm_info *info = impl::find_algorithm(alg);
+    return info ? info->name : nullptr;
+}
+
+} // namespace prim

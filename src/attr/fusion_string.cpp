@@ -1,0 +1,263 @@
+// Fusion strings (contract section 2): parsing "sum:0.5+relu,gelu_erf" into post_ops chains and
+// printing a chain back so that parsing the printed text gives bit-identical parameters.
+//
+//   CHAINS := CHAIN (',' CHAIN)*
+//   CHAIN  := ''  |  PO ('+' PO)*
+//   PO     := 'sum' [':' NUMBER]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
+//   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'
+//
+// '+' also appears inside numbers ("relu:+1", "1e+38"); split_post_ops tells the two apart.
+// Numbers are checked against NUMBER character by character first (strtof alone would also take
+// hex, "nan", "infinity" and leading spaces), then converted by strtof in the "C" locale so the
+// float is correctly rounded whatever locale the host program set.
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <locale.h>
+#include <string>
+#include <vector>
+
+#include "attr/algorithm_table.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+
+namespace {
+
+// Other names the parser accepts for an algorithm; printing always uses the main name.
+// bounded_relu is not here: it also fixes alpha (see parse_bounded_relu).
+struct alias {
+    const char *name;
+    algorithm alg;
+};
+const alias aliases[] = {
+    {"leaky_relu", algorithm::eltwise_relu},
+    {"gelu", algorithm::eltwise_gelu_tanh},
+    {"sigmoid", algorithm::eltwise_logistic},
+    {"srelu", algorithm::eltwise_soft_relu},
+};
+
+// A piece of the whole string: [begin, end).
+struct span {
+    size_t begin, end;
+};
+
+// Every error message has the same shape: what is wrong, and where in the whole string.
+[[noreturn]] void fail(const std::string &whole, const std::string &what, size_t pos) {
+    throw error(status::invalid_arguments,
+            "bad fusion string '" + whole + "': " + what + " at position " + std::to_string(pos));
+}
+
+std::string text_of(const std::string &whole, span s) {
+    return whole.substr(s.begin, s.end - s.begin);
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Splits [s.begin, s.end) of whole at each sep; n separators give n + 1 pieces, empty ones kept.
+std::vector<span> split(const std::string &whole, span s, char sep) {
+    std::vector<span> pieces;
+    size_t begin = s.begin;
+    for (size_t i = s.begin; i < s.end; ++i) {
+        if (whole[i] == sep) {
+            pieces.push_back({begin, i});
+            begin = i + 1;
+        }
+    }
+    pieces.push_back({begin, s.end});
+    return pieces;
+}
+
+
+// True when t matches NUMBER exactly.
+bool is_number(const std::string &t) {
+    size_t i = 0;
+    const size_t n = t.size();
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (t.compare(i, std::string::npos, "inf") == 0) return true;
+    size_t int_digits = 0, frac_digits = 0;
+    while (i < n && is_digit(t[i])) ++i, ++int_digits;
+    if (i < n && t[i] == '.') {
+        ++i;
+        while (i < n && is_digit(t[i])) ++i, ++frac_digits;
+    }
+    if (int_digits == 0 && frac_digits == 0) return false;
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+        size_t exp_digits = 0;
+        while (i < n && is_digit(t[i])) ++i, ++exp_digits;
+        if (exp_digits == 0) return false;
+    }
+    return i == n;
+}
+
+// The "C" locale, created once, so that '.' is the decimal point whatever setlocale() said.
+locale_t c_locale() {
+    static const locale_t loc = newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(nullptr));
+    return loc;
+}
+
+// A validated NUMBER to the nearest float (out of range: +-inf or the rounded tiny value).
+float to_float(const std::string &t) {
+    const locale_t loc = c_locale();
+    return loc ? strtof_l(t.c_str(), nullptr, loc) : std::strtof(t.c_str(), nullptr);
+}
+
+float parse_number(const std::string &whole, span s) {
+    const std::string t = text_of(whole, s);
+    if (t.empty()) fail(whole, "missing number", s.begin);
+    if (!is_number(t)) fail(whole, "bad number '" + t + "'", s.begin);
+    return to_float(t);
+}
+
+// fields[0] is the name; refuses fields beyond max_fields, naming the first extra one.
+void check_field_count(const std::string &whole, const std::vector<span> &fields,
+        size_t max_fields, const char *limit) {
+    if (fields.size() <= max_fields) return;
+    const span extra = fields[max_fields];
+    fail(whole, "extra parameter '" + text_of(whole, extra) + "' (" + limit + ")", extra.begin);
+}
+
+void append_checked_eltwise(const std::string &whole, span po, algorithm alg, float alpha,
+        float beta, float scale, post_ops &out) {
+    const std::string problem = impl::check_eltwise_params(alg, alpha, beta, scale);
+    if (!problem.empty()) fail(whole, problem + " in '" + text_of(whole, po) + "'", po.begin);
+    out.append_eltwise(alg, alpha, beta, scale);
+}
+
+// bounded_relu:A[:B[:S]] = clip:0:A with scale S; B is read and ignored (oneDNN's old beta).
+// A omitted takes clip's default upper bound, +inf.
+void parse_bounded_relu(
+        const std::string &whole, span po, const std::vector<span> &fields, post_ops &out) {
+    check_field_count(whole, fields, 4, "bounded_relu takes at most alpha, beta and scale");
+    float upper = std::numeric_limits<float>::infinity(), scale = 1.f;
+    if (fields.size() > 1) upper = parse_number(whole, fields[1]);
+    if (fields.size() > 2) parse_number(whole, fields[2]);
+    if (fields.size() > 3) scale = parse_number(whole, fields[3]);
+    append_checked_eltwise(whole, po, algorithm::eltwise_clip, 0.f, upper, scale, out);
+}
+
+// An algorithm by main name or alias, or nullptr.
+const impl::algorithm_info *find_by_any_name(const std::string &name) {
+    if (const impl::algorithm_info *info = impl::find_algorithm(name)) return info;
+    for (const alias &a : aliases)
+        if (name == a.name) return impl::find_algorithm(a.alg);
+    return nullptr;
+}
+
+void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
+    if (po.begin == po.end) fail(whole, "empty post-op", po.begin);
+    const std::vector<span> fields = split(whole, po, ':');
+    const std::string name = text_of(whole, fields[0]);
+
+    if (name == "sum") {
+        check_field_count(whole, fields, 2, "sum takes at most a scale");
+        out.append_sum(fields.size() > 1 ? parse_number(whole, fields[1]) : 1.f);
+        return;
+    }
+    if (name == "bounded_relu") {
+        parse_bounded_relu(whole, po, fields, out);
+        return;
+    }
+    const impl::algorithm_info *info = find_by_any_name(name);
+    if (!info) fail(whole, "unknown algorithm '" + name + "'", fields[0].begin);
+    check_field_count(whole, fields, 4, "an eltwise takes at most alpha, beta and scale");
+    float alpha = info->default_alpha, beta = info->default_beta, scale = 1.f;
+    if (fields.size() > 1) alpha = parse_number(whole, fields[1]);
+    if (fields.size() > 2) beta = parse_number(whole, fields[2]);
+    if (fields.size() > 3) scale = parse_number(whole, fields[3]);
+    append_checked_eltwise(whole, po, info->alg, alpha, beta, scale, out);
+}
+
+// Splits a chain into post-ops at '+', except where '+' is a sign that NUMBER allows: right after
+// ':' ("relu:+1") or right after the exponent mark of a number ("1e+38", which "%.9g" prints).
+std::vector<span> split_post_ops(const std::string &whole, span s) {
+    std::vector<span> pieces;
+    size_t begin = s.begin;
+    bool in_parameters = false; // a ':' was seen in the current post-op
+    for (size_t i = s.begin; i < s.end; ++i) {
+        const char c = whole[i];
+        if (c == ':') in_parameters = true;
+        if (c != '+') continue;
+        const char prev = i > begin ? whole[i - 1] : '\0';
+        const bool after_mantissa = i >= begin + 2
+                && (is_digit(whole[i - 2]) || whole[i - 2] == '.');
+        const bool is_sign = in_parameters
+                && (prev == ':' || ((prev == 'e' || prev == 'E') && after_mantissa));
+        if (is_sign) continue;
+        pieces.push_back({begin, i});
+        begin = i + 1;
+        in_parameters = false;
+    }
+    pieces.push_back({begin, s.end});
+    return pieces;
+}
+
+// One chain, [s.begin, s.end) of whole; positions in messages are positions in whole.
+post_ops parse_chain(const std::string &whole, span s) {
+    post_ops chain;
+    if (s.begin == s.end) return chain; // '' is the empty chain
+    for (const span po : split_post_ops(whole, s))
+        parse_one_post_op(whole, po, chain);
+    return chain;
+}
+
+bool same_bits(float a, float b) {
+    uint32_t ua, ub;
+    std::memcpy(&ua, &a, sizeof ua);
+    std::memcpy(&ub, &b, sizeof ub);
+    return ua == ub;
+}
+
+// "%.9g" in the "C" locale: 9 significant digits are enough for any float to read back exactly.
+std::string format_number(float v) {
+    char buf[48];
+    const std::to_chars_result r =
+            std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);
+    return std::string(buf, r.ptr);
+}
+
+} // namespace
+
+std::string to_string(const post_ops &po) {
+    std::string s;
+    for (const post_ops::entry &e : po.entries()) {
+        if (!s.empty()) s += '+';
+        if (e.kind == post_ops::kind::sum) {
+            s += "sum";
+            if (!same_bits(e.scale, 1.f)) s += ":" + format_number(e.scale);
+            continue;
+        }
+        const impl::algorithm_info *info = impl::find_algorithm(e.alg);
+        if (!info) // append_eltwise refuses such entries, so this is a bug inside prim
+            throw error(status::runtime_error, "to_string: post-op with an unknown algorithm");
+        s += info->name;
+        // Print up to the last parameter that differs from its default.
+        const float values[3] = {e.alpha, e.beta, e.scale};
+        const float defaults[3] = {info->default_alpha, info->default_beta, 1.f};
+        int count = 3;
+        while (count > 0 && same_bits(values[count - 1], defaults[count - 1])) --count;
+        for (int i = 0; i < count; ++i)
+            s += ":" + format_number(values[i]);
+    }
+    return s;
+}
+
+post_ops parse_post_ops(const std::string &chain) {
+    const size_t comma = chain.find(',');
+    if (comma != std::string::npos)
+        fail(chain, "unexpected ',' (one chain expected, not a list)", comma);
+    return parse_chain(chain, {0, chain.size()});
+}
+
+std::vector<post_ops> parse_post_ops_list(const std::string &chains) {
+    std::vector<post_ops> list;
+    for (const span s : split(chains, {0, chains.size()}, ','))
+        list.push_back(parse_chain(chains, s));
+    return list;
+}
+
+} // namespace prim
