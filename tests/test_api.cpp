@@ -257,9 +257,9 @@ TEST_CASE("inner product with a spatial source matches the hand result", "[api][
     inner_product_forward(inner_product_forward::primitive_desc(d, attr))
             .execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_WEIGHTS, wei}, {PRIM_ARG_BIAS, bias},
                       {PRIM_ARG_DST, dst}});
-    // mb0: 1 + 0 + 6 - 4 = 3, +0.5 = 3.5, *2+1 = 8; mb1: -3.5 + 0.5 = -3 -> -5
+    // mb0: 1 + 0 + 6 - 4 = 3, +0.5 = 3.5, *2+1 = 8; mb1: -1 + 0 - 6 + 4 = -3, +0.5 = -2.5 -> -4
     CHECK(data(dst)[0] == 8.f);
-    CHECK(data(dst)[1] == -5.f);
+    CHECK(data(dst)[1] == -4.f);
     CHECK_THAT(message_of([&] {
                    inner_product_forward::desc bad(prop_kind::forward_inference, src_md,
                            memory::desc({1, 3, 2}, dt::f32, tag::oiw), dst_md);

@@ -59,6 +59,10 @@ memory::desc::desc(const dims &d, data_type dt, format_tag tag) {
     }
     const char *pattern = tag_pattern(tag);
     if (!pattern) invalid("memory desc: undefined format tag");
+    if (std::strlen(pattern) != d.size())
+        invalid("memory desc " + dims_str(d) + ": format tag '" + pattern + "' has "
+                + std::to_string(std::strlen(pattern)) + " letters for rank "
+                + std::to_string(d.size()));
     *this = desc(d, dt, std::string(pattern));
 }
 
