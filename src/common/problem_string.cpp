@@ -1,6 +1,7 @@
 // Problem descriptors as strings (contract section 3): parsing with benchdnn's rules, the
 // validity checks, the canonical printed form, and FLOP counts.
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -10,21 +11,23 @@
 namespace prim {
 namespace impl {
 
+// In double throughout: the int64 products of a huge problem could overflow.
 double conv_problem::flops() const {
-    return 2.0 * static_cast<double>(mb) * static_cast<double>(oc)
-           * static_cast<double>(o[0] * o[1] * o[2]) * static_cast<double>(icg())
-           * static_cast<double>(k[0] * k[1] * k[2]);
+    double f = 2.0 * static_cast<double>(mb) * static_cast<double>(oc) * static_cast<double>(icg());
+    for (int sp = 0; sp < 3; ++sp) f *= static_cast<double>(o[sp]) * static_cast<double>(k[sp]);
+    return f;
 }
 
 double ip_problem::flops() const {
-    return 2.0 * static_cast<double>(mb) * static_cast<double>(oc) * static_cast<double>(ic)
-           * static_cast<double>(spatial());
+    double f = 2.0 * static_cast<double>(mb) * static_cast<double>(oc) * static_cast<double>(ic);
+    for (int sp = 0; sp < 3; ++sp) f *= static_cast<double>(i[sp]);
+    return f;
 }
 
 int64_t eltwise_problem::nelems() const {
     if (dims.empty()) return 0;
     int64_t n = 1;
-    for (int64_t d : dims) n *= d;
+    for (int64_t d : dims) n *= d; // parse_eltwise_problem keeps this below 2^62
     return n;
 }
 
@@ -40,8 +43,9 @@ std::string num(int64_t v) { return std::to_string(v); }
 
 // ---- scanning "name value" fields in a fixed order ------------------------------------------
 
-// Values larger than this are refused while parsing, so that the derived sizes cannot overflow.
-constexpr int64_t max_field_value = (int64_t(1) << 31) - 1;
+// Values larger than this are refused while parsing, so that the derived sizes (products of two
+// fields plus a few more) cannot overflow 64 bits.
+constexpr int64_t max_field_value = (int64_t(1) << 30) - 1;
 
 struct field_value {
     bool given = false;
@@ -145,6 +149,17 @@ int64_t derived_pad(int64_t i, int64_t o, int64_t s, int64_t extent) {
     return ((o - 1) * s - i + extent) / 2; // C++ division truncates toward zero, as benchdnn
 }
 
+// Tensors of more elements than this are refused, so that every int64 size and offset that the
+// library and the tools compute from a valid problem fits.
+constexpr double max_elements = 4611686018427387904.0; // 2^62
+
+std::string too_large(const char *what, double elements) {
+    if (elements <= max_elements) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", elements);
+    return std::string("problem too large: ") + what + " would have " + buf + " elements";
+}
+
 int64_t floor_div(int64_t a, int64_t b) {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -181,11 +196,14 @@ bool same_group(const conv_problem &p, int a, int b) {
 template <typename same_fn>
 std::vector<int> printed_dims(int nsp, same_fn same) {
     if (nsp == 1) return {SP_W};
-    if (nsp == 2) return same(SP_H, SP_W) ? std::vector<int>{SP_H}
-                                                : std::vector<int>{SP_H, SP_W};
-    if (nsp == 3)
-        return same(SP_D, SP_H) && same(SP_D, SP_W) ? std::vector<int>{SP_D}
-                                                               : std::vector<int>{SP_D, SP_H, SP_W};
+    if (nsp == 2) {
+        if (same(SP_H, SP_W)) return {SP_H};
+        return {SP_H, SP_W};
+    }
+    if (nsp == 3) {
+        if (same(SP_D, SP_H) && same(SP_D, SP_W)) return {SP_D};
+        return {SP_D, SP_H, SP_W};
+    }
     return {};
 }
 
@@ -217,21 +235,28 @@ std::string check_conv_problem(const conv_problem &p) {
         if (p.s[sp] < 1) return name('s') + "=" + num(p.s[sp]) + " must be positive";
         if (p.d[sp] < 0) return name('d') + "=" + num(p.d[sp]) + " is negative";
         if (p.p[sp] < 0) return name('p') + "=" + num(p.p[sp]) + " is negative";
-        if (p.o[sp] < 1)
-            return name('o') + "=" + num(p.o[sp]) + " must be positive (" + name('i') + "="
-                   + num(p.i[sp]) + " is too small for " + name('k') + "=" + num(p.k[sp])
-                   + (p.d[sp] ? " " + name('d') + "=" + num(p.d[sp]) : std::string()) + ")";
+        if (p.o[sp] < 1) return name('o') + "=" + num(p.o[sp]) + " must be positive";
         const int64_t want_end = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
         if (p.p_end[sp] != want_end)
             return "end padding " + num(p.p_end[sp]) + " of dim " + sp_letter[sp]
                    + " does not follow from " + name('o') + "=" + num(p.o[sp]) + " (expected "
                    + num(want_end) + ")";
         if (p.p_end[sp] <= -p.s[sp])
-            return "end padding " + num(p.p_end[sp]) + " of dim " + sp_letter[sp]
-                   + " must be greater than -" + name('s') + "=" + num(-p.s[sp]) + " ("
-                   + name('o') + "=" + num(p.o[sp]) + " needs fewer rows than " + name('i')
-                   + "=" + num(p.i[sp]) + " leaves unused)";
+            return name('o') + "=" + num(p.o[sp]) + " leaves the last " + num(-p.p_end[sp])
+                   + " of " + name('i') + "=" + num(p.i[sp]) + " unused (end padding "
+                   + num(p.p_end[sp]) + " must be greater than -" + name('s') + "="
+                   + num(-p.s[sp]) + ")";
     }
+    const auto d = [](int64_t v) { return static_cast<double>(v); };
+    double src = d(p.mb) * d(p.ic), dst = d(p.mb) * d(p.oc), wei = d(p.oc) * d(p.icg());
+    for (int sp = 0; sp < 3; ++sp) {
+        src *= d(p.i[sp]);
+        dst *= d(p.o[sp]);
+        wei *= d(p.k[sp]);
+    }
+    for (const std::string &msg :
+            {too_large("src", src), too_large("weights", wei), too_large("dst", dst)})
+        if (!msg.empty()) return msg;
     return "";
 }
 
@@ -266,6 +291,10 @@ conv_problem parse_conv_problem(const std::string &s) {
         } else {
             p.p[sp] = f[F_P + sp].given ? f[F_P + sp].value : 0;
             p.o[sp] = floor_div(p.i[sp] + 2 * p.p[sp] - e, p.s[sp]) + 1;
+            if (p.o[sp] < 1 && p.p[sp] >= 0)
+                fail(field_name('o', sp) + "=" + num(p.o[sp]) + " must be positive: "
+                     + field_name('i', sp) + "=" + num(p.i[sp]) + " with padding "
+                     + num(p.p[sp]) + " is smaller than the kernel extent " + num(e));
         }
         p.p_end[sp] = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + e - p.p[sp];
     }
@@ -316,6 +345,12 @@ std::string check_ip_problem(const ip_problem &p) {
             return field_name('i', sp) + "=" + num(p.i[sp]) + " must be positive";
         }
     }
+    const auto d = [](int64_t v) { return static_cast<double>(v); };
+    const double spatial = d(p.i[0]) * d(p.i[1]) * d(p.i[2]);
+    for (const std::string &msg : {too_large("src", d(p.mb) * d(p.ic) * spatial),
+                                   too_large("weights", d(p.oc) * d(p.ic) * spatial),
+                                   too_large("dst", d(p.mb) * d(p.oc))})
+        if (!msg.empty()) return msg;
     return "";
 }
 
@@ -350,7 +385,8 @@ ip_problem parse_ip_problem(const std::string &s) {
 
 std::string to_string(const ip_problem &p) {
     std::string s = "mb" + num(p.mb) + "ic" + num(p.ic);
-    for (int sp : printed_dims(p.nsp, [&](int a, int b) { return p.i[a] == p.i[b]; })) s += field_name('i', sp) + num(p.i[sp]);
+    for (int sp : printed_dims(p.nsp, [&](int a, int b) { return p.i[a] == p.i[b]; }))
+        s += field_name('i', sp) + num(p.i[sp]);
     s += "oc" + num(p.oc);
     return s + quoted_name(p.name);
 }
@@ -382,10 +418,15 @@ eltwise_problem parse_eltwise_problem(const std::string &s) {
         ++pos;
     }
     if (p.dims.size() > 5) fail("an eltwise problem has 1 to 5 dims, not " + num(p.dims.size()));
-    for (size_t j = 1; j < p.dims.size(); ++j)
-        if (p.dims[j] < 1)
+    double elements = 1;
+    for (size_t j = 0; j < p.dims.size(); ++j) {
+        if (j > 0 && p.dims[j] < 1)
             fail("dim " + num(j) + " is " + num(p.dims[j])
                  + ": only the first dim (the minibatch) may be 0");
+        elements *= static_cast<double>(p.dims[j]);
+    }
+    const std::string large = too_large("the tensor", elements);
+    if (!large.empty()) fail(large);
     return p;
 }
 

@@ -1,0 +1,110 @@
+// The eltwise driver: descriptor + algorithm -> primitive through the public API, reference
+// through ref_eltwise_fwd on plain buffers.
+#include <cstdio>
+#include <cstring>
+
+#include "attr/algorithm_table.hpp"
+#include "common/problem.hpp"
+#include "compare.hpp"
+#include "drivers.hpp"
+#include "fill.hpp"
+#include "ref/ref_kernels.hpp"
+#include "tags.hpp"
+
+namespace bdl {
+
+namespace {
+
+using prim::memory;
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+std::string number(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+class eltwise_case : public problem_case {
+public:
+    eltwise_case(const prim::impl::eltwise_problem &prb, prim::algorithm alg, float alpha,
+                 float beta, const settings &s)
+        : prb_(prb), alg_(alg), alpha_(alpha), beta_(beta), s_(s) {
+        dst_dims_ = prb.dims;
+        check_memory_budget(6.0 * 4 * volume_f(prb.dims), desc());
+        src_ = buffer(prb.nelems());
+        dst_old_ = buffer(prb.nelems());
+        fill_eltwise_src(src_, alg);
+        fill_dst_old(dst_old_);
+    }
+
+    std::string desc() const override { return prim::impl::to_string(prb_); }
+
+    // --alg by its main name; --alpha/--beta only when they differ from the algorithm's defaults.
+    std::string repro_options() const override {
+        const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg_);
+        std::string r = std::string("--alg=") + info->name + " ";
+        if (!same_bits(alpha_, info->default_alpha)) r += "--alpha=" + number(alpha_) + " ";
+        if (!same_bits(beta_, info->default_beta)) r += "--beta=" + number(beta_) + " ";
+        return r;
+    }
+
+    bound_primitive create(const prim::primitive_attr &attr) const override {
+        using prim::eltwise_forward;
+        // The user's source has a layout: 'any' means plain. dst 'any' lets prim choose.
+        const memory::desc src_md = s_.stag == "any" ? plain_desc(dst_dims_)
+                                                      : make_desc(dst_dims_, s_.stag, "--stag");
+        const memory::desc dst_md = s_.dtag == "any" ? memory::desc()
+                                                      : make_desc(dst_dims_, s_.dtag, "--dtag");
+        const auto prop = s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
+                                                     : prim::prop_kind::forward_training;
+        const eltwise_forward::desc d(prop, alg_, src_md, dst_md, alpha_, beta_);
+        const eltwise_forward::primitive_desc pd(d, attr);
+        bound_primitive b;
+        b.prim = std::make_shared<eltwise_forward>(pd);
+        b.impl = pd.impl_name();
+        b.args[prim::PRIM_ARG_SRC] = from_plain(src_, dst_dims_, pd.src_desc());
+        b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
+        return b;
+    }
+
+    const std::vector<float> &ref_base() override {
+        if (!ref_done_) {
+            ref_ = buffer(prb_.nelems());
+            prim::impl::ref_eltwise_fwd(alg_, alpha_, beta_, prim::post_ops(), src_.data(),
+                                        ref_.data(), prb_.nelems());
+            ref_done_ = true;
+        }
+        return ref_;
+    }
+
+    double base_tolerance() const override { return algorithm_tolerance(alg_); }
+
+    // Bytes: src read and dst written, plus dst read when a sum needs dst_old.
+    double work(const prim::post_ops &po) const override {
+        return 4.0 * static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+    }
+
+private:
+    prim::impl::eltwise_problem prb_;
+    prim::algorithm alg_;
+    float alpha_, beta_;
+    settings s_;
+    std::vector<float> src_, ref_;
+    bool ref_done_ = false;
+};
+
+} // namespace
+
+std::unique_ptr<problem_case> make_eltwise_case(const std::string &text, prim::algorithm alg,
+                                                const settings &s) {
+    prim::impl::eltwise_problem prb = prim::impl::parse_eltwise_problem(text);
+    if (s.mb > 0) prb.dims[0] = s.mb;
+    // Defaults of the main name; an alias (bounded_relu) never reaches here with other defaults.
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg);
+    const float alpha = s.alpha_given ? s.alpha : info->default_alpha;
+    const float beta = s.beta_given ? s.beta : info->default_beta;
+    return std::make_unique<eltwise_case>(prb, alg, alpha, beta, s);
+}
+
+} // namespace bdl

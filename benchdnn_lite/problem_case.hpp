@@ -1,0 +1,64 @@
+// One descriptor under the current options (for eltwise: and one algorithm): its data, its
+// reference result before post-ops, and how to create and bind its primitive through the public
+// API exactly as a user would. The drivers (conv/, ip/, eltwise/) implement it; run_case.cpp
+// runs it once per post-ops chain.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "prim/prim.hpp"
+#include "settings.hpp"
+
+namespace bdl {
+
+// A primitive with its arguments, ready to execute.
+struct bound_primitive {
+    std::shared_ptr<prim::primitive> prim;
+    prim::exec_args args;
+    std::string impl; // primitive_desc::impl_name()
+
+    void execute() const { prim->execute(args); }
+    const prim::memory &dst() const { return args.at(prim::PRIM_ARG_DST); }
+};
+
+class problem_case {
+public:
+    virtual ~problem_case() = default;
+
+    // The descriptor of contract section 3, canonical form.
+    virtual std::string desc() const = 0;
+    // Extra REPRO options of this case (eltwise: "--alg=... "), each followed by a space.
+    virtual std::string repro_options() const { return ""; }
+    // Creates the primitive with attr and binds its arguments: inputs reordered from the plain
+    // data into the layouts the primitive chose, dst holding dst_old. Throws prim::error.
+    virtual bound_primitive create(const prim::primitive_attr &attr) const = 0;
+    // The reference result before post-ops (plain dst layout), computed once and kept.
+    virtual const std::vector<float> &ref_base() = 0;
+    // The accuracy budget of the primitive itself (eltwise: its algorithm), before post-ops.
+    virtual double base_tolerance() const { return 0; }
+    // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
+    virtual double work(const prim::post_ops &po) const = 0;
+
+    const std::vector<float> &dst_old() const { return dst_old_; }
+    const prim::memory::dims &dst_dims() const { return dst_dims_; }
+
+protected:
+    std::vector<float> dst_old_;
+    prim::memory::dims dst_dims_;
+};
+
+// A memory in layout `target` (any other than 'any') holding the plain data.
+prim::memory from_plain(const std::vector<float> &data, const prim::memory::dims &dims,
+                        const prim::memory::desc &target);
+// The contents of m in the plain layout of dims.
+std::vector<float> to_plain(const prim::memory &m, const prim::memory::dims &dims);
+// Product of dims; in double for size estimates that must not overflow.
+int64_t volume(const prim::memory::dims &dims);
+double volume_f(const prim::memory::dims &dims);
+// A vector of n elements (at least one, so its data pointer is never null).
+std::vector<float> buffer(int64_t n);
+// Refuses problems whose buffers would not fit comfortably in memory (throws unimplemented).
+void check_memory_budget(double bytes, const std::string &desc);
+
+} // namespace bdl

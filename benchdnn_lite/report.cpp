@@ -1,0 +1,62 @@
+// Output lines and the progress line.
+#include "report.hpp"
+
+#include <cstdio>
+#include <unistd.h>
+
+#include "perf.hpp"
+
+namespace bdl {
+
+reporter::reporter(int64_t total)
+    : total_(total), start_ms_(now_ms()), progress_(isatty(STDERR_FILENO) == 1) {}
+
+void reporter::clear_progress() {
+    if (!progress_shown_) return;
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+    progress_shown_ = false;
+}
+
+void reporter::show_progress() {
+    if (!progress_) return;
+    std::fprintf(stderr, "\r\033[K[%lld/%lld cases, %.1f s]", static_cast<long long>(passed_ + failed_),
+                 static_cast<long long>(total_), (now_ms() - start_ms_) / 1000.0);
+    std::fflush(stderr);
+    progress_shown_ = true;
+}
+
+void reporter::line(const std::string &text) {
+    clear_progress();
+    std::fputs(text.c_str(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+    show_progress();
+}
+
+void reporter::status_line(int64_t index, const std::string &status, const std::string &detail,
+                           const std::string &repro) {
+    std::string s = std::to_string(index) + ":" + status;
+    if (!detail.empty()) {
+        std::string one_line = detail;
+        for (char &c : one_line)
+            if (c == '\n' || c == '\r') c = ' ';
+        s += " (" + one_line + ")";
+    }
+    line(s + " __REPRO: " + repro);
+}
+
+void reporter::end_case(bool passed) {
+    (passed ? passed_ : failed_)++;
+    clear_progress();
+    show_progress();
+}
+
+void reporter::summary() {
+    clear_progress();
+    std::printf("%lld passed, %lld failed\n", static_cast<long long>(passed_),
+                static_cast<long long>(failed_));
+    std::fflush(stdout);
+}
+
+} // namespace bdl

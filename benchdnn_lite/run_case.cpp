@@ -1,0 +1,193 @@
+// One case: correctness, then performance.
+#include "run_case.hpp"
+
+#include <cstdio>
+#include <new>
+
+#include "compare.hpp"
+#include "perf.hpp"
+#include "ref/ref_kernels.hpp"
+#include "unfused.hpp"
+
+namespace bdl {
+
+namespace {
+
+std::string fmt(const char *f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// The reference result of the chain: the kernels' own post-ops code on the kept base result.
+std::vector<float> reference(problem_case &pc, const prim::post_ops &po) {
+    const std::vector<float> &base = pc.ref_base();
+    if (po.len() == 0) return base;
+    const std::vector<float> &old = pc.dst_old();
+    std::vector<float> ref(base.size());
+    const int64_t n = static_cast<int64_t>(base.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) ref[i] = prim::impl::ref_apply_post_ops(po, base[i], old[i]);
+    return ref;
+}
+
+// "(n, c, h, w)" of a plain index.
+std::string coords(int64_t index, const prim::memory::dims &dims) {
+    std::string s;
+    for (int j = static_cast<int>(dims.size()) - 1; j >= 0; --j) {
+        const int64_t d = dims[j] > 0 ? dims[j] : 1;
+        s = std::to_string(index % d) + (s.empty() ? "" : ",") + s;
+        index /= d;
+    }
+    return "(" + s + ")";
+}
+
+// Compares got with ref; adds the details asked for by -v to `details` (printed after the
+// status line). True when nothing is off.
+bool check(const char *what, const std::vector<float> &got, const std::vector<float> &ref,
+           double tol, const problem_case &pc, const run_options &opts,
+           std::vector<std::string> &details, compare_result &r) {
+    r = compare(got.data(), ref.data(), volume(pc.dst_dims()), tol);
+    if (opts.verbose >= 1) {
+        details.push_back(std::string("  ") + what + ": tol=" + format_error(tol) + " worst="
+                 + format_error(r.worst) + " errors=" + std::to_string(r.errors) + "/"
+                 + std::to_string(r.total));
+        for (const mismatch &m : r.examples)
+            details.push_back("    [" + std::to_string(m.index) + "] " + coords(m.index, pc.dst_dims())
+                     + " got=" + fmt("%.9g", m.got) + " ref=" + fmt("%.9g", m.ref)
+                     + " err=" + format_error(m.err));
+    }
+    return r.errors == 0;
+}
+
+// GFLOP/s (or GB/s) of `work` done in ms milliseconds.
+double rate(double work, double ms) { return ms > 0 ? work / (ms * 1e6) : 0.0; }
+
+std::string perf_line(const char *driver, const std::string &impl, const std::string &chain,
+                      const std::string &desc, double work, const timing &t) {
+    return std::string("perf,") + driver + "," + impl + "," + chain + "," + desc + ","
+           + fmt("%.4g", rate(work, t.min_ms)) + "," + fmt("%.4g", t.min_ms) + ","
+           + fmt("%.4g", t.median_ms);
+}
+
+// The status word of a case that threw, and its detail.
+std::string status_of(const std::exception &e, const std::string &phase, std::string &detail) {
+    if (const auto *pe = dynamic_cast<const prim::error *>(&e)) {
+        detail = e.what();
+        if (pe->get_status() == prim::status::invalid_arguments) return "INVALID_ARGUMENTS";
+        if (pe->get_status() == prim::status::unimplemented) return "UNIMPLEMENTED";
+    }
+    const bool oom = dynamic_cast<const std::bad_alloc *>(&e) != nullptr;
+    detail = (phase.empty() ? "" : phase + ": ") + (oom ? "out of memory" : e.what());
+    return "FAILED";
+}
+
+// C mode: the fused primitive (and with --fused=off|both the unfused pipeline) against the
+// reference. Prints the status line; true when the case passed.
+bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::string &repro,
+                       int64_t index, const run_options &opts, reporter &rep,
+                       std::string &phase) {
+    prim::primitive_attr attr;
+    attr.set_post_ops(po);
+    phase = "create";
+    const double t0 = now_ms();
+    const bound_primitive fused = pc.create(attr);
+    const double t1 = now_ms();
+    phase = "execute";
+    fused.execute();
+    const double t2 = now_ms();
+    const std::vector<float> got = to_plain(fused.dst(), pc.dst_dims());
+    phase = "reference";
+    const std::vector<float> ref = reference(pc, po);
+    const double t3 = now_ms();
+
+    const double tol = pc.base_tolerance() + chain_tolerance(po);
+    compare_result r, ru;
+    std::vector<std::string> details;
+    bool ok = check("fused", got, ref, tol, pc, opts, details, r);
+    if (opts.s.fused != fused_mode::on) {
+        // The unfused pipeline must give the same answer, up to its extra roundings.
+        phase = "unfused";
+        const unfused_pipeline u(pc, po);
+        u.execute();
+        const std::vector<float> got_u = to_plain(u.result(), pc.dst_dims());
+        if (!check("unfused", got_u, ref, tol + u.extra_tolerance(), pc, opts, details, ru))
+            ok = false;
+    }
+    if (ok) {
+        rep.status_line(index, "PASSED", "", repro);
+    } else {
+        const compare_result &bad = r.errors ? r : ru;
+        rep.status_line(index, "FAILED",
+                std::string(r.errors ? "" : "unfused: ") + "errors:" + std::to_string(bad.errors)
+                        + " total:" + std::to_string(bad.total) + " worst:"
+                        + format_error(bad.worst),
+                repro);
+    }
+    for (const std::string &d : details) rep.line(d);
+    if (opts.verbose >= 2)
+        rep.line("  impl=" + fused.impl + " create=" + fmt("%.3f", t1 - t0) + "ms exec="
+                 + fmt("%.3f", t2 - t1) + "ms reference=" + fmt("%.3f", t3 - t2) + "ms");
+    return ok;
+}
+
+// P mode: times what --fused asks for and prints the perf lines.
+void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
+                         reporter &rep) {
+    const settings &s = opts.s;
+    const char *driver = driver_name(opts.driver);
+    const std::string chain = prim::to_string(po);
+    const std::string desc = pc.desc();
+    const double work = pc.work(po);
+    prim::primitive_attr attr;
+    attr.set_post_ops(po);
+    if (s.fused == fused_mode::on) {
+        const bound_primitive fused = pc.create(attr);
+        const timing t = time_runs([&] { fused.execute(); }, s.max_ms);
+        rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
+    } else if (s.fused == fused_mode::off) {
+        const unfused_pipeline u(pc, po);
+        const timing t = time_runs([&] { u.execute(); }, s.max_ms);
+        rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
+    } else {
+        const bound_primitive fused = pc.create(attr);
+        const unfused_pipeline u(pc, po);
+        timing tf, tu;
+        time_alternating([&] { fused.execute(); }, [&] { u.execute(); }, s.max_ms, tf, tu);
+        rep.line(perf_line(driver, fused.impl, chain, desc, work, tf));
+        rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, tu));
+        rep.line(std::string("perf_cmp,") + driver + "," + chain + "," + desc + ","
+                 + fmt("%.4g", rate(work, tf.min_ms)) + "," + fmt("%.4g", rate(work, tu.min_ms))
+                 + "," + fmt("%.3f", tf.min_ms > 0 ? tu.min_ms / tf.min_ms : 1.0));
+    }
+}
+
+} // namespace
+
+void report_error_case(const std::exception &e, const std::string &repro, reporter &rep) {
+    const int64_t index = rep.begin_case();
+    std::string detail;
+    const std::string status = status_of(e, "", detail);
+    rep.status_line(index, status, detail, repro);
+    rep.end_case(false);
+}
+
+void run_case(problem_case &pc, const prim::post_ops &po, const std::string &repro,
+              const run_options &opts, reporter &rep) {
+    const int64_t index = rep.begin_case();
+    bool passed = true;
+    std::string phase;
+    try {
+        if (opts.s.mode_c) passed = check_correctness(pc, po, repro, index, opts, rep, phase);
+        phase = "perf";
+        if (opts.s.mode_p && passed) measure_performance(pc, po, opts, rep); // a P run passes
+    } catch (const std::exception &e) {
+        std::string detail;
+        const std::string status = status_of(e, phase, detail);
+        rep.status_line(index, status, detail, repro);
+        passed = false;
+    }
+    rep.end_case(passed);
+}
+
+} // namespace bdl

@@ -1,0 +1,19 @@
+// Runs one case (a problem_case with one post-ops chain) in the modes the options ask for and
+// reports it: correctness against the reference (C), timing (P).
+#pragma once
+#include <string>
+
+#include "parser.hpp"
+#include "problem_case.hpp"
+#include "report.hpp"
+
+namespace bdl {
+
+// repro: the REPRO text of this case. Returns nothing: the reporter counts passes and failures.
+void run_case(problem_case &pc, const prim::post_ops &po, const std::string &repro,
+              const run_options &opts, reporter &rep);
+
+// Reports a case that could not even be set up (bad descriptor, bad tag, ...) from its error.
+void report_error_case(const std::exception &e, const std::string &repro, reporter &rep);
+
+} // namespace bdl

@@ -1,0 +1,31 @@
+// Layout tags of --stag/--wtag/--dtag: the contract's names, "any", and oneDNN-style patterns
+// ("aBcd16b") that prim::memory::desc understands.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "prim/memory.hpp"
+
+namespace bdl {
+
+struct tag_info {
+    bool any = false;       // "any": the primitive chooses
+    int rank = 0;           // dims the tag describes
+    bool named = false;     // a plain tag by name (nchw, oihw, ...): tag below
+    prim::memory::format_tag tag = prim::memory::format_tag::undef;
+    std::string pattern;    // otherwise a pattern such as "aBcd16b"
+};
+
+// nullopt for a string that is neither a known name nor a well-formed pattern.
+std::optional<tag_info> parse_tag(const std::string &name);
+
+// The descriptor for dims with a tag (format_tag::any for "any"). Throws
+// prim::error(invalid_arguments) naming the option when the tag's rank does not fit dims.
+prim::memory::desc make_desc(const prim::memory::dims &dims, const std::string &tag,
+                             const char *option);
+
+// The plain row-major layout of dims (a, ab, abc, ...): how benchdnn_lite and the reference
+// kernels hold every tensor.
+prim::memory::desc plain_desc(const prim::memory::dims &dims);
+
+} // namespace bdl

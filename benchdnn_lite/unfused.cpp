@@ -1,0 +1,66 @@
+// The unfused pipeline: one eltwise pass per post-op.
+#include "unfused.hpp"
+
+#include "compare.hpp"
+
+namespace bdl {
+
+namespace {
+
+bound_primitive eltwise_pass(prim::algorithm alg, float alpha, float beta,
+                             const prim::post_ops &po, const prim::memory &src,
+                             const prim::memory &dst) {
+    prim::primitive_attr attr;
+    attr.set_post_ops(po);
+    const prim::eltwise_forward::desc d(prim::prop_kind::forward_inference, alg, src.get_desc(),
+                                        dst.get_desc(), alpha, beta);
+    const prim::eltwise_forward::primitive_desc pd(d, attr);
+    bound_primitive b;
+    b.prim = std::make_shared<prim::eltwise_forward>(pd);
+    b.impl = pd.impl_name();
+    b.args = {{prim::PRIM_ARG_SRC, src}, {prim::PRIM_ARG_DST, dst}};
+    return b;
+}
+
+} // namespace
+
+unfused_pipeline::unfused_pipeline(const problem_case &pc, const prim::post_ops &po) {
+    using prim::algorithm;
+    constexpr double extra_rounding = 5e-7;
+    base_ = pc.create(prim::primitive_attr());
+    dst_ = base_.dst(); // holds dst_old
+    prim::memory cur = dst_;
+    int last_sum = -1;
+    for (int i = 0; i < po.len(); ++i)
+        if (po.get_kind(i) == prim::post_ops::kind::sum) last_sum = i;
+    if (last_sum >= 0) {
+        cur = prim::memory(dst_.get_desc());
+        base_.args[prim::PRIM_ARG_DST] = cur;
+    }
+    for (int i = 0; i < po.len(); ++i) {
+        const auto &e = po.entries()[i];
+        prim::post_ops extra;
+        if (e.kind == prim::post_ops::kind::eltwise) {
+            if (e.scale != 1.f) {
+                extra.append_eltwise(algorithm::eltwise_linear, e.scale, 0.f);
+                if (algorithm_tolerance(e.alg) > 0) extra_tol_ += extra_rounding;
+            }
+            passes_.push_back(eltwise_pass(e.alg, e.alpha, e.beta, extra, cur, cur));
+        } else if (i == last_sum) {
+            extra.append_sum(e.scale);
+            passes_.push_back(eltwise_pass(algorithm::eltwise_identity, 0.f, 0.f, extra, cur, dst_));
+            cur = dst_;
+        } else {
+            extra.append_sum(1.f);
+            passes_.push_back(eltwise_pass(algorithm::eltwise_linear, e.scale, 0.f, extra, dst_, cur));
+            if (e.scale != 1.f) extra_tol_ += extra_rounding;
+        }
+    }
+}
+
+void unfused_pipeline::execute() const {
+    base_.execute();
+    for (const bound_primitive &p : passes_) p.execute();
+}
+
+} // namespace bdl

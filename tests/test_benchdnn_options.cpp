@@ -1,0 +1,278 @@
+// benchdnn_lite's building blocks: option parsing, batch files, layout tags, the comparison and
+// its tolerances, the fill. (The whole program is run by the benchdnn_* ctest entries.)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <unistd.h>
+
+#include "compare.hpp"
+#include "fill.hpp"
+#include "parser.hpp"
+#include "prim/error.hpp"
+#include "tags.hpp"
+
+using namespace bdl;
+using prim::algorithm;
+
+namespace {
+
+// The message of the option_error that applying token throws ("" when it is accepted).
+std::string option_error_of(const std::string &token, run_options opts = run_options()) {
+    try {
+        apply_option(token, opts);
+    } catch (const option_error &e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A file under a fresh temporary folder, removed at the end of the test.
+struct temp_dir {
+    std::string path;
+    temp_dir() {
+        char tmpl[] = "/tmp/bdl_test_XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~temp_dir() { std::system(("rm -rf '" + path + "'").c_str()); }
+    std::string write(const std::string &name, const std::string &text) const {
+        const std::string p = path + "/" + name;
+        std::ofstream(p) << text;
+        return p;
+    }
+};
+
+} // namespace
+
+TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
+    run_options o;
+    CHECK(apply_option("--conv", o));
+    CHECK(o.driver == driver_kind::conv);
+    CHECK_FALSE(apply_option("ic3ih5oc4kh3", o)); // a descriptor, not an option
+
+    CHECK(apply_option("--mode=CP", o));
+    CHECK(o.s.mode_c);
+    CHECK(o.s.mode_p);
+    apply_option("--mode=p", o);
+    CHECK_FALSE(o.s.mode_c);
+    CHECK(o.s.mode_p);
+
+    apply_option("--attr-post-ops=,sum+relu,sum:2+relu+sum:3", o);
+    REQUIRE(o.s.chains.size() == 3);
+    CHECK(o.s.chains[0].len() == 0);
+    CHECK(prim::to_string(o.s.chains[1]) == "sum+relu");
+    CHECK(prim::to_string(o.s.chains[2]) == "sum:2+relu+sum:3");
+
+    apply_option("--dir=FWD_D", o);
+    CHECK(o.s.dir == direction::fwd_d);
+    apply_option("--alg=relu,sigmoid,gelu", o);
+    CHECK(o.s.algs == std::vector<algorithm> {algorithm::eltwise_relu,
+                              algorithm::eltwise_logistic, algorithm::eltwise_gelu_tanh});
+    apply_option("--alpha=-inf", o);
+    CHECK(o.s.alpha_given);
+    CHECK(o.s.alpha == -std::numeric_limits<float>::infinity());
+    apply_option("--beta=0.25", o);
+    CHECK(o.s.beta == 0.25f);
+    apply_option("--stag=nhwc", o);
+    apply_option("--wtag=aBcd16b", o);
+    CHECK(o.s.stag == "nhwc");
+    CHECK(o.s.wtag == "aBcd16b");
+    apply_option("--mb=7", o);
+    CHECK(o.s.mb == 7);
+    apply_option("--match=res[23]", o);
+    CHECK(o.s.matches("mb2ic64n\"res2a\""));
+    CHECK_FALSE(o.s.matches("mb2ic64n\"res4a\""));
+    apply_option("--fused=both", o);
+    CHECK(o.s.fused == fused_mode::both);
+    apply_option("--max-ms-per-prb=20", o);
+    CHECK(o.s.max_ms == 20);
+    apply_option("-v3", o);
+    CHECK(o.verbose == 3);
+
+    CHECK(o.s.repro_options() == "--mode=P --dir=FWD_D --stag=nhwc --wtag=aBcd16b --fused=both "
+                                 "--max-ms-per-prb=20 ");
+
+    // --reset: every per-descriptor option back to its default; driver and verbosity stay.
+    apply_option("--reset", o);
+    CHECK(o.s.mode_c);
+    CHECK_FALSE(o.s.mode_p);
+    CHECK(o.s.chains.size() == 1);
+    CHECK(o.s.stag == "any");
+    CHECK(o.s.mb == 0);
+    CHECK(o.s.matches("anything"));
+    CHECK_FALSE(o.s.alpha_given);
+    CHECK(o.s.repro_options().empty());
+    CHECK(o.driver == driver_kind::conv);
+    CHECK(o.verbose == 3);
+    apply_option("--verbose=0", o);
+    CHECK(o.verbose == 0);
+}
+
+TEST_CASE("bad options are refused with a message naming them", "[benchdnn][options]") {
+    CHECK(option_error_of("--foo") == "bad option '--foo': unknown option");
+    CHECK(option_error_of("--mode=X") == "bad option '--mode=X': mode must be C, P or CP");
+    CHECK(option_error_of("--mode") == "bad option '--mode': expected --mode=VALUE");
+    CHECK(option_error_of("--reset=1") == "bad option '--reset=1': --reset takes no value");
+    CHECK_THAT(option_error_of("--attr-post-ops=relu+nan"),
+               Catch::StartsWith("bad option '--attr-post-ops=relu+nan': bad fusion string"));
+    CHECK_THAT(option_error_of("--attr-post-ops=relu+nan"), Catch::Contains("position 5"));
+    CHECK_THAT(option_error_of("--dir=BWD_D"), Catch::StartsWith("bad option '--dir=BWD_D'"));
+    CHECK(option_error_of("--alg=foo") == "bad option '--alg=foo': unknown eltwise algorithm 'foo'");
+    CHECK_THAT(option_error_of("--alg=relu,,tanh"), Catch::Contains("algorithm name is needed"));
+    CHECK_THAT(option_error_of("--alg=sum"), Catch::Contains("unknown eltwise algorithm 'sum'"));
+    CHECK_THAT(option_error_of("--alg=bounded_relu"), Catch::Contains("--alg=clip"));
+    CHECK(option_error_of("--alpha=nan") == "bad option '--alpha=nan': 'nan' is not a number");
+    CHECK(option_error_of("--beta=1x") == "bad option '--beta=1x': '1x' is not a number");
+    CHECK(option_error_of("--stag=nchwx") == "bad option '--stag=nchwx': unknown layout tag 'nchwx'");
+    CHECK(option_error_of("--mb=-1") == "bad option '--mb=-1': '-1' is not a number");
+    CHECK(option_error_of("--mb=") == "bad option '--mb=': a number is needed");
+    CHECK_THAT(option_error_of("--match=(x"), Catch::Contains("bad regular expression"));
+    CHECK(option_error_of("--fused=yes") == "bad option '--fused=yes': must be on, off or both");
+    CHECK_THAT(option_error_of("--max-ms-per-prb=0"), Catch::Contains("must be in [1,"));
+    CHECK_THAT(option_error_of("-vx"), Catch::Contains("not a number"));
+    run_options conv;
+    apply_option("--conv", conv);
+    CHECK(option_error_of("--ip", conv)
+          == "bad option '--ip': the driver is already --conv (one driver per run)");
+    CHECK(option_error_of("--conv", conv).empty()); // the same driver again is harmless
+}
+
+TEST_CASE("batch files: comments, several tokens per line, nesting", "[benchdnn][options]") {
+    temp_dir dir;
+    dir.write("inner", "# only a comment\nic5ih5oc5kh3   # trailing comment\n");
+    const std::string outer = dir.write(
+            "outer", "--mode=C  --dir=FWD_D\n\n  ic3ih5oc4kh3 ic4ih5oc4kh3\n--batch=inner\n");
+    const std::vector<std::string> tokens = expand_batches({"--conv", "--batch=" + outer, "x"});
+    CHECK(tokens == std::vector<std::string> {"--conv", "--mode=C", "--dir=FWD_D", "ic3ih5oc4kh3",
+                                              "ic4ih5oc4kh3", "ic5ih5oc5kh3", "x"});
+    // A nested --batch is relative to its file's folder, not to the current one.
+    CHECK_THROWS_AS(expand_batches({"--batch=inner"}), option_error);
+    CHECK_THAT(([&] {
+                   try {
+                       expand_batches({"--batch=" + dir.path + "/missing"});
+                   } catch (const option_error &e) {
+                       return std::string(e.what());
+                   }
+                   return std::string();
+               }()),
+               Catch::Contains("cannot open"));
+    // A file that includes itself is stopped.
+    const std::string loop = dir.write("loop", "--batch=loop\n");
+    CHECK_THROWS_AS(expand_batches({"--batch=" + loop}), option_error);
+    CHECK_THROWS_AS(expand_batches({"--batch="}), option_error);
+}
+
+TEST_CASE("layout tags", "[benchdnn][tags]") {
+    CHECK(parse_tag("any")->any);
+    CHECK(parse_tag("nchw")->rank == 4);
+    CHECK(parse_tag("goidhw")->rank == 6);
+    CHECK(parse_tag("nc")->rank == 2);
+    CHECK(parse_tag("aBcd16b")->rank == 4);
+    CHECK(parse_tag("ABcd16b16a")->rank == 4);
+    CHECK_FALSE(parse_tag("nchwx"));
+    CHECK_FALSE(parse_tag("aBcd16"));
+    CHECK_FALSE(parse_tag("aBcd16e")); // blocks a dim that does not exist
+    CHECK_FALSE(parse_tag(""));
+
+    const prim::memory::desc md = make_desc({2, 3, 4, 5}, "nhwc", "--stag");
+    CHECK(md == prim::memory::desc({2, 3, 4, 5}, prim::memory::data_type::f32,
+                                   prim::memory::format_tag::nhwc));
+    CHECK(make_desc({2, 3, 4, 5}, "any", "--stag").is_any());
+    try {
+        make_desc({2, 3, 5}, "nhwc", "--stag");
+        FAIL("a rank mismatch must be refused");
+    } catch (const prim::error &e) {
+        CHECK(e.get_status() == prim::status::invalid_arguments);
+        CHECK(std::string(e.what()) == "--stag=nhwc describes 4 dims but the tensor has 3");
+    }
+}
+
+TEST_CASE("comparison: bound, NaN, infinities, worst", "[benchdnn][compare]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const float ref[] = {0.f, 100.f, 0.5f, nan, inf, -inf, 1.f, -0.f};
+    {
+        const float got[] = {0.f, 100.f, 0.5f, nan, inf, -inf, 1.f, 0.f};
+        const compare_result r = compare(got, ref, 8, 0.0);
+        CHECK(r.errors == 0);
+        CHECK(r.total == 8);
+        CHECK(r.worst == 0.0);
+    }
+    {
+        // |got - ref| <= tol * max(1, |ref|): 1e-4 off at 100 is 1e-6 relative, at 0.5 it is
+        // 1e-4 absolute (below 1 the bound is absolute).
+        const float got[] = {1e-6f, 100.0001f, 0.5001f, 0.f, -inf, inf, nan, 0.f};
+        const compare_result r = compare(got, ref, 8, 2e-6);
+        // Errors: 0.5001 (1e-4 > 2e-6), NaN vs number, inf sign flips (2), number vs NaN.
+        CHECK(r.errors == 5);
+        CHECK(std::isinf(r.worst));
+        REQUIRE(r.examples.size() == 5);
+        CHECK(std::isinf(r.examples[0].err));
+        CHECK(r.examples.back().index == 2);
+        CHECK(r.examples.back().err == Approx(1e-4).epsilon(1e-3));
+    }
+    {
+        const float got[] = {3e-7f};
+        const float one_ref[] = {0.f};
+        CHECK(compare(got, one_ref, 1, 0.0).errors == 1);  // exact chains allow nothing
+        CHECK(compare(got, one_ref, 1, 1e-6).errors == 0);
+        CHECK(compare(got, one_ref, 1, 0.0).worst == Approx(3e-7));
+    }
+    CHECK(format_error(3.2e-5) == "3.2e-05");
+    CHECK(format_error(INFINITY) == "inf");
+    CHECK(format_error(0) == "0");
+}
+
+TEST_CASE("tolerance per chain", "[benchdnn][compare]") {
+    CHECK(chain_tolerance(prim::parse_post_ops("")) == 0.0);
+    CHECK(chain_tolerance(prim::parse_post_ops("sum+relu")) == 0.0);
+    CHECK(chain_tolerance(prim::parse_post_ops("relu:0.1+abs+clip:0:6+round+sum")) == 0.0);
+    CHECK(chain_tolerance(prim::parse_post_ops("tanh")) == 1e-6);
+    CHECK(chain_tolerance(prim::parse_post_ops("sum:0.5+tanh+gelu_erf"))
+          == Approx(5e-7 + 2e-6));
+    CHECK(chain_tolerance(prim::parse_post_ops("linear:2:1")) == 5e-7);
+    CHECK(algorithm_tolerance(algorithm::eltwise_exp) == 1e-6);
+    CHECK(algorithm_tolerance(algorithm::eltwise_sqrt) == 0.0);
+}
+
+TEST_CASE("fill: small integers, deterministic, meaningful", "[benchdnn][fill]") {
+    std::vector<float> src(10000), src2(10000), wei(10000), old(10000);
+    fill_src(src, tensor_id::src);
+    fill_src(src2, tensor_id::src);
+    CHECK(src == src2); // a function of the index only
+    fill_wei(wei, 160);  // density 16 / 160 = 0.1
+    fill_dst_old(old);
+    int negatives = 0, nonzero_w = 0;
+    for (int i = 0; i < 10000; ++i) {
+        CHECK(src[i] == std::round(src[i]));
+        CHECK(std::fabs(src[i]) <= 4);
+        CHECK(wei[i] == std::round(wei[i]));
+        CHECK(std::fabs(wei[i]) <= 2);
+        CHECK(old[i] != 0.f);
+        CHECK(std::fabs(old[i]) <= 4);
+        negatives += src[i] < 0;
+        nonzero_w += wei[i] != 0;
+    }
+    CHECK(negatives > 3000);
+    CHECK(nonzero_w > 800);
+    CHECK(nonzero_w < 1200);
+
+    std::vector<float> e(10000);
+    fill_eltwise_src(e, algorithm::eltwise_round);
+    int nans = 0, ties = 0, small = 0;
+    for (float x : e) {
+        nans += std::isnan(x);
+        ties += !std::isnan(x) && x - std::floor(x) == 0.5f;
+        small += std::fabs(x) < 1;
+    }
+    CHECK(nans > 50);
+    CHECK(ties > 500);
+    CHECK(small > 1000);
+    fill_eltwise_src(e, algorithm::eltwise_log);
+    int positive = 0;
+    for (float x : e) positive += x > 0;
+    CHECK(positive > 7000);
+}
