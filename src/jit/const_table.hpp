@@ -1,0 +1,82 @@
+// The constant table of one kernel: every constant a kernel needs, stored once after its code as
+// 32-bit patterns (so nothing is rounded on the way), each broadcast to a full vector so any
+// instruction can take it as a plain memory operand: vmulps(v, v, table.at(reg_table, c)).
+//
+// Constants are deduplicated by bit pattern: two relus with alphas 0.1 and 0.2 get two entries,
+// two users of the same value share one. Offsets are fixed as constants are requested, so code can
+// be emitted before the table's contents are complete; emit() writes the table at the end.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+namespace prim {
+namespace jit {
+
+class const_table {
+public:
+    // vlen: bytes of the widest vector the kernel reads constants with (32 or 64).
+    explicit const_table(int vlen) : vlen_(vlen) {}
+
+    // Byte offset, from the table's start, of a vector whose every 32-bit lane is `bits`.
+    int offset_of_bits(uint32_t bits) {
+        auto it = broadcast_.find(bits);
+        if (it != broadcast_.end()) return it->second;
+        const int off = static_cast<int>(words_.size()) * 4;
+        for (int i = 0; i < vlen_ / 4; ++i) words_.push_back(bits);
+        broadcast_.emplace(bits, off);
+        return off;
+    }
+    int offset_of(float value) { return offset_of_bits(bits_of(value)); }
+    int offset_of_int(int32_t value) { return offset_of_bits(static_cast<uint32_t>(value)); }
+
+    // Byte offset of an arbitrary row of 32-bit words (e.g. the AVX2 tail-mask pattern: 7 x -1
+    // then 7 x 0, read at an offset). The row starts vector-aligned.
+    int offset_of_row(const std::vector<uint32_t> &row) {
+        auto it = rows_.find(row);
+        if (it != rows_.end()) return it->second;
+        const int off = static_cast<int>(words_.size()) * 4;
+        words_.insert(words_.end(), row.begin(), row.end());
+        while (words_.size() % (vlen_ / 4) != 0) words_.push_back(0); // keep vectors aligned
+        rows_.emplace(row, off);
+        return off;
+    }
+
+    // A vector memory operand for the constant `value`; `base` holds the table's address.
+    Xbyak::Address at(const Xbyak::Reg64 &base, float value) {
+        return Xbyak::util::ptr[base + offset_of(value)];
+    }
+    Xbyak::Address at_bits(const Xbyak::Reg64 &base, uint32_t bits) {
+        return Xbyak::util::ptr[base + offset_of_bits(bits)];
+    }
+
+    // The label the table starts at: mov(reg_table, table.label()) loads its address.
+    Xbyak::Label &label() { return label_; }
+    bool empty() const { return words_.empty(); }
+
+    // Writes the table (aligned to vlen) at the current end of the code.
+    void emit(Xbyak::CodeGenerator &gen) {
+        gen.align(vlen_);
+        gen.L(label_);
+        for (uint32_t w : words_) gen.dd(w);
+    }
+
+    static uint32_t bits_of(float value) {
+        uint32_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        return bits;
+    }
+
+private:
+    int vlen_;
+    std::vector<uint32_t> words_;
+    std::map<uint32_t, int> broadcast_;
+    std::map<std::vector<uint32_t>, int> rows_;
+    Xbyak::Label label_;
+};
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,528 @@
+// The eltwise algorithms of the contract, each in place on one vector register, and the few
+// helpers where AVX2 and AVX-512 differ (compare to mask, blend, NaN-keeping min/max).
+//
+// NaN: vminps/vmaxps return their SECOND operand when either is NaN, so "max(lo, x)" is written
+// with x second; a compare that selects a branch uses an ordered predicate so that NaN lanes keep
+// the branch that carries x. Infinities follow the reference's limits (relu(-inf) = 0,
+// gelu(-inf) = 0, ...): where a product would be 0 * inf, x is first clamped to +-FLT_MAX.
+#include <cfloat>
+#include <cmath>
+
+#include "jit/eltwise_emitter.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+using alg = algorithm;
+using namespace vcmp;
+const uint32_t sign_bit = f32_sign_bit;
+const uint32_t abs_bits = f32_abs_bits;
+
+// erfc(a) e^(a^2) = N(a) / D(a) on [0, 11.4] (rational, degrees 5 and 6, fitted for this code;
+// relative error 2e-8). All coefficients are positive, so Horner in a >= 0 never cancels.
+const std::vector<float> erfc_num = {0.010603321716189384f, 0.09674379229545593f,
+        0.414531946182251f, 1.0207186937332153f, 1.4500094652175903f, 1.0f};
+const std::vector<float> erfc_den = {0.01879391446709633f, 0.17147311568260193f,
+        0.7441534996032715f, 1.8946783542633057f, 2.930119037628174f, 2.5783886909484863f, 1.0f};
+
+bool is_integer(float v) { return std::isfinite(v) && std::nearbyint(v) == v; }
+// Integer powers up to 16 by repeated squaring: at most 7 roundings (exp(beta ln x) would lose
+// about |beta ln x| ulp).
+bool is_small_integer_power(float beta) { return is_integer(beta) && std::fabs(beta) <= 16.f; }
+bool is_odd_integer(float v) { return is_integer(v) && std::fmod(std::fabs(v), 2.f) == 1.f; }
+// x / v is exact (barring denormals) when v is a power of two.
+bool is_power_of_two(float v) {
+    int e;
+    return std::isfinite(v) && v != 0.f && std::fabs(std::frexp(v, &e)) == 0.5f;
+}
+float clamp01(float v) { return v < 0.f ? 0.f : (v > 1.f ? 1.f : v); }
+
+// Register needs of one algorithm: vectors per ISA and AVX-512 opmasks. Same cases as compute().
+struct needs {
+    int vecs_avx2, vecs_avx512, masks_avx512;
+};
+
+needs needs_of(algorithm a, float alpha, float beta) {
+    const needs constant_with_nan = {1, 0, 1}; // const_keep_nan
+    switch (a) {
+    case alg::eltwise_identity:
+    case alg::eltwise_abs:
+    case alg::eltwise_sqrt:
+    case alg::eltwise_square:
+    case alg::eltwise_round: return {0, 0, 0};
+    case alg::eltwise_relu: return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1};
+    case alg::eltwise_linear:
+        if (alpha == 0.f) return constant_with_nan;
+        return (alpha == 1.f || beta == 0.f) ? needs{0, 0, 0} : needs{1, 1, 0};
+    case alg::eltwise_clip:
+    case alg::eltwise_clip_v2: return {1, 1, 0};
+    case alg::eltwise_hardsigmoid: return alpha == 0.f ? constant_with_nan : needs{1, 1, 0};
+    case alg::eltwise_hardswish:
+        if (alpha == 0.f) return clamp01(beta) == 0.f ? constant_with_nan : needs{0, 0, 0};
+        return {2, 2, 1};
+    case alg::eltwise_softsign: return {1, 1, 0};
+    case alg::eltwise_shrink: return {3, 1, 1};
+    case alg::eltwise_thresholded_relu: return {1, 0, 1};
+    case alg::eltwise_elu: return {3, 3, 1};
+    case alg::eltwise_celu: return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1};
+    case alg::eltwise_selu: return beta == 0.f ? constant_with_nan : needs{3, 3, 1};
+    case alg::eltwise_tanh:
+    case alg::eltwise_logistic:
+    case alg::eltwise_exp: return {2, 2, 0};
+    case alg::eltwise_scaled_tanh: return beta == 0.f ? constant_with_nan : needs{2, 2, 0};
+    case alg::eltwise_log: return {4, 3, 2};
+    case alg::eltwise_soft_relu:
+    case alg::eltwise_softplus:
+    case alg::eltwise_logsigmoid: return {3, 3, 0};
+    case alg::eltwise_parametric_softplus:
+        return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 0};
+    case alg::eltwise_gelu_tanh: return {4, 4, 0};
+    case alg::eltwise_mish: return {3, 3, 0};
+    case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 0};
+    case alg::eltwise_gelu_erf: return {4, 4, 1};
+    case alg::eltwise_pow:
+        if (alpha == 0.f || beta == 0.f) return constant_with_nan;
+        if (is_small_integer_power(beta)) return {1, 1, 0};
+        if (std::fabs(beta) == 0.5f) return {1, 1, 1};
+        return is_odd_integer(beta) ? needs{5, 4, 2} : needs{4, 3, 2};
+    default: break;
+    }
+    throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+}
+
+} // namespace
+
+template <cpu_isa isa>
+bool eltwise_emitter<isa>::is_supported(algorithm a) {
+    return a >= alg::eltwise_relu && a <= alg::eltwise_logsigmoid;
+}
+
+template <cpu_isa isa>
+int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
+    const needs n = needs_of(a, alpha, beta);
+    return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;
+}
+
+template <cpu_isa isa>
+int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta) {
+    return is_avx512 ? needs_of(a, alpha, beta).masks_avx512 : 0;
+}
+
+// ---- per-ISA helpers -------------------------------------------------------------------------
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::cmp(int mask, const Vmm &a, const Xbyak::Operand &b, int predicate) {
+    if constexpr (is_avx512)
+        h_.vcmpps(Xbyak::Opmask(mask), a, b, static_cast<uint8_t>(predicate));
+    else
+        h_.vcmpps(Vmm(mask), a, b, static_cast<uint8_t>(predicate));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::blend(const Vmm &dst, const Xbyak::Operand &src, int mask) {
+    if constexpr (is_avx512)
+        h_.vblendmps(dst | Xbyak::Opmask(mask), dst, src);
+    else
+        h_.vblendvps(dst, dst, src, Vmm(mask));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::max_keep_nan(const Vmm &v, const Vmm &tmp, float lo) {
+    h_.vmovups(tmp, c(lo));
+    h_.vmaxps(v, tmp, v);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::min_keep_nan(const Vmm &v, const Vmm &tmp, float hi) {
+    h_.vmovups(tmp, c(hi));
+    h_.vminps(v, tmp, v);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::const_keep_nan(const Vmm &v, float value, int aux_i) {
+    const int m = is_avx512 ? mask_k(0) : t(aux_i).getIdx();
+    cmp(m, v, v, ord_q);
+    blend(v, c(value), m);
+}
+
+// ---- algorithms ------------------------------------------------------------------------------
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::relu(const Vmm &v) {
+    if (alpha_ == 0.f) {
+        h_.vxorps(t(0), t(0), t(0));
+        h_.vmaxps(v, t(0), v); // relu(-0) = -0 = 0 * -0, as the reference
+        return;
+    }
+    // x > 0 ? x : alpha x; "not greater" is le_oq so a NaN keeps x.
+    if constexpr (is_avx512) {
+        const Xbyak::Opmask k(mask_k(0));
+        h_.vcmpps(k, v, c(0.f), le_oq);
+        h_.vmulps(v | k, v, c(alpha_));
+    } else {
+        h_.vmulps(t(0), v, c(alpha_));
+        h_.vcmpps(t(1), v, c(0.f), le_oq);
+        h_.vblendvps(v, v, t(0), t(1));
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::linear(const Vmm &v) {
+    if (alpha_ == 0.f) return const_keep_nan(v, beta_, 0); // 0 * inf is the limit 0
+    if (alpha_ == 1.f) {
+        if (beta_ != 0.f) h_.vaddps(v, v, c(beta_));
+    } else if (beta_ == 0.f) {
+        h_.vmulps(v, v, c(alpha_));
+    } else {
+        h_.vmovups(t(0), c(alpha_));
+        h_.vfmadd213ps(v, t(0), c(beta_)); // one rounding, as the double reference
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::clip(const Vmm &v) {
+    if (alpha_ != -INFINITY) max_keep_nan(v, t(0), alpha_);
+    if (beta_ != INFINITY) min_keep_nan(v, t(0), beta_);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::hardsigmoid(const Vmm &v) {
+    if (alpha_ == 0.f) return const_keep_nan(v, clamp01(beta_), 0);
+    h_.vmovups(t(0), c(alpha_));
+    h_.vfmadd213ps(v, t(0), c(beta_));
+    max_keep_nan(v, t(0), 0.f);
+    min_keep_nan(v, t(0), 1.f);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::hardswish(const Vmm &v) {
+    if (alpha_ == 0.f) {
+        const float g = clamp01(beta_);
+        if (g == 0.f) return const_keep_nan(v, 0.f, 0);
+        if (g != 1.f) h_.vmulps(v, v, c(g));
+        return;
+    }
+    h_.vmovups(t(0), c(alpha_));
+    h_.vfmadd213ps(t(0), v, c(beta_)); // g = alpha x + beta
+    max_keep_nan(t(0), t(1), 0.f);
+    min_keep_nan(t(0), t(1), 1.f);
+    // x * g, and exactly 0 where g == 0 (the limit, also for x = +-inf)
+    const int m = is_avx512 ? mask_k(0) : t(1).getIdx();
+    cmp(m, t(0), c(0.f), eq_oq);
+    h_.vmulps(v, v, t(0));
+    if constexpr (is_avx512)
+        h_.vxorps(v | Xbyak::Opmask(m), v, v);
+    else
+        h_.vandnps(v, t(1), v);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::softsign(const Vmm &v) {
+    // x / (1 + |x|) with x clamped to +-2^60 so that +-inf gives +-1, not inf / inf
+    max_keep_nan(v, t(0), -0x1p60f);
+    min_keep_nan(v, t(0), 0x1p60f);
+    h_.vandps(t(0), v, cb(abs_bits));
+    h_.vaddps(t(0), t(0), c(1.f));
+    h_.vdivps(v, v, t(0));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::shrink(const Vmm &v) {
+    // r = x - alpha; x < -beta: r = x + alpha; -beta <= x <= beta: r = 0. NaN: x - alpha = NaN.
+    h_.vsubps(t(0), v, c(alpha_));
+    if constexpr (is_avx512) {
+        const Xbyak::Opmask k(mask_k(0));
+        h_.vcmpps(k, v, c(-beta_), lt_oq);
+        h_.vaddps(t(0) | k, v, c(alpha_));
+        h_.vcmpps(k, v, c(-beta_), ge_oq);
+        h_.vcmpps(k | k, v, c(beta_), le_oq); // masked compare: AND of both
+        h_.vxorps(t(0) | k, t(0), t(0));
+    } else {
+        h_.vaddps(t(1), v, c(alpha_));
+        h_.vcmpps(t(2), v, c(-beta_), lt_oq);
+        h_.vblendvps(t(0), t(0), t(1), t(2));
+        h_.vcmpps(t(1), v, c(-beta_), ge_oq);
+        h_.vcmpps(t(2), v, c(beta_), le_oq);
+        h_.vandps(t(1), t(1), t(2));
+        h_.vandnps(t(0), t(1), t(0));
+    }
+    h_.vmovaps(v, t(0));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::thresholded_relu(const Vmm &v) {
+    // x > alpha ? x : 0; zero where x <= alpha (ordered, so NaN stays)
+    if constexpr (is_avx512) {
+        const Xbyak::Opmask k(mask_k(0));
+        h_.vcmpps(k, v, c(alpha_), le_oq);
+        h_.vxorps(v | k, v, v);
+    } else {
+        h_.vcmpps(t(0), v, c(alpha_), le_oq);
+        h_.vandnps(v, t(0), v);
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::elu_like(const Vmm &v, float in_div, float neg_scale, float pos_scale) {
+    // x > 0 ? pos_scale x : neg_scale expm1(x / in_div)   (elu, selu, celu)
+    const bool exact_div = is_power_of_two(in_div);
+    if (exact_div) {
+        if (in_div != 1.f)
+            h_.vmulps(t(0), v, c(1.f / in_div));
+        else
+            h_.vmovaps(t(0), v);
+        expm1_core(t(0), t(1), t(2), false);
+    } else {
+        // x / in_div = hi + lo: lo = (x - hi in_div) / in_div, the residual exact by FMA.
+        // expm1 amplifies the argument's relative error by |x / in_div|.
+        const Vmm lo = t(3);
+        h_.vdivps(t(0), v, c(in_div));
+        h_.vmovaps(lo, v);
+        h_.vfnmadd231ps(lo, t(0), c(in_div));
+        h_.vdivps(lo, lo, c(in_div));
+        h_.vminps(lo, lo, c(1e-5f)); // |lo| <= ulp(89)/2 unless clamped below; NaN -> finite
+        h_.vmaxps(lo, lo, c(-1e-5f));
+        expm1_core(t(0), t(1), t(2), false, &lo);
+    }
+    if (neg_scale != 1.f) h_.vmulps(t(0), t(0), c(neg_scale));
+    const int m = is_avx512 ? mask_k(0) : t(1).getIdx();
+    cmp(m, v, c(0.f), le_oq); // NaN: false, keeps x
+    if (pos_scale != 1.f) h_.vmulps(v, v, c(pos_scale));
+    blend(v, t(0), m);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::gelu_tanh(const Vmm &v) {
+    // 0.5 x (1 + tanh u) = x / (1 + e^z), z = -2u = x (k1 + k2 x^2): no cancellation for x < 0.
+    // e^z amplifies z's relative error by |z| (up to ~100), so z is computed as an unevaluated
+    // sum z_hi + z_lo, with k1 and k2 themselves split into f32 hi + lo parts.
+    const float k1_hi = -1.5957691669464111f, k1_lo = 4.534068054340423e-08f;
+    const float k2_hi = -0.07135481387376785f, k2_lo = -2.3988324659995897e-09f;
+    const Vmm a0 = t(0), a1 = t(1), a2 = t(2), a3 = t(3);
+    max_keep_nan(v, a0, -FLT_MAX);             // gelu(-inf) = 0: -FLT_MAX / inf
+    h_.vmulps(a0, v, v);                       // s_hi
+    h_.vmovaps(a1, a0);
+    h_.vfmsub231ps(a1, v, v);                  // s_lo = x*x - s_hi, exact
+    h_.vmulps(a2, a0, c(k2_hi));               // q_hi = k2 s
+    h_.vmovaps(a3, a2);
+    h_.vfmsub231ps(a3, a0, c(k2_hi));          // q_lo: the product's error,
+    h_.vfmadd231ps(a3, a1, c(k2_hi));          //   + k2_hi s_lo
+    h_.vfmadd231ps(a3, a0, c(k2_lo));          //   + k2_lo s_hi
+    h_.vaddps(a0, a2, c(k1_hi));               // p_hi = k1_hi + q_hi, its error by 2Sum:
+    h_.vsubps(a1, a0, c(k1_hi));               //   bb = p_hi - k1_hi
+    h_.vsubps(a2, a2, a1);                     //   q_hi - bb
+    h_.vsubps(a1, a0, a1);                     //   p_hi - bb
+    h_.vxorps(a1, a1, cb(sign_bit));
+    h_.vaddps(a1, a1, c(k1_hi));               //   k1_hi - (p_hi - bb)
+    h_.vaddps(a1, a1, a2);                     //   err
+    h_.vaddps(a3, a3, a1);
+    h_.vaddps(a3, a3, c(k1_lo));               // p_lo
+    h_.vmulps(a1, v, a0);                      // z_hi = x p_hi
+    h_.vmovaps(a2, a1);
+    h_.vfmsub231ps(a2, v, a0);                 // z_lo = x p_hi - z_hi (exact)
+    h_.vfmadd231ps(a2, v, a3);                 //      + x p_lo
+    h_.vminps(a1, a1, c(89.f));                // exp range; the NaN travels in v
+    h_.vmaxps(a1, a1, c(-104.f));
+    h_.vminps(a2, a2, c(1e-5f));               // |z_lo| <= ulp(104) where it matters; finite
+    h_.vmaxps(a2, a2, c(-1e-5f));
+    exp_hi_lo_core(a1, a2, a0);
+    h_.vaddps(a1, a1, c(1.f));
+    h_.vdivps(v, v, a1);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
+    // 0.5 x (1 + erf(x/sqrt2)): with w = 0.5 erfc(|x|/sqrt2), x < 0 gives x w and x >= 0 gives
+    // x (1 - w), so there is no cancellation in the negative tail. erfc(a) = N(a)/D(a) e^(-a^2),
+    // and a^2 = xc^2 / 2 enters exp as an exact hi + lo pair so its rounding is not amplified.
+    const Vmm xc = t(0), lo = t(1), hi = t(2), n = t(3);
+    max_keep_nan(v, t(0), -FLT_MAX);          // x = -inf: -FLT_MAX * 0 = -0
+    h_.vandps(xc, v, cb(abs_bits));
+    h_.vminps(xc, xc, c(16.f));               // from here on w = 0 exactly
+    h_.vmulps(hi, xc, xc);
+    h_.vmovaps(lo, hi);
+    h_.vfmsub231ps(lo, xc, xc);               // lo = xc*xc - hi, exact
+    h_.vmulps(hi, hi, c(-0.5f));
+    h_.vmulps(lo, lo, c(-0.5f));
+    exp_hi_lo_core(hi, lo, n);                // hi = e^(-a^2)
+    h_.vmulps(xc, xc, c(0.70710678118654752f)); // a
+    h_.vminps(xc, xc, c(11.4f));              // the fitted range; erfc is 0 in f32 beyond
+    horner(lo, xc, erfc_num);
+    horner(n, xc, erfc_den);
+    h_.vdivps(lo, lo, n);
+    h_.vmulps(lo, lo, hi);                    // erfc(a)
+    h_.vmulps(lo, lo, c(0.5f));               // w
+    h_.vmulps(xc, v, lo);                     // x w
+    h_.vmovups(hi, c(1.f));
+    h_.vsubps(hi, hi, lo);
+    h_.vmulps(hi, hi, v);                     // x (1 - w)
+    if constexpr (is_avx512) {
+        const Xbyak::Opmask k(mask_k(0));
+        h_.vcmpps(k, v, c(0.f), ge_oq);
+        h_.vmovaps(v, xc);
+        h_.vmovaps(v | k, hi);
+    } else {
+        h_.vcmpps(lo, v, c(0.f), ge_oq);
+        h_.vblendvps(v, xc, hi, lo);
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::swish(const Vmm &v) {
+    // x / (1 + e^(-alpha x)); where logistic -> 0, clamp x to +-FLT_MAX so that x * 0 = 0.
+    if (alpha_ == 0.f) return (void)h_.vmulps(v, v, c(0.5f));
+    if (alpha_ > 0.f)
+        max_keep_nan(v, t(0), -FLT_MAX);
+    else
+        min_keep_nan(v, t(0), FLT_MAX);
+    h_.vmulps(t(0), v, c(-alpha_));
+    exp_core(t(0), t(1), t(2), false);
+    h_.vaddps(t(0), t(0), c(1.f));
+    h_.vdivps(v, v, t(0));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::mish(const Vmm &v) {
+    // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
+    max_keep_nan(v, t(0), -FLT_MAX);
+    h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
+    exp_core(t(0), t(1), t(2), false);
+    h_.vaddps(t(1), t(0), c(2.f));
+    h_.vmulps(t(0), t(0), t(1));
+    h_.vaddps(t(1), t(0), c(2.f));
+    h_.vdivps(t(0), t(0), t(1));
+    h_.vmulps(v, v, t(0));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::pow(const Vmm &v) {
+    // alpha * x^beta with C's rules; exp(beta ln x) in general, products for |beta| <= 4.
+    if (alpha_ == 0.f) return const_keep_nan(v, 0.f, 0);
+    if (beta_ == 0.f) return const_keep_nan(v, alpha_, 0);
+    // C: (-inf)^beta = +inf (beta > 0) or +0 (beta < 0) for non-integer beta: as for +inf.
+    const auto neg_inf_to_pos_inf = [&]() {
+        const int m = is_avx512 ? mask_k(0) : t(0).getIdx();
+        cmp(m, v, c(-INFINITY), eq_oq);
+        blend(v, c(INFINITY), m);
+    };
+    if (is_small_integer_power(beta_)) {
+        // left-to-right binary powering: square, and multiply by x for each set bit
+        const int k = static_cast<int>(std::fabs(beta_));
+        int top = 0;
+        while ((k >> (top + 1)) != 0) ++top;
+        if (top > 0) h_.vmovaps(t(0), v);
+        for (int bit = top - 1; bit >= 0; --bit) {
+            h_.vmulps(v, v, v);
+            if ((k >> bit) & 1) h_.vmulps(v, v, t(0));
+        }
+        if (beta_ < 0.f) {
+            h_.vmovups(t(0), c(1.f));
+            h_.vdivps(v, t(0), v); // 1 / (+-0) = +-inf, as C
+        }
+    } else if (std::fabs(beta_) == 0.5f) {
+        neg_inf_to_pos_inf();
+        h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
+        if (beta_ < 0.f) {
+            h_.vmovups(t(0), c(1.f));
+            h_.vdivps(v, t(0), v);
+        }
+    } else {
+        const bool integer = is_integer(beta_), odd = is_odd_integer(beta_);
+        const Vmm x = odd ? t(log_aux_count()) : v; // keeps x for its sign
+        if (odd) h_.vmovaps(x, v);
+        if (integer)
+            h_.vandps(v, v, cb(abs_bits));          // even or odd power of |x|
+        else
+            neg_inf_to_pos_inf();
+        log_core(v, 0, true);                       // x < 0, non-integer beta: NaN
+        // y = beta (hi + lo) as y_hi + y_lo, then e^y without rounding y: exp would amplify
+        // y's rounding error by |y| (up to 89).
+        const Vmm lo = t(2), y_lo = t(1);
+        h_.vmulps(t(0), v, c(beta_));
+        h_.vmovaps(y_lo, t(0));
+        h_.vfmsub231ps(y_lo, v, c(beta_));
+        h_.vfmadd231ps(y_lo, lo, c(beta_));
+        h_.vmovaps(v, t(0));
+        max_keep_nan(v, t(0), -104.f);
+        min_keep_nan(v, t(0), 89.f);
+        h_.vminps(y_lo, y_lo, c(1e-5f));            // |y_lo| <= ulp(89) where it matters; finite
+        h_.vmaxps(y_lo, y_lo, c(-1e-5f));
+        exp_hi_lo_core(v, y_lo, t(0));
+        if (odd) {
+            h_.vandps(x, x, cb(sign_bit));
+            h_.vorps(v, v, x);
+        }
+    }
+    if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
+}
+
+// ---- dispatch --------------------------------------------------------------------------------
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
+        const std::vector<int> &opmasks, const Xbyak::Reg64 &reg_table) {
+    aux_ = aux;
+    opmasks_ = opmasks;
+    table_ = reg_table;
+    const Vmm v(v_idx);
+    switch (alg_) {
+    case alg::eltwise_identity: break;
+    case alg::eltwise_relu: relu(v); break;
+    case alg::eltwise_tanh: tanh_core(v, t(0), t(1)); break;
+    case alg::eltwise_elu: elu_like(v, 1.f, alpha_, 1.f); break;
+    case alg::eltwise_square: h_.vmulps(v, v, v); break;
+    case alg::eltwise_abs: h_.vandps(v, v, cb(abs_bits)); break;
+    case alg::eltwise_sqrt: h_.vsqrtps(v, v); break;
+    case alg::eltwise_linear: linear(v); break;
+    case alg::eltwise_clip:
+    case alg::eltwise_clip_v2: clip(v); break;
+    case alg::eltwise_soft_relu:
+    case alg::eltwise_softplus: softplus_core(v, alpha_, t(0), t(1), t(2)); break;
+    case alg::eltwise_logsigmoid: softplus_core(v, -1.f, t(0), t(1), t(2)); break; // -sp(-x)
+    case alg::eltwise_parametric_softplus:
+        // alpha sp(beta x) = (alpha beta) * (sp(beta x) / beta)
+        if (alpha_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
+        if (beta_ == 0.f) {
+            const_keep_nan(v, static_cast<float>(alpha_ * std::log(2.0)), 0);
+            break;
+        }
+        softplus_core(v, beta_, t(0), t(1), t(2));
+        if (alpha_ * beta_ != 1.f)
+            h_.vmulps(v, v, c(static_cast<float>(static_cast<double>(alpha_) * beta_)));
+        break;
+    case alg::eltwise_logistic: logistic_core(v, t(0), t(1)); break;
+    case alg::eltwise_exp: exp_core(v, t(0), t(1), true); break;
+    case alg::eltwise_log: log_core(v, 0); break;
+    case alg::eltwise_gelu_tanh: gelu_tanh(v); break;
+    case alg::eltwise_gelu_erf: gelu_erf(v); break;
+    case alg::eltwise_swish: swish(v); break;
+    case alg::eltwise_hardsigmoid: hardsigmoid(v); break;
+    case alg::eltwise_hardswish: hardswish(v); break;
+    case alg::eltwise_mish: mish(v); break;
+    case alg::eltwise_pow: pow(v); break;
+    case alg::eltwise_round: round_nearest_even(v, v); break;
+    case alg::eltwise_celu: elu_like(v, alpha_, alpha_, 1.f); break;
+    case alg::eltwise_selu:
+        if (beta_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
+        elu_like(v, 1.f, static_cast<float>(static_cast<double>(alpha_) * beta_), beta_);
+        break;
+    case alg::eltwise_softsign: softsign(v); break;
+    case alg::eltwise_shrink: shrink(v); break;
+    case alg::eltwise_thresholded_relu: thresholded_relu(v); break;
+    case alg::eltwise_scaled_tanh:
+        if (beta_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
+        if (beta_ != 1.f) h_.vmulps(v, v, c(beta_));
+        tanh_core(v, t(0), t(1));
+        if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
+        break;
+    default: throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+    }
+}
+
+template class eltwise_emitter<cpu_isa::avx2>;
+template class eltwise_emitter<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,122 @@
+// Emits one eltwise algorithm, x = f(x; alpha, beta), in place on one vector register, with the
+// spare registers the post-ops injector lends. No memory other than the constant table is read,
+// nothing is written but the register and the spares, MXCSR is never touched.
+//
+// Split in two files: eltwise_emitter.cpp has the algorithms and the per-ISA helpers (compare to
+// mask, blend, NaN-keeping min/max); eltwise_emitter_math.cpp has the shared math cores
+// (exp, expm1, log, log1p, softplus) with their polynomial coefficients.
+// The register needs of each algorithm are in aux_vecs_count() / aux_opmasks_count() and in
+// doc/injector.md; compute() never uses more than those.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+#include "jit/isa_traits.hpp"
+#include "jit/jit_generator.hpp"
+#include "prim/attr.hpp"
+
+namespace prim {
+namespace jit {
+
+// vcmpps predicates used by the emitters: "oq" ones are false for NaN, "uq" ones true.
+namespace vcmp {
+enum : int { eq_oq = 0, ord_q = 7, lt_oq = 17, le_oq = 18, nlt_uq = 21, ge_oq = 29, gt_oq = 30 };
+}
+// f32 bit masks
+constexpr uint32_t f32_sign_bit = 0x80000000u;
+constexpr uint32_t f32_abs_bits = 0x7fffffffu;
+
+template <cpu_isa isa>
+class eltwise_emitter {
+public:
+    using Vmm = typename isa_traits<isa>::Vmm;
+    static constexpr bool is_avx512 = (isa == cpu_isa::avx512);
+
+    eltwise_emitter(jit_generator &host, algorithm alg, float alpha, float beta)
+        : h_(host), alg_(alg), alpha_(alpha), beta_(beta) {}
+
+    static bool is_supported(algorithm alg);
+    static int aux_vecs_count(algorithm alg, float alpha, float beta);
+    static int aux_opmasks_count(algorithm alg, float alpha, float beta);
+
+    // v = f(v). aux / opmasks hold at least the counts above; reg_table the table's address.
+    void compute(int v_idx, const std::vector<int> &aux, const std::vector<int> &opmasks,
+                 const Xbyak::Reg64 &reg_table);
+
+private:
+    // ---- table and register access ----
+    Xbyak::Address c(float value) { return h_.table().at(table_, value); }
+    Xbyak::Address ci(int32_t value) { return h_.table().at_bits(table_, static_cast<uint32_t>(value)); }
+    Xbyak::Address cb(uint32_t bits) { return h_.table().at_bits(table_, bits); }
+    Vmm t(int i) const { return Vmm(aux_.at(i)); }
+    // A mask id: an opmask index on AVX-512; on AVX2 the index of the spare vector holding it.
+    int mask_k(int i) const { return opmasks_.at(i); }
+
+    // ---- per-ISA helpers (eltwise_emitter.cpp) ----
+    void cmp(int mask, const Vmm &a, const Xbyak::Operand &b, int predicate);
+    void blend(const Vmm &dst, const Xbyak::Operand &src, int mask); // dst = mask ? src : dst
+    // v = max(lo, v) / min(hi, v), a NaN in v stays NaN; tmp is clobbered.
+    void max_keep_nan(const Vmm &v, const Vmm &tmp, float lo);
+    void min_keep_nan(const Vmm &v, const Vmm &tmp, float hi);
+    // v = value, except that a NaN stays NaN. AVX2 uses t(aux_i) as its mask.
+    void const_keep_nan(const Vmm &v, float value, int aux_i);
+    void round_nearest_even(const Vmm &dst, const Vmm &src);
+
+    // ---- algorithms (eltwise_emitter.cpp) ----
+    void relu(const Vmm &v);
+    void linear(const Vmm &v);
+    void clip(const Vmm &v);
+    void hardsigmoid(const Vmm &v);
+    void hardswish(const Vmm &v);
+    void softsign(const Vmm &v);
+    void shrink(const Vmm &v);
+    void thresholded_relu(const Vmm &v);
+    void elu_like(const Vmm &v, float in_div, float neg_scale, float pos_scale);
+    void gelu_tanh(const Vmm &v);
+    void gelu_erf(const Vmm &v);
+    void swish(const Vmm &v);
+    void mish(const Vmm &v);
+    void pow(const Vmm &v);
+
+    // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
+    // e^v. keep_nan: clamp so that NaN survives (else NaN may become a finite value; callers
+    // that carry the NaN elsewhere pass false). Uses a0, a1.
+    void exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan);
+    // e^(v + lo) for v in [-104, 89] and |lo| tiny (the argument's exact low part); no clamp.
+    // Uses n, lo (clobbered).
+    void exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n);
+    // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny).
+    // Uses a0, a1.
+    void expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan,
+                    const Vmm *lo = nullptr);
+    // tanh(v) = expm1(2v) / (expm1(2v) + 2). Uses a0, a1.
+    void tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
+    // 1 / (1 + e^-v). Uses a0, a1.
+    void logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
+    // ln(v) with the IEEE special cases. Uses t(first)..t(first + log_aux_count() - 1).
+    // with_lo: v gets the high part and t(first + 2) the low part of ln(v) (for pow, where
+    // exp(beta ln x) amplifies the log's error by |beta ln x|); lo is garbage where v is not finite.
+    void log_core(const Vmm &v, int first, bool with_lo = false);
+    void finish_log(const Vmm &v, const Vmm &e, const Vmm &lo, bool with_lo);
+    static int log_aux_count() { return is_avx512 ? 3 : 4; }
+    // log1p(v) for v in [0, 1] (or NaN). Uses a0, a1.
+    void log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
+    // log(1 + e^(a v)) / a, stable for every v and a != 0. Uses a0, a1, a2.
+    void softplus_core(const Vmm &v, float a, const Vmm &a0, const Vmm &a1, const Vmm &a2);
+    // acc = polynomial(x) by Horner; coefficients highest degree first.
+    void horner(const Vmm &acc, const Vmm &x, const std::vector<float> &coeffs);
+
+    jit_generator &h_;
+    algorithm alg_;
+    float alpha_, beta_;
+    std::vector<int> aux_, opmasks_;
+    Xbyak::Reg64 table_;
+};
+
+extern template class eltwise_emitter<cpu_isa::avx2>;
+extern template class eltwise_emitter<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,293 @@
+// The math cores shared by the eltwise algorithms: exp, expm1, tanh, logistic, log, log1p and
+// softplus, fully in vector registers. Polynomial coefficients were fitted (Chebyshev, 40-digit
+// arithmetic) for this file; the error they add is far below one f32 ulp.
+#include <cfloat>
+#include <cmath>
+
+#include "jit/eltwise_emitter.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+// Range reduction x = n ln2 + r: ln2_hi has 9 trailing zero bits, so n * ln2_hi is exact for
+// |n| < 512, and r = (x - n ln2_hi) - n ln2_lo is accurate to a few bits below an ulp.
+const float log2e = 1.44269504088896341f;
+const uint32_t ln2_hi_bits = 0x3f317200u; // 0.693145751953125
+const float ln2_lo = 1.42860676533018704e-06f;
+const uint32_t sign_bit = f32_sign_bit;
+const uint32_t abs_bits = f32_abs_bits;
+using namespace vcmp;
+
+// e^r on [-ln2/2, ln2/2], degree 6, |error| < 2e-9.
+const std::vector<float> exp_poly = {0.0013941108481958508f, 0.00837512593716383f,
+        0.04166635125875473f, 0.16666415333747864f, 0.5f, 1.0f, 1.0f};
+// (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2], degree 5.
+const std::vector<float> expm1_q_poly = {0.00019890980911441147f, 0.0013933641603216529f,
+        0.00833331048488617f, 0.04166646674275398f, 0.1666666716337204f, 0.5f};
+// R(u) with log1p(f) = 2s + s u R(u), s = f / (2 + f), u = s^2 in [0, 1/9]; rel. error 1e-8.
+const std::vector<float> log1p_r_poly = {0.23224329948425293f, 0.2170657515525818f,
+        0.285923570394516f, 0.3999970555305481f, 0.6666666865348816f};
+
+// Rounding immediate for vroundps / vrndscaleps: nearest-even, from the immediate (not MXCSR),
+// precision exception suppressed.
+const uint8_t round_nearest_imm = 0x08;
+
+} // namespace
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::horner(const Vmm &acc, const Vmm &x, const std::vector<float> &coeffs) {
+    h_.vmovups(acc, c(coeffs[0]));
+    for (size_t i = 1; i < coeffs.size(); ++i) h_.vfmadd213ps(acc, x, c(coeffs[i])); // acc*x + c
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::round_nearest_even(const Vmm &dst, const Vmm &src) {
+    if constexpr (is_avx512)
+        h_.vrndscaleps(dst, src, round_nearest_imm);
+    else
+        h_.vroundps(dst, src, round_nearest_imm);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan) {
+    // Clamp to [-104, 89]: below, e^x is 0 in f32; above, it overflows to inf (through the
+    // scaling below), and n stays small enough for exact range reduction.
+    const float lo = -104.f, hi = 89.f;
+    if (keep_nan) {
+        h_.vmovups(a0, c(hi));
+        h_.vminps(a0, a0, v); // a NaN in v wins (min returns its second operand)
+        h_.vmovups(v, c(lo));
+        h_.vmaxps(v, v, a0);
+    } else {
+        h_.vminps(v, v, c(hi));
+        h_.vmaxps(v, v, c(lo));
+    }
+    h_.vmulps(a0, v, c(log2e));
+    round_nearest_even(a0, a0);                 // n
+    h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));    // r = x - n ln2_hi
+    h_.vfnmadd231ps(v, a0, c(ln2_lo));          //     - n ln2_lo
+    horner(a1, v, exp_poly);                    // e^r
+    if constexpr (is_avx512) {
+        h_.vscalefps(v, a1, a0);                // e^r * 2^n, overflow and denormals handled
+    } else {
+        // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both in the normal range for n in [-150, 129],
+        // so e^r * 2^n1 is exact and only the last product rounds (into denormals if needed).
+        h_.vcvtps2dq(a0, a0);                   // exact: n is an integer
+        h_.vpsrad(v, a0, 1);
+        h_.vpsubd(a0, a0, v);
+        h_.vpaddd(v, v, ci(127));
+        h_.vpslld(v, v, 23);
+        h_.vmulps(a1, a1, v);
+        h_.vpaddd(a0, a0, ci(127));
+        h_.vpslld(a0, a0, 23);
+        h_.vmulps(v, a1, a0);
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n) {
+    h_.vmulps(n, v, c(log2e));
+    round_nearest_even(n, n);
+    h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));
+    h_.vfnmadd231ps(v, n, c(ln2_lo));
+    h_.vaddps(v, v, lo); // r + lo: the low part of the argument joins the small reduced value
+    horner(lo, v, exp_poly);
+    if constexpr (is_avx512) {
+        h_.vscalefps(v, lo, n);
+    } else {
+        h_.vcvtps2dq(n, n);
+        h_.vpsrad(v, n, 1);
+        h_.vpsubd(n, n, v);
+        h_.vpaddd(v, v, ci(127));
+        h_.vpslld(v, v, 23);
+        h_.vmulps(lo, lo, v);
+        h_.vpaddd(n, n, ci(127));
+        h_.vpslld(n, n, 23);
+        h_.vmulps(v, lo, n);
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::expm1_core(
+        const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan, const Vmm *lo) {
+    // expm1(x) = 2^n (e^r - 1) + (2^n - 1) = 2 * (t (e^r - 1) + (t - 0.5)) with t = 2^(n-1).
+    // For n = 0 this is exactly e^r - 1, so it is accurate near 0 without a second branch; one
+    // FMA rounds the rest. Clamp to [-86, 89]: expm1(-86) = -1 in f32, and n - 1 stays in
+    // [-125, 127] so t is a normal float; the final doubling overflows to inf when it should.
+    const float x_lo = -86.f, x_hi = 89.f;
+    if (keep_nan) {
+        h_.vmovups(a0, c(x_hi));
+        h_.vminps(a0, a0, v);
+        h_.vmovups(v, c(x_lo));
+        h_.vmaxps(v, v, a0);
+    } else {
+        h_.vminps(v, v, c(x_hi));
+        h_.vmaxps(v, v, c(x_lo));
+    }
+    h_.vmulps(a0, v, c(log2e));
+    round_nearest_even(a0, a0);                 // n
+    h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
+    h_.vfnmadd231ps(v, a0, c(ln2_lo));          // r
+    if (lo) h_.vaddps(v, v, *lo);               // the argument's exact low part
+    horner(a1, v, expm1_q_poly);                // Q(r)
+    h_.vmulps(a1, a1, v);
+    h_.vfmadd213ps(a1, v, v);                   // e^r - 1 = r + r^2 Q(r)
+    h_.vcvtps2dq(a0, a0);
+    h_.vpaddd(a0, a0, ci(126));
+    h_.vpslld(a0, a0, 23);                      // t = 2^(n-1)
+    h_.vsubps(v, a0, c(0.5f));                  // t - 0.5 (exact for the n where it matters)
+    h_.vfmadd231ps(v, a0, a1);                  // t (e^r - 1) + (t - 0.5)
+    h_.vaddps(v, v, v);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
+    // |x| >= 10 gives +-1 in f32; the clamp keeps expm1(2x) finite and keeps NaN.
+    max_keep_nan(v, a0, -10.f);
+    min_keep_nan(v, a0, 10.f);
+    h_.vaddps(v, v, v);
+    expm1_core(v, a0, a1, false);               // E = expm1(2x), no cancellation near 0
+    h_.vaddps(a0, v, c(2.f));
+    h_.vdivps(v, v, a0);                        // E / (E + 2)
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
+    h_.vxorps(v, v, cb(sign_bit));
+    exp_core(v, a0, a1, true);                  // e^-x, inf for very negative x
+    h_.vaddps(v, v, c(1.f));
+    h_.vmovups(a0, c(1.f));
+    h_.vdivps(v, a0, v);                        // 1 / (1 + e^-x): 0 for x = -inf
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
+    // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: 2s + s u R(u) with u = s^2.
+    h_.vaddps(a0, v, c(2.f));
+    h_.vdivps(v, v, a0);                        // s
+    h_.vmulps(a0, v, v);                        // u
+    horner(a1, a0, log1p_r_poly);
+    h_.vmulps(a1, a1, a0);                      // u R
+    h_.vmulps(a1, a1, v);                       // s u R
+    h_.vaddps(v, v, v);                         // 2s (exact)
+    h_.vaddps(v, v, a1);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::softplus_core(
+        const Vmm &v, float a, const Vmm &a0, const Vmm &a1, const Vmm &a2) {
+    // log(1 + e^(a x)) / a = (a > 0 ? max(x, 0) : min(x, 0)) + log1p(e^-|a x|) / a: no overflow
+    // (not even of a x), and e^(a x)'s relative accuracy is kept in the tail. NaN travels in v.
+    if (a == 1.f || a == -1.f) {
+        h_.vorps(a0, v, cb(sign_bit));          // -|a x| exactly
+        exp_core(a0, a1, a2, false);
+    } else {
+        // a x = hi + lo exactly (FMA), so e^(-|a x|) does not inherit the product's rounding,
+        // which |a x| would amplify. -|hi + lo| = -|hi| - sign(hi) lo.
+        h_.vmulps(a0, v, c(a));
+        h_.vmovaps(a1, a0);
+        h_.vfmsub231ps(a1, v, c(a));            // lo = a x - hi
+        h_.vandps(a2, a0, cb(sign_bit));
+        h_.vxorps(a1, a1, a2);
+        h_.vxorps(a1, a1, cb(sign_bit));        // -sign(hi) lo
+        h_.vorps(a0, a0, cb(sign_bit));         // -|hi|
+        h_.vmaxps(a0, a0, c(-104.f));           // e^.. = 0 below; NaN travels in v
+        // |lo| <= ulp(104)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
+        h_.vminps(a1, a1, c(1e-5f));
+        h_.vmaxps(a1, a1, c(-1e-5f));
+        exp_hi_lo_core(a0, a1, a2);
+    }
+    log1p_01_core(a0, a1, a2);
+    if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding
+    if (a > 0.f)
+        max_keep_nan(v, a1, 0.f);
+    else
+        min_keep_nan(v, a1, 0.f);
+    h_.vaddps(v, v, a0);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::finish_log(const Vmm &v, const Vmm &e, const Vmm &lo, bool with_lo) {
+    // ln x = E ln2_hi + (E ln2_lo + log1p(f)); E ln2_hi is exact (|E| < 512).
+    h_.vfmadd231ps(v, e, c(ln2_lo));            // w
+    if (!with_lo) {
+        h_.vfmadd231ps(v, e, cb(ln2_hi_bits));
+        return;
+    }
+    // hi + lo = P + w exactly (Fast2Sum: |P| >= |w| unless P = 0), P = E ln2_hi.
+    h_.vmulps(lo, e, cb(ln2_hi_bits));          // P
+    h_.vaddps(e, lo, v);                        // hi
+    h_.vsubps(lo, lo, e);
+    h_.vaddps(lo, lo, v);                       // lo = (P - hi) + w
+    h_.vmovaps(v, e);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::log_core(const Vmm &v, int first, bool with_lo) {
+    // ln x = E ln2 + log1p(f), x = 2^E (1 + f), 1 + f in [0.7, 1.41).
+    const Vmm e = t(first), u = t(first + 1), acc = t(first + 2);
+    if constexpr (is_avx512) {
+        // vgetexpps / vgetmantps handle denormals, 0 (E = -inf), inf and NaN; the mantissa of
+        // |x| is taken in [1, 2), and x < 0 is made NaN at the end.
+        const Xbyak::Opmask k(mask_k(0));
+        h_.vcmpps(k, v, c(0.f), lt_oq); // x < 0 (not -0): NaN, set at the end
+        h_.vgetexpps(e, v);
+        h_.vandps(v, v, cb(abs_bits));         // ln(-0) = -inf like +0
+        h_.vgetmantps(v, v, 0x0);
+        // move the mantissa into [0.707, 1.414)
+        h_.vcmpps(Xbyak::Opmask(mask_k(1)), v, c(1.41421356f), gt_oq);
+        h_.vmulps(v | Xbyak::Opmask(mask_k(1)), v, c(0.5f));
+        h_.vaddps(e | Xbyak::Opmask(mask_k(1)), e, c(1.f));
+        h_.vaddps(u, v, c(1.f));                // 2 + f
+        h_.vsubps(v, v, c(1.f));                // f, exact
+        h_.vdivps(v, v, u);                     // s
+        h_.vmulps(u, v, v);
+        horner(acc, u, log1p_r_poly);
+        h_.vmulps(acc, acc, u);
+        h_.vmulps(acc, acc, v);
+        h_.vaddps(v, v, v);
+        h_.vaddps(v, v, acc);                   // log1p(f)
+        finish_log(v, e, acc, with_lo);
+        h_.vmovups(v | k, c(NAN));
+    } else {
+        // Integer path: denormals are scaled by 2^23 first; the special cases (x <= 0, inf,
+        // NaN) are fixed at the end from a copy of x.
+        const Vmm x = t(first + 3);
+        h_.vmovups(x, v);
+        h_.vcmpps(u, v, c(FLT_MIN), lt_oq);   // denormal (or <= 0)
+        h_.vmulps(e, v, c(8388608.f));
+        h_.vblendvps(v, v, e, u);
+        h_.vandps(u, u, ci(23));                      // exponent correction
+        const int32_t off = 0x3f330000;               // ~0.6992: mantissa lands in [0.699, 1.398)
+        h_.vpsubd(e, v, ci(off));
+        h_.vpsrad(e, e, 23);
+        h_.vpslld(acc, e, 23);
+        h_.vpsubd(v, v, acc);                         // mantissa bits
+        h_.vpsubd(e, e, u);
+        h_.vcvtdq2ps(e, e);                           // E
+        h_.vaddps(u, v, c(1.f));
+        h_.vsubps(v, v, c(1.f));
+        h_.vdivps(v, v, u);                           // s
+        h_.vmulps(u, v, v);
+        horner(acc, u, log1p_r_poly);
+        h_.vmulps(acc, acc, u);
+        h_.vmulps(acc, acc, v);
+        h_.vaddps(v, v, v);
+        h_.vaddps(v, v, acc);
+        finish_log(v, e, acc, with_lo);
+        // specials: x = +inf or NaN -> x; x == 0 -> -inf; x < 0 -> NaN
+        h_.vcmpps(u, x, c(INFINITY), nlt_uq);
+        h_.vblendvps(v, v, x, u);
+        h_.vcmpps(u, x, c(0.f), eq_oq);
+        h_.vblendvps(v, v, c(-INFINITY), u);
+        h_.vcmpps(u, x, c(0.f), lt_oq);
+        h_.vblendvps(v, v, c(NAN), u);
+    }
+}
+
+template class eltwise_emitter<cpu_isa::avx2>;
+template class eltwise_emitter<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,127 @@
+// The JIT eltwise kernel (see eltwise_kernel.hpp).
+#include <algorithm>
+#include <cstddef>
+
+#include "jit/eltwise_kernel.hpp"
+#include "jit/kernel_cache.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "jit/tail_mask.hpp"
+
+namespace prim {
+namespace jit {
+
+template <cpu_isa isa>
+eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
+    : jit_generator(std::string("eltwise_") + isa_traits<isa>::name, isa_traits<isa>::vlen)
+    , conf_(conf) {
+    using namespace Xbyak::util;
+    reg_param = abi_param(0);
+    reg_src = r8;
+    reg_dst = r9;
+    reg_n = r10;
+    reg_table = r11;
+    reg_tmp = rax;
+    n_aux_ = post_ops_injector<isa>::aux_vecs_count(conf_.chain);
+    n_masks_ = post_ops_injector<isa>::aux_opmasks_count(conf_.chain);
+    // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
+    const int mask_vecs = isa_traits<isa>::has_opmask ? 0 : 1;
+    unroll_ = std::min(8, isa_traits<isa>::n_vregs - n_aux_ - mask_vecs);
+    tail_mask_idx_ = isa_traits<isa>::has_opmask ? 1 : isa_traits<isa>::n_vregs - 1;
+}
+
+template <cpu_isa isa>
+void eltwise_kernel<isa>::process_block(int n_vecs, bool tail) {
+    constexpr int vlen = isa_traits<isa>::vlen;
+    tail_mask<isa> mask(*this, 0, tail_mask_idx_);
+    tail_block_ = tail;
+    for (int j = 0; j < n_vecs; ++j) {
+        if (tail)
+            mask.load(Vmm(j), ptr[reg_src + j * vlen]);
+        else
+            vmovups(Vmm(j), ptr[reg_src + j * vlen]);
+    }
+    injector_regs regs;
+    for (int j = 0; j < n_vecs; ++j) regs.acc.push_back(j);
+    for (int j = 0; j < n_aux_; ++j) regs.aux.push_back(unroll_ + j);
+    for (int j = 0; j < n_masks_; ++j) regs.opmasks.push_back(2 + j); // k1 is the tail mask
+    regs.reg_table = reg_table;
+    injector_->compute(regs);
+    for (int j = 0; j < n_vecs; ++j) {
+        if (tail)
+            mask.store(ptr[reg_dst + j * vlen], Vmm(j));
+        else if (conf_.stream_stores)
+            vmovntps(ptr[reg_dst + j * vlen], Vmm(j));
+        else
+            vmovups(ptr[reg_dst + j * vlen], Vmm(j));
+    }
+}
+
+template <cpu_isa isa>
+void eltwise_kernel<isa>::generate() {
+    constexpr int vlen = isa_traits<isa>::vlen, simd_w = isa_traits<isa>::simd_w;
+    // acc += scale * dst_old, dst_old read with the same mask the store uses.
+    post_ops_injector<isa> injector(*this, conf_.chain, [this](const sum_args &s) {
+        const Vmm acc(s.acc_idx), old(s.aux_idx);
+        const Xbyak::Address at = ptr[reg_dst + s.acc_idx * vlen];
+        if (tail_block_)
+            tail_mask<isa>(*this, 0, tail_mask_idx_).load(old, at);
+        else
+            vmovups(old, at);
+        if (s.scale == 1.f)
+            vaddps(acc, acc, old);
+        else
+            vfmadd231ps(acc, old, s.scale_vec);
+    });
+    injector_ = &injector;
+
+    preamble();
+    load_table_address(reg_table);
+    mov(reg_src, ptr[reg_param + offsetof(eltwise_call_args, src)]);
+    mov(reg_dst, ptr[reg_param + offsetof(eltwise_call_args, dst)]);
+    mov(reg_n, ptr[reg_param + offsetof(eltwise_call_args, nelems)]);
+
+    Xbyak::Label l_block, l_single, l_tail, l_end;
+    L(l_block);
+    cmp(reg_n, unroll_ * simd_w);
+    jl(l_single, T_NEAR);
+    process_block(unroll_, false);
+    add(reg_src, unroll_ * vlen);
+    add(reg_dst, unroll_ * vlen);
+    sub(reg_n, unroll_ * simd_w);
+    jmp(l_block, T_NEAR);
+
+    L(l_single);
+    cmp(reg_n, simd_w);
+    jl(l_tail, T_NEAR);
+    process_block(1, false);
+    add(reg_src, vlen);
+    add(reg_dst, vlen);
+    sub(reg_n, simd_w);
+    jmp(l_single, T_NEAR);
+
+    L(l_tail);
+    test(reg_n, reg_n);
+    jle(l_end, T_NEAR);
+    tail_mask<isa>(*this, 0, tail_mask_idx_).prepare_runtime(reg_table, reg_n, reg_tmp);
+    process_block(1, true);
+
+    L(l_end);
+    if (conf_.stream_stores) sfence();
+    postamble();
+    injector_ = nullptr;
+}
+
+template class eltwise_kernel<cpu_isa::avx2>;
+template class eltwise_kernel<cpu_isa::avx512>;
+
+std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf) {
+    const std::string key = std::string("eltwise:") + cpu_isa_name(isa)
+            + (conf.stream_stores ? ":nt:" : ":st:") + key_of(conf.chain);
+    return kernel_cache::instance().get_or_create(key, [&]() -> std::unique_ptr<jit_generator> {
+        if (isa == cpu_isa::avx512) return std::make_unique<eltwise_kernel<cpu_isa::avx512>>(conf);
+        return std::make_unique<eltwise_kernel<cpu_isa::avx2>>(conf);
+    });
+}
+
+} // namespace jit
+} // namespace prim

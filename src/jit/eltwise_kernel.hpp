@@ -1,0 +1,55 @@
+// The JIT eltwise kernel: dst[i] = chain(src[i]) over a flat range, where the chain is the
+// primitive's algorithm followed by its attribute's post-ops (a sum reads dst's old value).
+// Main loop over blocks of `unroll` vectors, then single vectors, then one masked tail, all in
+// one call; the caller threads over chunks. src may equal dst (in place).
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "jit/isa_traits.hpp"
+#include "jit/jit_generator.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "prim/attr.hpp"
+
+namespace prim {
+namespace jit {
+
+// What the kernel reads at run time, through one pointer (fields by offsetof).
+struct eltwise_call_args {
+    const float *src;
+    float *dst;
+    int64_t nelems;
+};
+using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
+
+struct eltwise_kernel_conf {
+    post_ops chain;           // f_alg first, then the attribute's entries
+    bool stream_stores = false; // non-temporal stores (large out-of-place runs without sum)
+};
+
+template <cpu_isa isa>
+class eltwise_kernel : public jit_generator {
+public:
+    using Vmm = typename isa_traits<isa>::Vmm;
+    explicit eltwise_kernel(const eltwise_kernel_conf &conf);
+
+private:
+    void generate() override;
+    // Loads, runs the chain on, and stores `n_vecs` vectors at the current pointers.
+    void process_block(int n_vecs, bool tail);
+
+    eltwise_kernel_conf conf_;
+    int unroll_ = 1;
+    int n_aux_ = 0, n_masks_ = 0;
+    bool tail_block_ = false;               // the block being emitted is the masked tail
+    post_ops_injector<isa> *injector_ = nullptr; // valid during generate()
+    // registers
+    Xbyak::Reg64 reg_param, reg_src, reg_dst, reg_n, reg_table, reg_tmp;
+    int tail_mask_idx_ = 0;                 // opmask (avx512) or vector (avx2)
+};
+
+// Creates (or reuses from the kernel cache) the kernel for conf on isa.
+std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf);
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,36 @@
+// What changes between the two instruction sets the JIT kernels support: the vector register
+// type, its width, how many there are, and whether opmask registers exist. Kernels are templates
+// over cpu_isa and read everything ISA-specific from here (plus the few helpers in tail_mask.hpp).
+#pragma once
+#include <xbyak/xbyak.h>
+
+#include "prim/cpu_isa.hpp"
+
+namespace prim {
+namespace jit {
+
+template <cpu_isa isa>
+struct isa_traits;
+
+template <>
+struct isa_traits<cpu_isa::avx2> {
+    using Vmm = Xbyak::Ymm;
+    static constexpr int vlen = 32;    // bytes in one vector register
+    static constexpr int simd_w = 8;   // f32 lanes
+    static constexpr int n_vregs = 16; // ymm0..ymm15
+    static constexpr bool has_opmask = false;
+    static constexpr const char *name = "avx2";
+};
+
+template <>
+struct isa_traits<cpu_isa::avx512> {
+    using Vmm = Xbyak::Zmm;
+    static constexpr int vlen = 64;
+    static constexpr int simd_w = 16;
+    static constexpr int n_vregs = 32; // zmm0..zmm31
+    static constexpr bool has_opmask = true; // k1..k7 usable as write masks
+    static constexpr const char *name = "avx512";
+};
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,18 @@
+// The JIT implementations' entry points, for the implementation lists (src/common/impl_list.cpp).
+// Each returns null and fills why_not when it declines the request.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "common/primitive_impl.hpp"
+
+namespace prim {
+namespace impl {
+
+// Eltwise on avx2 or avx512 (isa: the highest the primitive may use): src and dst in the same
+// dense layout ('any' resolved to the other one's layout, or plain), any algorithm and chain.
+std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, cpu_isa isa,
+                                                   std::string &why_not);
+
+} // namespace impl
+} // namespace prim

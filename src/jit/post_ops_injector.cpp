@@ -1,0 +1,99 @@
+// Walking the chain: entry by entry, each over every accumulator. Each eltwise entry is one
+// eltwise_emitter followed by the entry's scale; each sum is the host's callback.
+#include <algorithm>
+#include <string>
+
+#include "jit/eltwise_emitter.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace jit {
+
+template <cpu_isa isa>
+post_ops_injector<isa>::post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum)
+    : host_(host), chain_(chain), sum_(std::move(sum)) {
+    for (const post_ops::entry &e : chain_.entries()) {
+        if (e.kind == post_ops::kind::sum) {
+            if (!sum_)
+                throw error(status::invalid_arguments,
+                            "post_ops_injector: the chain has a sum but the host gave no sum callback");
+        } else if (!is_supported(e.alg)) {
+            throw error(status::unimplemented, "post_ops_injector: unsupported eltwise algorithm");
+        }
+    }
+}
+
+template <cpu_isa isa>
+bool post_ops_injector<isa>::is_supported(algorithm alg) {
+    return eltwise_emitter<isa>::is_supported(alg);
+}
+
+template <cpu_isa isa>
+int post_ops_injector<isa>::aux_vecs_count(algorithm alg, float alpha, float beta) {
+    return eltwise_emitter<isa>::aux_vecs_count(alg, alpha, beta);
+}
+
+template <cpu_isa isa>
+int post_ops_injector<isa>::aux_opmasks_count(algorithm alg, float alpha, float beta) {
+    return eltwise_emitter<isa>::aux_opmasks_count(alg, alpha, beta);
+}
+
+template <cpu_isa isa>
+int post_ops_injector<isa>::aux_vecs_count(const post_ops &chain) {
+    int n = 0;
+    for (const post_ops::entry &e : chain.entries())
+        n = std::max(n, e.kind == post_ops::kind::sum ? 1 : aux_vecs_count(e.alg, e.alpha, e.beta));
+    return n;
+}
+
+template <cpu_isa isa>
+int post_ops_injector<isa>::aux_opmasks_count(const post_ops &chain) {
+    int n = 0;
+    for (const post_ops::entry &e : chain.entries())
+        if (e.kind == post_ops::kind::eltwise)
+            n = std::max(n, aux_opmasks_count(e.alg, e.alpha, e.beta));
+    return n;
+}
+
+template <cpu_isa isa>
+void post_ops_injector<isa>::compute(const injector_regs &regs) {
+    if (static_cast<int>(regs.aux.size()) < aux_vecs_count(chain_)
+            || static_cast<int>(regs.opmasks.size()) < aux_opmasks_count(chain_))
+        throw error(status::invalid_arguments,
+                    "post_ops_injector: the host lent " + std::to_string(regs.aux.size())
+                            + " spare vectors and " + std::to_string(regs.opmasks.size())
+                            + " opmasks, the chain needs " + std::to_string(aux_vecs_count(chain_))
+                            + " and " + std::to_string(aux_opmasks_count(chain_)));
+    for (int a : regs.aux)
+        if (std::find(regs.acc.begin(), regs.acc.end(), a) != regs.acc.end())
+            throw error(status::invalid_arguments,
+                        "post_ops_injector: spare vector " + std::to_string(a) + " is also an accumulator");
+    for (int k : regs.opmasks)
+        if (k < 1 || k > 7)
+            throw error(status::invalid_arguments, "post_ops_injector: opmask k" + std::to_string(k)
+                                                   + " is not one of k1..k7");
+
+    const auto &entries = chain_.entries();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const post_ops::entry &e = entries[i];
+        if (e.kind == post_ops::kind::sum) {
+            const Xbyak::Address scale_vec = host_.table().at(regs.reg_table, e.scale);
+            for (int acc : regs.acc)
+                sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec, static_cast<int>(i)});
+            continue;
+        }
+        eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta);
+        for (int acc : regs.acc) {
+            emitter.compute(acc, regs.aux, regs.opmasks, regs.reg_table);
+            if (e.scale != 1.f)
+                host_.vmulps(Vmm(acc), Vmm(acc), host_.table().at(regs.reg_table, e.scale));
+        }
+    }
+}
+
+template class post_ops_injector<cpu_isa::avx2>;
+template class post_ops_injector<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,106 @@
+// The post-ops injector: emits, inside a host kernel, the code that applies a whole post-ops
+// chain to accumulators that are already in vector registers, so nothing goes to memory between
+// the primitive's computation and its store.
+//
+// How a host kernel (a jit_generator subclass, templated on the ISA) uses it:
+//
+//   // 1. Before generating code: how many spare registers the chain needs.
+//   int n_aux  = post_ops_injector<isa>::aux_vecs_count(chain);    // vector registers
+//   int n_mask = post_ops_injector<isa>::aux_opmasks_count(chain); // opmasks (0 on avx2)
+//   // The host picks its register blocking so that n_aux registers stay outside the
+//   // accumulators. They are borrowed only while the chain runs, i.e. after the FMAs are done,
+//   // so the registers that held weights or broadcast inputs during the FMAs are fine. If they
+//   // do not fit, use a smaller block or decline (never spill silently).
+//
+//   // 2. In generate(): build the injector, then emit the chain where the accumulators are final.
+//   post_ops_injector<isa> inj(*this, chain, [&](const sum_args &s) {
+//       // acc += scale * dst_old, dst_old loaded with the same tail mask as the store:
+//       Vmm old(s.aux_idx);
+//       tail ? mask.load(old, dst_addr_of(s.acc_idx)) : vmovups(old, dst_addr_of(s.acc_idx));
+//       if (s.scale == 1.f) vaddps(Vmm(s.acc_idx), Vmm(s.acc_idx), old);
+//       else vfmadd231ps(Vmm(s.acc_idx), old, s.scale_vec);
+//   });
+//   load_table_address(reg_table);        // once, anywhere before compute()
+//   ... FMAs ...
+//   inj.compute({acc_indices, spare_indices, spare_opmasks, reg_table});
+//   ... stores ...
+//
+// Semantics (contract section 1): entries run in order; eltwise: x = scale * f(x; alpha, beta),
+// scale applied once after the algorithm and skipped when 1; sum: the host's callback, called
+// at the sum's place in the chain, once per accumulator. Chains may be of any length and order
+// with any number of sums. NaN in gives NaN out for every algorithm; MXCSR is never written
+// (rounding uses vroundps / vrndscaleps with an explicit rounding mode).
+//
+// Register contract: the injector writes only the accumulators, the spare vectors and spare
+// opmasks it is given; it reads reg_table; it touches no general register and no memory other
+// than the constant table. Each algorithm's needs are listed in doc/injector.md.
+//
+// Constants (alphas, betas, scales, polynomial coefficients) go into the host's constant table
+// (jit_generator::table()), as 32-bit patterns broadcast to a full vector, after the code.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+#include "jit/isa_traits.hpp"
+#include "jit/jit_generator.hpp"
+#include "prim/attr.hpp"
+
+namespace prim {
+namespace jit {
+
+// What the host's sum callback gets, once per accumulator at each sum entry.
+struct sum_args {
+    int acc_idx;               // accumulator to update in place: acc += scale * dst_old
+    int aux_idx;               // a spare vector register the callback may clobber (for dst_old)
+    float scale;               // the sum's scale; 1 means a plain add
+    Xbyak::Address scale_vec;  // `scale` broadcast to a full vector, in the constant table
+    int entry;                 // index of this sum in the chain
+};
+using sum_callback = std::function<void(const sum_args &)>;
+
+// The registers the host lends to compute().
+struct injector_regs {
+    std::vector<int> acc;      // accumulator vector indices, transformed in place (any number)
+    std::vector<int> aux;      // spare vector indices, at least aux_vecs_count(), none in acc
+    std::vector<int> opmasks;  // AVX-512: spare opmask indices (1..7), at least aux_opmasks_count()
+    Xbyak::Reg64 reg_table;    // holds the address of the host's constant table
+};
+
+template <cpu_isa isa>
+class post_ops_injector {
+public:
+    using Vmm = typename isa_traits<isa>::Vmm;
+
+    // host: the kernel being generated (its constant table receives the injector's constants).
+    // chain: copied. sum: required when the chain has a sum (else prim::error(invalid_arguments)).
+    // Throws prim::error(unimplemented) for an algorithm the injector does not support.
+    post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum = nullptr);
+
+    // Spare vector registers the chain needs: the maximum over its entries, at least 1 when it
+    // has a sum (the callback's aux_idx). 0 for an empty chain. Static: call before generating.
+    static int aux_vecs_count(const post_ops &chain);
+    // Spare opmask registers (AVX-512; always 0 on AVX2).
+    static int aux_opmasks_count(const post_ops &chain);
+    // The same for a single eltwise algorithm with its parameters.
+    static int aux_vecs_count(algorithm alg, float alpha, float beta);
+    static int aux_opmasks_count(algorithm alg, float alpha, float beta);
+    // True for every algorithm of the contract.
+    static bool is_supported(algorithm alg);
+
+    // Emits the whole chain over regs.acc (entry by entry, each over every accumulator).
+    // Throws prim::error(invalid_arguments) if regs lends too few spares or they overlap acc.
+    void compute(const injector_regs &regs);
+
+private:
+    jit_generator &host_;
+    post_ops chain_;
+    sum_callback sum_;
+};
+
+extern template class post_ops_injector<cpu_isa::avx2>;
+extern template class post_ops_injector<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim
