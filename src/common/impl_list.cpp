@@ -1,6 +1,7 @@
 // Each primitive's implementations, fastest first, reference last. The first whose create()
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/primitive_impl.hpp"
+#include "jit/jit_impls.hpp"
 #include "ref/ref_impls.hpp"
 
 namespace prim {
@@ -22,6 +23,7 @@ const std::vector<impl_entry<ip_request>> &ip_impl_list() {
 
 const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
     static const std::vector<impl_entry<eltwise_request>> list = {
+            {"jit", create_jit_eltwise},
             {"ref", create_ref_eltwise},
     };
     return list;
