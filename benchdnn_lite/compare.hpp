@@ -13,7 +13,7 @@ namespace bdl {
 // clip, round, ...), a few ulp for plain arithmetic (linear, hardswish, ...), 1e-6 for those
 // built on exp/log/tanh/erf/pow.
 double algorithm_tolerance(prim::algorithm alg);
-// The sum of the budgets of the chain's entries (a sum with scale != 1 counts as arithmetic).
+// The sum of the budgets of the chain's entries; a scale != 1 (sum or eltwise) adds arithmetic.
 double chain_tolerance(const prim::post_ops &po);
 
 struct mismatch {
