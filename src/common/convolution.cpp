@@ -1,6 +1,7 @@
 // Convolution creation: check the descriptor, turn it into a conv_problem, choose an
 // implementation.
 #include "common/choose_impl.hpp"
+#include "common/desc_checks.hpp"
 #include "prim/convolution.hpp"
 
 namespace prim {
@@ -21,22 +22,16 @@ convolution_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc 
 
 namespace {
 
-[[noreturn]] void invalid(const std::string &msg) {
-    throw error(status::invalid_arguments, "convolution: " + msg);
-}
+const impl::desc_checks check {"convolution"};
 
-void check_f32(const memory::desc &md, const char *name) {
-    if (md.is_zero()) invalid(std::string(name) + " desc is empty");
-    if (md.get_data_type() != memory::data_type::f32)
-        invalid(std::string(name) + " data type must be f32");
-}
+[[noreturn]] void invalid(const std::string &msg) { check.fail(msg); }
 
 // The problem the descriptor describes, checked as the contract's section 3 checks a string.
 conv_problem make_problem(const convolution_forward::desc &d) {
     if (d.alg != algorithm::convolution_direct) invalid("algorithm must be convolution_direct");
-    check_f32(d.src, "src");
-    check_f32(d.weights, "weights");
-    check_f32(d.dst, "dst");
+    check.f32(d.src, "src");
+    check.f32(d.weights, "weights");
+    check.f32(d.dst, "dst");
     const auto &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
     const int rank = static_cast<int>(s.size());
     if (rank < 3 || rank > 5)
@@ -88,11 +83,7 @@ conv_problem make_problem(const convolution_forward::desc &d) {
         // The end padding that matters is the one the output size implies (contract section 3).
         p.p_end[sp] = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
     }
-    if (!d.bias.is_zero()) {
-        check_f32(d.bias, "bias");
-        if (d.bias.get_dims() != memory::dims {p.oc})
-            invalid("bias must have dims {oc} = {" + std::to_string(p.oc) + "}");
-    }
+    check.bias(d.bias, p.oc);
     const std::string problem = impl::check_conv_problem(p);
     if (!problem.empty()) invalid(problem);
     return p;
@@ -101,14 +92,8 @@ conv_problem make_problem(const convolution_forward::desc &d) {
 } // namespace
 
 convolution_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
-    impl::conv_request req;
-    req.prb = make_problem(d);
-    req.with_bias = !d.bias.is_zero();
-    req.src = d.src;
-    req.wei = d.weights;
-    req.bias = d.bias;
-    req.dst = d.dst;
-    req.attr = attr;
+    const impl::conv_request req {make_problem(d), !d.bias.is_zero(), d.src, d.weights, d.bias,
+                                  d.dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::convolution, impl::conv_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);
 }

@@ -2,6 +2,7 @@
 // implementation.
 #include "attr/algorithm_table.hpp"
 #include "common/choose_impl.hpp"
+#include "common/desc_checks.hpp"
 #include "prim/eltwise.hpp"
 
 namespace prim {
@@ -15,14 +16,12 @@ eltwise_forward::desc::desc(prop_kind pk, algorithm alg, const memory::desc &src
     : prop(pk), alg(alg), src(src), dst(dst), alpha(alpha), beta(beta) {}
 
 namespace {
-[[noreturn]] void invalid(const std::string &msg) {
-    throw error(status::invalid_arguments, "eltwise: " + msg);
-}
+const impl::desc_checks check {"eltwise"};
+[[noreturn]] void invalid(const std::string &msg) { check.fail(msg); }
 } // namespace
 
 eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
-    if (d.src.is_zero()) invalid("src desc is empty");
-    if (d.src.get_data_type() != memory::data_type::f32) invalid("src data type must be f32");
+    check.f32(d.src, "src");
     if (d.src.ndims() < 1 || d.src.ndims() > 5) invalid("src must have 1 to 5 dims");
     const std::string bad_params = impl::check_eltwise_params(d.alg, d.alpha, d.beta, 1.f);
     if (!bad_params.empty()) invalid(bad_params);
@@ -35,7 +34,7 @@ eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
     req.src = d.src;
     req.dst = d.dst.is_zero() ? d.src : d.dst;
     if (req.dst.get_dims() != req.src.get_dims()) invalid("dst dims differ from src dims");
-    if (req.dst.get_data_type() != memory::data_type::f32) invalid("dst data type must be f32");
+    check.f32(req.dst, "dst");
     req.attr = attr;
     impl_ = impl::choose_impl(impl::primitive_kind::eltwise, impl::eltwise_impl_list(), req,
                               impl::to_string(req.prb),

@@ -1,6 +1,7 @@
 // Inner-product creation: check the descriptor, turn it into an ip_problem, choose an
 // implementation.
 #include "common/choose_impl.hpp"
+#include "common/desc_checks.hpp"
 #include "prim/inner_product.hpp"
 
 namespace prim {
@@ -15,20 +16,14 @@ inner_product_forward::desc::desc(prop_kind pk, const memory::desc &src,
 
 namespace {
 
-[[noreturn]] void invalid(const std::string &msg) {
-    throw error(status::invalid_arguments, "inner_product: " + msg);
-}
+const impl::desc_checks check {"inner_product"};
 
-void check_f32(const memory::desc &md, const char *name) {
-    if (md.is_zero()) invalid(std::string(name) + " desc is empty");
-    if (md.get_data_type() != memory::data_type::f32)
-        invalid(std::string(name) + " data type must be f32");
-}
+[[noreturn]] void invalid(const std::string &msg) { check.fail(msg); }
 
 impl::ip_problem make_problem(const inner_product_forward::desc &d) {
-    check_f32(d.src, "src");
-    check_f32(d.weights, "weights");
-    check_f32(d.dst, "dst");
+    check.f32(d.src, "src");
+    check.f32(d.weights, "weights");
+    check.f32(d.dst, "dst");
     const auto &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
     const int rank = static_cast<int>(s.size());
     if (rank < 2 || rank > 5)
@@ -53,11 +48,7 @@ impl::ip_problem make_problem(const inner_product_forward::desc &d) {
             invalid("weights spatial dims must equal the src spatial dims");
         p.i[3 - p.nsp + j] = s[2 + j];
     }
-    if (!d.bias.is_zero()) {
-        check_f32(d.bias, "bias");
-        if (d.bias.get_dims() != memory::dims {p.oc})
-            invalid("bias must have dims {oc} = {" + std::to_string(p.oc) + "}");
-    }
+    check.bias(d.bias, p.oc);
     const std::string problem = impl::check_ip_problem(p);
     if (!problem.empty()) invalid(problem);
     return p;
@@ -66,14 +57,8 @@ impl::ip_problem make_problem(const inner_product_forward::desc &d) {
 } // namespace
 
 inner_product_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
-    impl::ip_request req;
-    req.prb = make_problem(d);
-    req.with_bias = !d.bias.is_zero();
-    req.src = d.src;
-    req.wei = d.weights;
-    req.bias = d.bias;
-    req.dst = d.dst;
-    req.attr = attr;
+    const impl::ip_request req {make_problem(d), !d.bias.is_zero(), d.src, d.weights, d.bias,
+                                d.dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::inner_product, impl::ip_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);
 }

@@ -46,19 +46,15 @@ public:
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,
 // the descriptors as the user gave them (any of them may be 'any'), and the attribute.
-struct conv_request {
-    conv_problem prb;
+template <typename problem>
+struct weighted_request {
+    problem prb;
     bool with_bias = false;
     memory::desc src, wei, bias, dst;
     primitive_attr attr;
 };
-
-struct ip_request {
-    ip_problem prb;
-    bool with_bias = false;
-    memory::desc src, wei, bias, dst;
-    primitive_attr attr;
-};
+using conv_request = weighted_request<conv_problem>;
+using ip_request = weighted_request<ip_problem>;
 
 struct eltwise_request {
     eltwise_problem prb;

@@ -1,0 +1,59 @@
+// The reference convolution and inner product primitives: any layout, reordered to plain around
+// the reference kernel (ref_conv_fwd, ref_ip_fwd). Both have src, weights, optional bias and dst,
+// and differ only in their problem and kernel.
+#include "ref/ref_impls.hpp"
+#include "ref/ref_kernels.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+template <typename problem>
+using weighted_kernel = void (*)(const problem &, const float *src, const float *wei,
+                                 const float *bias, const post_ops &, float *dst);
+
+template <typename request, typename problem, weighted_kernel<problem> kernel>
+class ref_weighted_primitive : public primitive_impl {
+public:
+    explicit ref_weighted_primitive(const request &req) : prb_(req.prb) {
+        // Plain row-major is each kernel's layout whatever the number of spatial dims: conv
+        // weights (oc, ic/g, k...) and grouped (g, oc/g, ic/g, k...) both have the kernel's
+        // [g][oc/g][ic/g][kd][kh][kw] order, and unused spatial dims have size 1.
+        src_md = plain_if_any(req.src);
+        wei_md = plain_if_any(req.wei);
+        bias_md = req.with_bias ? plain_if_any(req.bias) : memory::desc();
+        dst_md = plain_if_any(req.dst);
+        attr = req.attr;
+    }
+
+    std::string name() const override { return "ref"; }
+
+    void execute(const exec_ptrs &args) const override {
+        if (prb_.mb == 0) return;
+        const post_ops &po = attr.get_post_ops();
+        const plain_buffer src(src_md, args.src, true);
+        const plain_buffer wei(wei_md, args.wei, true);
+        const plain_buffer bias(bias_md, args.bias, true);
+        // dst's old value is read only by a sum post-op.
+        const plain_buffer dst(dst_md, args.dst, po.has_sum());
+        kernel(prb_, src.get(), wei.get(), bias.get(), po, dst.get());
+        dst.copy_out();
+    }
+
+private:
+    problem prb_;
+};
+
+} // namespace
+
+// The reference takes every valid problem.
+std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa, std::string &) {
+    return std::make_unique<ref_weighted_primitive<conv_request, conv_problem, ref_conv_fwd>>(req);
+}
+
+std::unique_ptr<primitive_impl> create_ref_ip(const ip_request &req, cpu_isa, std::string &) {
+    return std::make_unique<ref_weighted_primitive<ip_request, ip_problem, ref_ip_fwd>>(req);
+}
+
+} // namespace impl
+} // namespace prim
