@@ -2,6 +2,7 @@
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/primitive_impl.hpp"
 #include "jit/jit_impls.hpp"
+#include "jit/jit_inner_product.hpp"
 #include "ref/ref_impls.hpp"
 
 namespace prim {
@@ -16,6 +17,7 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list() {
 
 const std::vector<impl_entry<ip_request>> &ip_impl_list() {
     static const std::vector<impl_entry<ip_request>> list = {
+            {"jit", create_jit_ip},
             {"ref", create_ref_ip},
     };
     return list;

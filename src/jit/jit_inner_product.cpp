@@ -1,0 +1,200 @@
+// The JIT inner product primitive: creation checks, the layouts it runs on, the kernels it
+// generates once, and the threaded walk over panels, K blocks and tiles at execution.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include <omp.h>
+
+#include "jit/ip_blocking.hpp"
+#include "jit/ip_gemm_kernel.hpp"
+#include "jit/ip_pack_weights.hpp"
+#include "jit/jit_inner_product.hpp"
+#include "jit/kernel_cache.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "ref/ref_impls.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+using jit::ip_blocking;
+using jit::ip_gemm_args;
+using jit::ip_gemm_conf;
+using jit::ip_gemm_kernel;
+
+// The packed weights layout: oc blocked by one panel (nr oc blocks) innermost, the rest plain,
+// so the K dims (ic and the spatial dims) flatten contiguously and a panel's weights are one
+// sequential stream: "Ab48a" for the 8x3 AVX-512 tile, "Abcd128a" for mb1 with spatial dims.
+memory::desc packed_weights_desc(const memory::dims &dims, int64_t block) {
+    std::string pattern = "A";
+    for (size_t i = 1; i < dims.size(); ++i) pattern += static_cast<char>('a' + i);
+    pattern += std::to_string(block) + "a";
+    return memory::desc(dims, memory::data_type::f32, pattern);
+}
+
+template <cpu_isa isa>
+class jit_inner_product : public primitive_impl {
+public:
+    static constexpr int simd_w = jit::isa_traits<isa>::simd_w;
+
+    jit_inner_product(const ip_request &req, const ip_blocking &blk)
+        : prb_(req.prb), blk_(blk), has_sum_(req.attr.get_post_ops().has_sum()) {
+        src_md = plain_if_any(req.src);
+        wei_block_ = static_cast<int64_t>(blk_.nr) * simd_w;
+        const memory::desc packed = packed_weights_desc(req.wei.get_dims(), wei_block_);
+        wei_md = req.wei.is_any() ? packed : req.wei;
+        bias_md = req.with_bias ? plain_if_any(req.bias) : memory::desc();
+        dst_md = plain_if_any(req.dst);
+        packed_wei_md_ = packed;
+        repack_src_ = !is_plain(src_md);
+        repack_wei_ = wei_md != packed;
+        repack_bias_ = req.with_bias && !is_plain(bias_md);
+        repack_dst_ = !is_plain(dst_md);
+
+        // Up to four kernels: full tile rows or the mb tail, full panels or the last one.
+        const int64_t m_tail = blk_.mb % blk_.mr;
+        const int64_t last_nr = blk_.oc_blocks - (blk_.panels - 1) * blk_.nr;
+        const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
+        for (int r = 0; r < 2; ++r)
+            for (int p = 0; p < 2; ++p) {
+                if ((r == 1 && m_tail == 0) || (p == 1 && !last_differs)) continue;
+                ip_gemm_conf c;
+                c.mr = r == 0 ? blk_.mr : static_cast<int>(m_tail);
+                c.nr = p == 0 ? blk_.nr : static_cast<int>(last_nr);
+                c.tail = p == 0 ? 0 : blk_.oc_tail;
+                c.lda = blk_.k * 4;
+                c.ldw = simd_w * 4;
+                c.wei_k_step = wei_block_ * 4;
+                c.ldc = blk_.oc * 4;
+                c.ldp = wei_block_ * 4; // a partial tile row holds one panel
+                c.with_bias = req.with_bias;
+                c.chain = req.attr.get_post_ops();
+                // Equal primitives share their kernels through the process-wide cache.
+                kernels_[r][p] = jit::kernel_cache::instance().get_or_create(
+                        ip_gemm_kernel<isa>::cache_key(c),
+                        [&c] { return std::make_unique<ip_gemm_kernel<isa>>(c); });
+            }
+    }
+
+    std::string name() const override {
+        const bool repack = repack_src_ || repack_wei_ || repack_bias_ || repack_dst_;
+        return std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
+    }
+
+    void execute(const exec_ptrs &args) const override {
+        if (prb_.mb == 0) return;
+        // Arguments not in the layout the kernels read are copied per call (documented cost).
+        const plain_buffer src(src_md, args.src, true);
+        const plain_buffer bias(bias_md, args.bias, true);
+        const plain_buffer dst(dst_md, args.dst, has_sum_);
+        std::vector<float> wei_copy;
+        const float *wei = args.wei;
+        if (repack_wei_) {
+            wei_copy.resize(static_cast<size_t>(packed_wei_md_.nelems_padded()));
+            if (jit::can_pack_ip_weights(wei_md))
+                jit::pack_ip_weights(wei_md, args.wei, blk_.oc, blk_.k, wei_block_, wei_copy.data());
+            else
+                reorder(wei_md, packed_wei_md_)
+                        .execute(memory(wei_md, const_cast<float *>(args.wei)),
+                                 memory(packed_wei_md_, wei_copy.data()));
+            wei = wei_copy.data();
+        }
+        run(src.get(), wei, bias.get(), dst.get());
+        dst.copy_out();
+    }
+
+private:
+    jit::ip_gemm_fn kernel(bool row_tail, bool last_panel) const {
+        const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
+        return (k ? k : kernels_[row_tail ? 1 : 0][0])->entry_as<jit::ip_gemm_fn>();
+    }
+
+    // Work items are (m chunk, panel) pairs, m-chunk-major so that consecutive items reuse the
+    // same src rows. A dst value is computed by exactly one item, its K blocks in order: no
+    // reduction across threads, so which thread runs an item never changes the result.
+    void run(const float *src, const float *wei, const float *bias, float *dst) const {
+        const ip_blocking &b = blk_;
+        const int64_t n_items = b.m_chunks * b.panels;
+        const int max_threads = static_cast<int>(std::min<int64_t>(omp_get_max_threads(), n_items));
+#pragma omp parallel num_threads(max_threads)
+        {
+            std::vector<float> partial; // this thread's partial-sum tile when K is split
+            if (b.k_blocks > 1) partial.resize(static_cast<size_t>(b.m_chunk * b.nr * simd_w));
+            // Static: each thread gets one contiguous range of items, the same on every call,
+            // so its weight panels may still be in its L2 from the previous call. nowait: the
+            // region's end is the only barrier (each extra one costs a wake-up when a thread has
+            // been descheduled on a busy machine).
+#pragma omp for schedule(static) nowait
+            for (int64_t item = 0; item < n_items; ++item)
+                run_item(item, src, wei, bias, dst, partial.data());
+        }
+    }
+
+    // One panel of one m chunk: for each K block, every tile row of the chunk.
+    void run_item(int64_t item, const float *src, const float *wei, const float *bias, float *dst,
+                  float *partial) const {
+        const ip_blocking &b = blk_;
+        const int64_t panel_oc = static_cast<int64_t>(b.nr) * simd_w;
+        const int64_t mc = item / b.panels, p = item % b.panels;
+        const int64_t m0 = mc * b.m_chunk, m1 = std::min(b.mb, m0 + b.m_chunk);
+        const int64_t oc0 = p * panel_oc;
+        const bool last_panel = p == b.panels - 1;
+        ip_gemm_args a;
+        for (int64_t kb = 0; kb < b.k_blocks; ++kb) {
+            const int64_t k0 = kb * b.k_blk;
+            a.k = std::min(b.k_blk, b.k - k0);
+            a.flags = (kb > 0 ? jit::ip_load_partial : int64_t(0))
+                      | (kb == b.k_blocks - 1 ? jit::ip_finalize : int64_t(0));
+            a.wei = wei + p * b.nr * b.k * simd_w + k0 * wei_block_;
+            a.bias = bias ? bias + oc0 : nullptr;
+            for (int64_t m = m0; m < m1; m += b.mr) {
+                a.src = src + m * b.k + k0;
+                a.dst = dst + m * b.oc + oc0;
+                a.partial = b.k_blocks > 1 ? partial + (m - m0) * panel_oc : nullptr;
+                kernel(m1 - m < b.mr, last_panel)(&a);
+            }
+        }
+    }
+
+    ip_problem prb_;
+    ip_blocking blk_;
+    bool has_sum_;
+    memory::desc packed_wei_md_;
+    int64_t wei_block_ = 0; // oc per block of the packed weights: one panel, nr * simd_w
+    bool repack_src_ = false, repack_wei_ = false, repack_bias_ = false, repack_dst_ = false;
+    std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_gemm_kernel<isa>, cached
+};
+
+template <cpu_isa isa>
+std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_not) {
+    using injector = jit::post_ops_injector<isa>;
+    const post_ops &chain = req.attr.get_post_ops();
+    for (const post_ops::entry &e : chain.entries())
+        PRIM_DISPATCH(e.kind == post_ops::kind::sum || injector::is_supported(e.alg),
+                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
+    PRIM_DISPATCH(injector::aux_opmasks_count(chain) <= 6, "the chain needs more than 6 opmasks");
+
+    ip_blocking blk;
+    const std::string blocking_error = jit::init_ip_blocking(
+            blk, isa, req.prb, injector::aux_vecs_count(chain), chain.has_sum());
+    PRIM_DISPATCH(blocking_error.empty(), blocking_error);
+
+    // The kernels address src and dst rows with 32-bit displacements.
+    const int64_t limit = INT32_MAX - 1024;
+    PRIM_DISPATCH(blk.k * 4 * blk.mr < limit, "ic * spatial is too large for 32-bit row offsets");
+    PRIM_DISPATCH(blk.oc * 4 * blk.mr < limit, "oc is too large for 32-bit dst offsets");
+    return std::make_unique<jit_inner_product<isa>>(req, blk);
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_jit_ip(const ip_request &req, cpu_isa isa,
+                                              std::string &why_not) {
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, "the ISA cap is none: no JIT kernels");
+    if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, why_not);
+    return create<cpu_isa::avx2>(req, why_not);
+}
+
+} // namespace impl
+} // namespace prim
