@@ -1,6 +1,7 @@
 // Each primitive's implementations, fastest first, reference last. The first whose create()
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/primitive_impl.hpp"
+#include "jit/jit_convolution.hpp"
 #include "jit/jit_impls.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "ref/ref_impls.hpp"
@@ -10,6 +11,7 @@ namespace impl {
 
 const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
+            {"jit", create_jit_conv},
             {"ref", create_ref_conv},
     };
     return list;

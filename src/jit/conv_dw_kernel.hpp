@@ -1,0 +1,68 @@
+// The depthwise convolution kernel (one input and one output channel per group): channels on
+// the vector lanes, so one call computes one full output row of W channels (the last block of
+// channels masked). Per block of ur output pixels:
+//
+//   acc[ur] = bias (or 0)
+//   for kd, kh in the valid taps                   (runtime loops; counts from the call args)
+//     for kw                                       (unrolled)
+//       w = weights(kh, kw) for the W channels
+//       for each pixel j whose tap kw is inside the input (decided at generation time):
+//         acc[j] += src(pixel j, kw) * w           (the src vector is the FMA's memory operand)
+//   post-ops chain on every accumulator, then one store (masked for the channel tail)
+//
+// Layouts: src and dst with channels contiguous in blocks of W (nChw16c / nChw8c, or nhwc);
+// weights packed as [channel block][kd][kh][kw][W channels] ("Abcde16a" for dims g,1,1,kh,kw).
+// conv_conf's oc fields describe the channel blocks (n_ocb, oc_tail, dst_ocb, wei_ocb, src_ocb).
+#pragma once
+#include <memory>
+
+#include "jit/conv_conf.hpp"
+#include "jit/isa_traits.hpp"
+#include "jit/jit_generator.hpp"
+#include "jit/post_ops_injector.hpp"
+
+namespace prim {
+namespace jit {
+
+template <cpu_isa isa>
+class conv_dw_kernel : public jit_generator {
+public:
+    using Vmm = typename isa_traits<isa>::Vmm;
+
+    // oc_tail: valid channels of the block this kernel computes, 0 when full.
+    conv_dw_kernel(const conv_conf &conf, int oc_tail);
+
+    // Accumulators per block the kernel can hold with this ISA, chain and tail.
+    static int max_ur(int aux_vecs, bool tail);
+
+private:
+    void generate() override;
+    void emit_block(int ur, int64_t ow0, bool interior);
+    void emit_kw_taps(int ur, int64_t ow0, bool interior);
+    void emit_post_ops_and_store(int ur);
+    Xbyak::Address dst_addr(int j) const { return ptr[reg_dst_blk + j * c_.dst_sp[2]]; }
+    int mask_idx() const;
+
+    conv_conf c_;
+    int oc_tail_;
+    std::unique_ptr<post_ops_injector<isa>> injector_;
+
+    const Xbyak::Reg64 reg_param = abi_param(0);
+    const Xbyak::Reg64 reg_src_blk = Xbyak::util::r8;
+    const Xbyak::Reg64 reg_dst_blk = Xbyak::util::r9;
+    const Xbyak::Reg64 reg_src_kd = Xbyak::util::r10;
+    const Xbyak::Reg64 reg_wei_kd = Xbyak::util::r11;
+    const Xbyak::Reg64 reg_src_kh = Xbyak::util::r12;
+    const Xbyak::Reg64 reg_wei_kh = Xbyak::util::r13;
+    const Xbyak::Reg64 reg_kd_cnt = Xbyak::util::rax;
+    const Xbyak::Reg64 reg_kh_cnt = Xbyak::util::rbx;
+    const Xbyak::Reg64 reg_table = Xbyak::util::rdx;
+    const Xbyak::Reg64 reg_ow_cnt = Xbyak::util::rsi;
+    const Xbyak::Reg64 reg_tmp = Xbyak::util::rbp;
+};
+
+extern template class conv_dw_kernel<cpu_isa::avx2>;
+extern template class conv_dw_kernel<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,91 @@
+// The direct convolution kernel (fp32 forward), in the style of the SC'18 "Anatomy of
+// high-performance deep learning convolutions" paper: one call computes one full output row of
+// nb oc blocks; the row is cut into blocks of ur_w pixels, and each block keeps ur_w x nb
+// accumulators in vector registers while it walks every input channel and every valid tap:
+//
+//   for each block of ur pixels along the row          (edge blocks unrolled, middle ones a loop)
+//     acc[ur][nb] = bias (or 0)
+//     for icb in ic blocks                             (runtime loop; a partial block apart)
+//       for kd in valid kd, kh in valid kh             (runtime loops; counts from the call args)
+//         for kw, ic in the block                      (unrolled)
+//           w[k] = weights(kw, ic, oc block k)
+//           for each pixel j whose tap kw is inside the input (decided at generation time):
+//             b = broadcast(src(pixel j, kw, ic))      (one register shared by the nb FMAs)
+//             acc[j][k] += b * w[k]
+//           (and a prefetch of the next block's src pixels in this ic block)
+//     the post-ops chain on every accumulator (sum loads dst_old with the store's mask)
+//     store acc (the last oc block masked when oc is not a multiple of W)
+//
+// So there is no padded copy of the input: taps that fall in the left/right padding are skipped
+// when the code is generated, kd/kh taps in the padding are cut by the caller (kd_count,
+// kh_count and the starting pointers), and a partial ic block just runs fewer channels.
+#pragma once
+#include <memory>
+
+#include "jit/conv_conf.hpp"
+#include "jit/isa_traits.hpp"
+#include "jit/jit_generator.hpp"
+#include "jit/post_ops_injector.hpp"
+
+namespace prim {
+namespace jit {
+
+template <cpu_isa isa>
+class conv_kernel : public jit_generator {
+public:
+    using Vmm = typename isa_traits<isa>::Vmm;
+
+    // nb: oc blocks this kernel computes (conf.nb_oc, or fewer for the last oc block group);
+    // oc_tail: valid lanes of its last block, 0 when full.
+    conv_kernel(const conv_conf &conf, int nb, int oc_tail);
+
+    void operator()(const conv_call_args *args) const {
+        entry_as<void (*)(const conv_call_args *)>()(args);
+    }
+
+private:
+    void generate() override;
+    void emit_row();
+    // One block of ur pixels starting at output column ow0. interior: every tap of every pixel
+    // is inside the input, so no tap is skipped and the code does not depend on ow0 (the
+    // middle-block loop reuses it); src offsets are relative to the block's first pixel.
+    void emit_block(int ur, int64_t ow0, bool interior);
+    void emit_init(int ur);
+    void emit_taps(int ur, int64_t ow0, bool interior, int n_ic);
+    void emit_ic_block(int ur, int64_t ow0, bool interior, int n_ic);
+    void emit_ic_step(int ur, int64_t ow0, bool interior, int ic);
+    void emit_post_ops_and_store(int ur);
+
+    int acc(int j, int k) const { return j * nb_ + k; }
+    Xbyak::Address dst_addr(int j, int k) const;
+
+    conv_conf c_;
+    int nb_;
+    int oc_tail_;
+    static constexpr int ic_unroll = 1; // channels per iteration of the runtime ic loop
+    int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
+    std::unique_ptr<post_ops_injector<isa>> injector_;
+
+    // General registers.
+    const Xbyak::Reg64 reg_param = abi_param(0);    // rdi
+    const Xbyak::Reg64 reg_src_blk = Xbyak::util::r8;
+    const Xbyak::Reg64 reg_dst_blk = Xbyak::util::r9;
+    const Xbyak::Reg64 reg_src_kd = Xbyak::util::r10;
+    const Xbyak::Reg64 reg_wei_kd = Xbyak::util::r11;
+    const Xbyak::Reg64 reg_src_kh = Xbyak::util::r12;
+    const Xbyak::Reg64 reg_wei_kh = Xbyak::util::r13;
+    const Xbyak::Reg64 reg_src_ic = Xbyak::util::r14;
+    const Xbyak::Reg64 reg_wei_ic = Xbyak::util::r15;
+    const Xbyak::Reg64 reg_kd_cnt = Xbyak::util::rax;
+    const Xbyak::Reg64 reg_kh_cnt = Xbyak::util::rbx;
+    const Xbyak::Reg64 reg_icb_cnt = Xbyak::util::rcx;
+    const Xbyak::Reg64 reg_table = Xbyak::util::rdx;
+    const Xbyak::Reg64 reg_ow_cnt = Xbyak::util::rsi;
+    const Xbyak::Reg64 reg_tmp = Xbyak::util::rbp;
+};
+
+extern template class conv_kernel<cpu_isa::avx2>;
+extern template class conv_kernel<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,385 @@
+// The JIT convolution primitive: which layouts it runs on, how the work is split over threads,
+// and the per-call repacking of layouts the kernel does not read directly.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include <omp.h>
+
+#include "jit/conv_conf.hpp"
+#include "jit/conv_dw_kernel.hpp"
+#include "jit/conv_kernel.hpp"
+#include "jit/jit_convolution.hpp"
+#include "jit/kernel_cache.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+using jit::conv_call_args;
+using jit::conv_conf;
+using kernel_fn = void (*)(const conv_call_args *);
+
+// A 64-byte-aligned float buffer for one call's repacked argument.
+class scratch {
+public:
+    explicit scratch(size_t bytes)
+        : p_(static_cast<float *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64))) {
+        if (!p_) throw error(status::out_of_memory, "convolution: cannot allocate scratch memory");
+    }
+    ~scratch() { std::free(p_); }
+    scratch(const scratch &) = delete;
+    scratch &operator=(const scratch &) = delete;
+    float *get() const { return p_; }
+
+private:
+    float *p_;
+};
+
+// The valid taps of one output position along one dim: [lo, lo + count).
+struct tap_range {
+    int64_t lo = 0, count = 0, first_in = 0; // first_in: input index of tap lo
+};
+tap_range taps(const conv_conf &c, int sp, int64_t out) {
+    const int64_t i0 = out * c.s[sp] - c.p[sp], dil = c.dil[sp];
+    const int64_t lo = i0 >= 0 ? 0 : (-i0 + dil - 1) / dil;
+    const int64_t last_in = c.i[sp] - 1 - i0;
+    const int64_t hi = last_in < 0 ? -1 : std::min(c.k[sp] - 1, last_in / dil);
+    tap_range r;
+    r.lo = lo;
+    r.count = hi >= lo ? hi - lo + 1 : 0;
+    r.first_in = i0 + lo * dil;
+    return r;
+}
+
+// Pointer arithmetic in bytes, done on integers so that a pointer into the padding (never
+// dereferenced, e.g. when a row has no valid tap) is well defined.
+template <typename T>
+T *offset_ptr(T *p, int64_t bytes) {
+    return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
+}
+
+class jit_convolution : public primitive_impl {
+public:
+    std::string name() const override { return name_; }
+
+    void execute(const exec_ptrs &args) const override {
+        if (c_.mb == 0) return;
+        std::unique_ptr<scratch> src_s, wei_s, dst_s;
+        const float *src = args.src, *wei = args.wei;
+        float *dst = args.dst;
+        if (src_reorder_) {
+            src_s = std::make_unique<scratch>(ksrc_md_.get_size());
+            src_reorder_->execute(memory(src_md, const_cast<float *>(args.src)),
+                                  memory(ksrc_md_, src_s->get()));
+            src = src_s->get();
+        }
+        if (wei_reorder_) {
+            wei_s = std::make_unique<scratch>(kwei_md_.get_size());
+            wei_reorder_->execute(memory(wei_md, const_cast<float *>(args.wei)),
+                                  memory(kwei_md_, wei_s->get()));
+            wei = wei_s->get();
+        }
+        if (dst_in_reorder_) {
+            dst_s = std::make_unique<scratch>(kdst_md_.get_size());
+            if (c_.chain.has_sum())
+                dst_in_reorder_->execute(memory(dst_md, args.dst), memory(kdst_md_, dst_s->get()));
+            dst = dst_s->get();
+        }
+        run(src, wei, args.bias, dst);
+        if (dst_out_reorder_)
+            dst_out_reorder_->execute(memory(kdst_md_, dst), memory(dst_md, args.dst));
+    }
+
+    // Filled by create_jit_conv.
+    conv_conf c_;
+    std::string name_;
+    memory::desc ksrc_md_, kwei_md_, kdst_md_; // the layouts the kernel reads
+    std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
+    std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
+    // The valid kd / kh taps of every output depth / row, computed once (init_taps).
+    std::vector<tap_range> taps_d_, taps_h_;
+    void init_taps() {
+        for (int64_t od = 0; od < c_.o[0]; ++od) taps_d_.push_back(taps(c_, 0, od));
+        for (int64_t oh = 0; oh < c_.o[1]; ++oh) taps_h_.push_back(taps(c_, 1, oh));
+    }
+
+private:
+    // Work items (one kernel call each), outermost first: group, oc block group, image, od, oh
+    // -- or, when a group's weights fit in L2 (conf.ocbg_inner), group, image, od, oh, oc block
+    // group, so that the src rows of one output row are reused from L1/L2 by every oc block
+    // group. Threads take contiguous chunks of items; every output is computed by exactly one
+    // call in a fixed order, so results do not depend on the number of threads.
+    void run(const float *src, const float *wei, const float *bias, float *dst) const {
+        const int64_t OD = c_.o[0], OH = c_.o[1];
+        const int64_t work = c_.g * c_.n_ocbg * c_.mb * OD * OH;
+        const kernel_fn main_fn = main_kernel_->entry_as<kernel_fn>();
+        const kernel_fn last_fn = last_kernel_ ? last_kernel_->entry_as<kernel_fn>() : main_fn;
+        // The work item's indices as an odometer, innermost digit first.
+        enum { OCBG, OH_, OD_, N, G };
+        const int order_inner[5] = {OCBG, OH_, OD_, N, G}, order_outer[5] = {OH_, OD_, N, OCBG, G};
+        const int *order = c_.ocbg_inner ? order_inner : order_outer;
+        const int64_t size[5] = {c_.n_ocbg, OH, OD, c_.mb, c_.g};
+        // Contiguous chunks of work items, several per thread, taken dynamically: a thread
+        // that the OS delays (the machine is shared) does not hold up the others, and results
+        // stay identical because every item is computed the same way whoever takes it.
+        const int64_t chunks_per_thread = 4;
+        const int64_t n_chunks = std::min<int64_t>(work, chunks_per_thread * omp_get_max_threads());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t chunk = 0; chunk < n_chunks; ++chunk) {
+            const int64_t start = work * chunk / n_chunks, end = work * (chunk + 1) / n_chunks;
+            int64_t idx[5];
+            for (int64_t r = start, d = 0; d < 5; ++d) {
+                idx[order[d]] = r % size[order[d]];
+                r /= size[order[d]];
+            }
+            conv_call_args a;
+            for (int64_t w = start; w < end; ++w) {
+                const int64_t ocbg = idx[OCBG], oh = idx[OH_], od = idx[OD_];
+                const int64_t n = idx[N], g = idx[G];
+                const tap_range &td = taps_d_[od], &th = taps_h_[oh];
+                const int64_t ocb0 = ocbg * c_.nb_oc;
+                a.src = offset_ptr(src, n * c_.src_n + g * c_.src_g + ocb0 * c_.src_ocb
+                                                + td.first_in * c_.src_sp[0]
+                                                + th.first_in * c_.src_sp[1]);
+                a.wei = offset_ptr(wei, g * c_.wei_g + ocb0 * c_.wei_ocb + td.lo * c_.wei_sp[0]
+                                                + th.lo * c_.wei_sp[1]);
+                a.bias = bias ? bias + g * c_.ocg + ocb0 * c_.simd_w : nullptr;
+                a.dst = offset_ptr(dst, n * c_.dst_n + g * c_.dst_g + ocb0 * c_.dst_ocb
+                                                + od * c_.dst_sp[0] + oh * c_.dst_sp[1]);
+                a.kd_count = td.count;
+                a.kh_count = th.count;
+                (ocbg == c_.n_ocbg - 1 ? last_fn : main_fn)(&a);
+                for (int d = 0; d < 5; ++d) { // next item
+                    if (++idx[order[d]] < size[order[d]]) break;
+                    idx[order[d]] = 0;
+                }
+            }
+        }
+    }
+};
+
+memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
+    return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
+}
+
+// Everything the generated code depends on (not the batch or group strides, which only the
+// threading loops use), so equal layers of a network share one kernel through the cache.
+std::string kernel_key(const conv_conf &c, const char *kind, int nb, int oc_tail) {
+    std::ostringstream k;
+    k << kind << ":" << c.simd_w << ":" << c.nb_ic << ":" << c.ic_tail << ":" << c.ur_w << ":"
+      << nb << ":" << oc_tail << ":" << c.hold_bcast << ":" << c.with_bias << ":" << c.src_ic
+      << ":" << c.src_icb << ":"
+      << c.wei_ic << ":" << c.wei_icb << ":" << c.wei_ocb << ":" << c.dst_ocb;
+    for (int sp = 0; sp < 3; ++sp)
+        k << ":" << c.i[sp] << "," << c.o[sp] << "," << c.k[sp] << "," << c.s[sp] << "," << c.p[sp]
+          << "," << c.dil[sp] << "," << c.src_sp[sp] << "," << c.wei_sp[sp] << "," << c.dst_sp[sp];
+    k << ":" << jit::key_of(c.chain);
+    return k.str();
+}
+
+template <cpu_isa isa>
+std::shared_ptr<const jit::jit_generator> make_kernel(const conv_conf &c, int nb, int oc_tail) {
+    return jit::kernel_cache::instance().get_or_create(
+            kernel_key(c, isa == cpu_isa::avx512 ? "conv_avx512" : "conv_avx2", nb, oc_tail),
+            [&] { return std::make_unique<jit::conv_kernel<isa>>(c, nb, oc_tail); });
+}
+
+template <cpu_isa isa>
+std::shared_ptr<const jit::jit_generator> make_dw_kernel(const conv_conf &c, int oc_tail) {
+    return jit::kernel_cache::instance().get_or_create(
+            kernel_key(c, isa == cpu_isa::avx512 ? "conv_dw_avx512" : "conv_dw_avx2", 1, oc_tail),
+            [&] { return std::make_unique<jit::conv_dw_kernel<isa>>(c, oc_tail); });
+}
+
+// Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
+// channel-blocked by W ('any') or nhwc; other layouts are repacked to the blocked one.
+template <cpu_isa isa>
+std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
+        std::unique_ptr<jit_convolution> impl, std::string &why_not) {
+    using injector = jit::post_ops_injector<isa>;
+    const conv_problem &prb = req.prb;
+    conv_conf &c = impl->c_;
+    // The regular blocking fills the sizes; the depthwise fields are set below.
+    const std::string sizes = jit::init_conv_blocking(c, prb, isa, 0);
+    PRIM_DISPATCH(sizes.empty(), sizes);
+    const int nsp = prb.nsp, W = c.simd_w;
+    const int64_t C = prb.g;
+    c.depthwise = true;
+    c.g = 1; // the channel blocks are the oc blocks of one group
+    c.icg = c.ocg = C;
+    c.nb_ic = 1;
+    c.ic_tail = 0;
+    c.n_ocb = (C + W - 1) / W;
+    c.oc_tail = static_cast<int>(C % W);
+    c.nb_oc = 1;
+    c.n_ocbg = c.n_ocb;
+    c.ocbg_inner = false; // each thread walks whole channel planes
+    const int ur_max = jit::conv_dw_kernel<isa>::max_ur(injector::aux_vecs_count(c.chain),
+                                                        c.oc_tail != 0);
+    PRIM_DISPATCH(ur_max >= 1, "the post-ops chain needs too many spare vector registers");
+    const int64_t OW = c.o[2], nblocks = (OW + ur_max - 1) / ur_max;
+    c.ur_w = static_cast<int>((OW + nblocks - 1) / nblocks);
+
+    const std::string blocked = jit::blocked_data_pattern(nsp, W);
+    impl->src_md = req.src.is_any() ? make_desc(req.src, blocked) : req.src;
+    impl->dst_md = req.dst.is_any() ? make_desc(req.dst, blocked) : req.dst;
+    auto direct = [&](const jit::data_geom &g) {
+        return g.ok && g.s_c == 1 && (g.blk == 1 || g.blk == W);
+    };
+    jit::data_geom sg = jit::analyze_data_desc(impl->src_md, nsp);
+    jit::data_geom dg = jit::analyze_data_desc(impl->dst_md, nsp);
+    impl->ksrc_md_ = direct(sg) ? impl->src_md : make_desc(req.src, blocked);
+    impl->kdst_md_ = direct(dg) ? impl->dst_md : make_desc(req.dst, blocked);
+    if (!direct(sg)) {
+        sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
+        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
+    }
+    if (!direct(dg)) {
+        dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
+        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
+        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
+    }
+    impl->kwei_md_ = jit::packed_dw_weights_desc(req.wei.get_dims(), nsp, W);
+    impl->wei_md = req.wei.is_any() ? impl->kwei_md_ : req.wei;
+    if (impl->wei_md != impl->kwei_md_)
+        impl->wei_reorder_ = std::make_unique<reorder>(impl->wei_md, impl->kwei_md_);
+    impl->bias_md = req.with_bias ? (req.bias.is_any() ? make_desc(req.bias, "a") : req.bias)
+                                  : memory::desc();
+    PRIM_DISPATCH(!req.with_bias || impl->bias_md == make_desc(req.bias, "a"),
+                  "bias must be a plain vector");
+    const std::string strides = jit::set_dw_strides(c, sg, impl->kwei_md_, dg, nsp);
+    PRIM_DISPATCH(strides.empty(), strides);
+
+    const bool repack = impl->src_reorder_ || impl->wei_reorder_ || impl->dst_out_reorder_;
+    impl->name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
+    try {
+        if (c.n_ocb > 1 || !c.oc_tail) impl->main_kernel_ = make_dw_kernel<isa>(c, 0);
+        if (c.oc_tail) impl->last_kernel_ = make_dw_kernel<isa>(c, c.oc_tail);
+        if (!impl->main_kernel_) impl->main_kernel_ = std::move(impl->last_kernel_);
+    } catch (const error &e) {
+        why_not = std::string("kernel generation failed: ") + e.what();
+        return nullptr;
+    }
+    impl->init_taps();
+    return impl;
+}
+
+// For a 1x1, stride 1, unpadded problem whose src and dst rows are contiguous along h
+// (h stride = width * w stride), merges m output rows into one: m is the smallest divisor of
+// OH giving rows of at least 48 pixels. Adjusts the problem and both row strides.
+bool flatten_rows(conv_problem &p, jit::data_geom &sg, jit::data_geom &dg) {
+    const int h = SP_H, w = SP_W;
+    if (p.nsp < 2 || p.k[h] != 1 || p.k[w] != 1 || p.s[h] != 1 || p.s[w] != 1 || p.p[h] != 0
+            || p.p[w] != 0 || p.p_end[h] != 0 || p.p_end[w] != 0)
+        return false;
+    if (sg.s_sp[h] != p.i[w] * sg.s_sp[w] || dg.s_sp[h] != p.o[w] * dg.s_sp[w]) return false;
+    int64_t m = 1;
+    while (m < p.o[h] && (p.o[h] % m != 0 || p.o[w] * m < 48)) ++m;
+    if (m == 1) return false;
+    p.o[w] = p.i[w] = p.o[w] * m;
+    p.o[h] = p.i[h] = p.o[h] / m;
+    sg.s_sp[h] *= m;
+    dg.s_sp[h] *= m;
+    return true;
+}
+
+template <cpu_isa isa>
+std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::string &why_not) {
+    using injector = jit::post_ops_injector<isa>;
+    const conv_problem &prb = req.prb;
+    const post_ops &chain = req.attr.get_post_ops();
+    for (const auto &e : chain.entries())
+        PRIM_DISPATCH(e.kind == post_ops::kind::sum || injector::is_supported(e.alg),
+                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
+    PRIM_DISPATCH(injector::aux_opmasks_count(chain) <= 6,
+                  "the post-ops chain needs too many opmasks");
+
+    auto impl = std::make_unique<jit_convolution>();
+    conv_conf &c = impl->c_;
+    c.with_bias = req.with_bias;
+    c.chain = chain;
+    if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1)
+        return create_depthwise<isa>(req, std::move(impl), why_not);
+    const int nsp = prb.nsp, W = jit::isa_traits<isa>::simd_w;
+    const bool grouped = req.wei.ndims() == nsp + 3;
+    const std::string blocked = jit::blocked_data_pattern(nsp, W);
+    const std::string nhwc = jit::channels_last_pattern(nsp);
+
+    // src and dst: 'any' becomes channel-blocked when groups start on block boundaries (nhwc
+    // otherwise, and for the few channels of a first layer); a given layout is read directly
+    // when the kernel can, else repacked to nhwc per call.
+    const bool src_blk_ok = prb.g == 1 || prb.icg() % W == 0;
+    const bool dst_blk_ok = prb.g == 1 || prb.ocg() % W == 0;
+    impl->src_md = req.src.is_any() ? make_desc(req.src, src_blk_ok && prb.ic >= W ? blocked : nhwc)
+                                    : req.src;
+    impl->dst_md = req.dst.is_any() ? make_desc(req.dst, dst_blk_ok ? blocked : nhwc) : req.dst;
+    jit::data_geom sg = jit::analyze_data_desc(impl->src_md, nsp);
+    const bool src_direct = sg.ok && (sg.blk == 1 || (sg.blk == W && sg.s_c == 1 && src_blk_ok));
+    jit::data_geom dg = jit::analyze_data_desc(impl->dst_md, nsp);
+    const bool dst_direct = dg.ok && dg.s_c == 1 && (dg.blk == 1 || (dg.blk == W && dst_blk_ok));
+    impl->ksrc_md_ = src_direct ? impl->src_md : make_desc(req.src, nhwc);
+    impl->kdst_md_ = dst_direct ? impl->dst_md : make_desc(req.dst, nhwc);
+    if (!src_direct) {
+        sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
+        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
+    }
+    if (!dst_direct) {
+        dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
+        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
+        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
+    }
+
+    // A 1x1 convolution with stride 1 and no padding on dense rows is a matrix product over
+    // pixels: the kernel then sees rows of several output rows, so short rows (14, 7 pixels)
+    // do not leave partial register blocks.
+    conv_problem kprb = prb;
+    flatten_rows(kprb, sg, dg);
+    const std::string blocking
+            = jit::init_conv_blocking(c, kprb, isa, injector::aux_vecs_count(chain));
+    PRIM_DISPATCH(blocking.empty(), blocking);
+
+    // Weights: the packed layout; with 'any' the user reorders once, else we repack per call.
+    impl->kwei_md_ = jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W);
+    impl->wei_md = req.wei.is_any() ? impl->kwei_md_ : req.wei;
+    if (impl->wei_md != impl->kwei_md_)
+        impl->wei_reorder_ = std::make_unique<reorder>(impl->wei_md, impl->kwei_md_);
+    impl->bias_md = req.with_bias ? (req.bias.is_any() ? make_desc(req.bias, "a") : req.bias)
+                                  : memory::desc();
+    PRIM_DISPATCH(!req.with_bias || impl->bias_md == make_desc(req.bias, "a"),
+                  "bias must be a plain vector");
+
+    const std::string strides = jit::set_strides(c, sg, impl->kwei_md_, grouped, dg, nsp);
+    PRIM_DISPATCH(strides.empty(), strides);
+
+    const bool repack = impl->src_reorder_ || impl->wei_reorder_ || impl->dst_out_reorder_;
+    impl->name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
+    try {
+        const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
+        if (c.n_ocbg > 1) impl->main_kernel_ = make_kernel<isa>(c, c.nb_oc, 0);
+        if (c.n_ocbg == 1 || last_nb != c.nb_oc || c.oc_tail)
+            impl->last_kernel_ = make_kernel<isa>(c, last_nb, c.oc_tail);
+        if (!impl->main_kernel_) impl->main_kernel_ = std::move(impl->last_kernel_);
+    } catch (const error &e) {
+        why_not = std::string("kernel generation failed: ") + e.what();
+        return nullptr;
+    }
+    impl->init_taps();
+    return impl;
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
+                                                std::string &why_not) {
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, "the ISA cap is below avx2");
+    if (isa >= cpu_isa::avx512) return create_for_isa<cpu_isa::avx512>(req, why_not);
+    return create_for_isa<cpu_isa::avx2>(req, why_not);
+}
+
+} // namespace impl
+} // namespace prim

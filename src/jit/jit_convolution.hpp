@@ -1,0 +1,19 @@
+// The JIT convolution primitive (fp32 forward, AVX-512 and AVX2): creation checks, layout choice
+// for 'any', threading loops and execution around the kernels of conv_kernel.hpp (and the
+// depthwise kernel of conv_dw_kernel.hpp). Design notes: doc/convolution.md.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "common/primitive_impl.hpp"
+
+namespace prim {
+namespace impl {
+
+// Builds the JIT implementation for the request, or returns null with the reason in why_not.
+// isa: the highest ISA the request may use (avx2 or avx512; anything lower declines).
+std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
+                                                std::string &why_not);
+
+} // namespace impl
+} // namespace prim

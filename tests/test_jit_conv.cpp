@@ -1,0 +1,387 @@
+// The JIT convolution against the reference kernel (ref_conv_fwd), on both ISAs, over the shapes
+// that exercise each path of the kernel: channel tails, padding (with rows and columns that see
+// no tap at all), strides, dilations, negative end padding, groups, depthwise, 1D/3D, 1x1, a
+// first layer with ic = 3, wide rows (the middle-block loop), and post-ops chains with sums at
+// every place. Inputs are small integers, so convolution results are exact and compared with
+// threshold 0; chains with transcendental functions get a small relative tolerance.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <omp.h>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/problem.hpp"
+#include "prim/error.hpp"
+#include "jit/cpu_isa_detect.hpp"
+#include "jit/jit_convolution.hpp"
+#include "jit/kernel_cache.hpp"
+#include "prim/memory.hpp"
+#include "ref/ref_kernels.hpp"
+
+using prim::cpu_isa;
+using prim::memory;
+using prim::post_ops;
+using prim::impl::conv_problem;
+using prim::impl::conv_request;
+
+namespace {
+
+enum class layouts { any, plain, nhwc, blocked16 };
+
+struct buffers {
+    std::vector<float> src, wei, bias, dst_old;
+};
+
+// Plain-layout dims of the request's tensors.
+memory::dims data_dims(const conv_problem &p, int64_t c, const int64_t *sp) {
+    memory::dims d = {p.mb, c};
+    for (int j = 3 - p.nsp; j < 3; ++j) d.push_back(sp[j]);
+    return d;
+}
+memory::dims wei_dims(const conv_problem &p) {
+    memory::dims d;
+    if (p.g > 1) d = {p.g, p.ocg(), p.icg()};
+    else d = {p.oc, p.ic};
+    for (int j = 3 - p.nsp; j < 3; ++j) d.push_back(p.k[j]);
+    return d;
+}
+std::string plain_pattern(size_t rank) {
+    std::string s;
+    for (size_t i = 0; i < rank; ++i) s += static_cast<char>('a' + i);
+    return s;
+}
+std::string nhwc_pattern(size_t rank) { return "a" + plain_pattern(rank).substr(2) + "b"; }
+
+memory::desc desc_of(const memory::dims &d, const std::string &pattern) {
+    return memory::desc(d, memory::data_type::f32, pattern);
+}
+
+buffers make_inputs(const conv_problem &p, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_int_distribution<int> small(-2, 2);
+    auto fill = [&](std::vector<float> &v, int64_t n) {
+        v.resize(static_cast<size_t>(n));
+        for (float &x : v) x = static_cast<float>(small(gen));
+    };
+    buffers b;
+    fill(b.src, p.mb * p.ic * p.i[0] * p.i[1] * p.i[2]);
+    fill(b.wei, p.oc * p.icg() * p.k[0] * p.k[1] * p.k[2]);
+    fill(b.bias, p.oc);
+    fill(b.dst_old, p.mb * p.oc * p.o[0] * p.o[1] * p.o[2]);
+    return b;
+}
+
+// Copies between the plain buffer of the test and the layout an implementation chose.
+std::vector<float> to_layout(const std::vector<float> &plain, const memory::desc &plain_md,
+                             const memory::desc &md) {
+    std::vector<float> out(md.get_size() / sizeof(float) + 1, 0.f);
+    prim::reorder(plain_md, md).execute(memory(plain_md, const_cast<float *>(plain.data())),
+                                        memory(md, out.data()));
+    return out;
+}
+std::vector<float> from_layout(const std::vector<float> &buf, const memory::desc &md,
+                               const memory::desc &plain_md) {
+    std::vector<float> out(plain_md.get_size() / sizeof(float), 0.f);
+    prim::reorder(md, plain_md).execute(memory(md, const_cast<float *>(buf.data())),
+                                        memory(plain_md, out.data()));
+    return out;
+}
+
+// Runs the JIT implementation on plain inputs; returns the plain dst. name: the impl's name.
+std::vector<float> run_jit(const conv_problem &p, const buffers &in, const post_ops &po,
+                           bool with_bias, cpu_isa isa, layouts lay, std::string &name) {
+    const memory::dims sd = data_dims(p, p.ic, p.i), dd = data_dims(p, p.oc, p.o), wd = wei_dims(p);
+    const memory::desc src_plain = desc_of(sd, plain_pattern(sd.size()));
+    const memory::desc dst_plain = desc_of(dd, plain_pattern(dd.size()));
+    const memory::desc wei_plain = desc_of(wd, plain_pattern(wd.size()));
+    const memory::desc bias_plain = desc_of({p.oc}, "a");
+    const memory::desc any_src(sd, memory::data_type::f32, memory::format_tag::any);
+    const memory::desc any_dst(dd, memory::data_type::f32, memory::format_tag::any);
+    const memory::desc any_wei(wd, memory::data_type::f32, memory::format_tag::any);
+
+    conv_request req;
+    req.prb = p;
+    req.with_bias = with_bias;
+    req.bias = with_bias ? bias_plain : memory::desc();
+    req.attr.set_post_ops(po);
+    switch (lay) {
+    case layouts::any: req.src = any_src; req.wei = any_wei; req.dst = any_dst; break;
+    case layouts::plain: req.src = src_plain; req.wei = wei_plain; req.dst = dst_plain; break;
+    case layouts::nhwc:
+        req.src = desc_of(sd, nhwc_pattern(sd.size()));
+        req.wei = wei_plain;
+        req.dst = desc_of(dd, nhwc_pattern(dd.size()));
+        break;
+    case layouts::blocked16: // nChw16c given by the user: direct on AVX-512, repacked on AVX2
+        req.src = desc_of(sd, "aB" + plain_pattern(sd.size()).substr(2) + "16b");
+        req.wei = any_wei;
+        req.dst = desc_of(dd, "aB" + plain_pattern(dd.size()).substr(2) + "16b");
+        break;
+    }
+    std::string why;
+    auto impl = prim::impl::create_jit_conv(req, isa, why);
+    INFO("declined: " << why);
+    REQUIRE(impl);
+    name = impl->name();
+    CHECK(!impl->src_md.is_any());
+    const std::vector<float> src = to_layout(in.src, src_plain, impl->src_md);
+    const std::vector<float> wei = to_layout(in.wei, wei_plain, impl->wei_md);
+    std::vector<float> dst = to_layout(in.dst_old, dst_plain, impl->dst_md);
+    prim::impl::exec_ptrs args;
+    args.src = src.data();
+    args.wei = wei.data();
+    args.bias = with_bias ? in.bias.data() : nullptr;
+    args.dst = dst.data();
+    impl->execute(args);
+    return from_layout(dst, impl->dst_md, dst_plain);
+}
+
+bool exact_chain(const post_ops &po) {
+    for (const auto &e : po.entries()) {
+        if (e.kind == post_ops::kind::sum) continue;
+        switch (e.alg) {
+        case prim::algorithm::eltwise_relu:
+        case prim::algorithm::eltwise_abs:
+        case prim::algorithm::eltwise_linear:
+        case prim::algorithm::eltwise_clip: continue;
+        default: return false;
+        }
+    }
+    return true;
+}
+
+// Compares the JIT result with the reference; exact unless the chain is transcendental.
+void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
+                layouts lay = layouts::any, bool with_bias = true) {
+    const conv_problem p = prim::impl::parse_conv_problem(desc);
+    const post_ops po = prim::parse_post_ops(chain);
+    const buffers in = make_inputs(p, 42);
+    std::vector<float> ref = in.dst_old;
+    prim::impl::ref_conv_fwd(p, in.src.data(), in.wei.data(), with_bias ? in.bias.data() : nullptr,
+                             po, ref.data());
+    std::string name;
+    const std::vector<float> got = run_jit(p, in, po, with_bias, isa, lay, name);
+    const bool exact = exact_chain(po);
+    int64_t errors = 0;
+    size_t first_bad = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const float r = ref[i], g = got[i];
+        const bool ok = std::isnan(r) ? std::isnan(g)
+                : exact ? g == r
+                        : std::fabs(g - r) <= 2e-6f * std::max(1.f, std::fabs(r));
+        if (!ok && errors++ == 0) first_bad = i;
+    }
+    INFO(desc << " chain '" << chain << "' isa " << prim::cpu_isa_name(isa) << " layouts "
+              << static_cast<int>(lay) << " impl " << name << " first bad index " << first_bad
+              << " got " << (errors ? got[first_bad] : 0.f) << " want "
+              << (errors ? ref[first_bad] : 0.f));
+    CHECK(errors == 0);
+}
+
+std::vector<cpu_isa> isas() {
+    std::vector<cpu_isa> v;
+    const cpu_isa best = prim::jit::detect_cpu_isa();
+    if (best >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
+    if (best >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
+    return v;
+}
+
+const char *shapes[] = {
+        "mb2ic16ih8oc16oh8kh3ph1",                   // one block, full vectors
+        "mb2ic32ih10oc48oh5kh3sh2ph1",               // stride 2, oc 3 blocks on avx512
+        "mb2ic17ih9oc33oh9kh3ph1",                   // ic and oc tails
+        "mb1ic3ih13oc20oh7kh3sh2ph1",                // first layer: ic = 3
+        "mb1ic16ih12oc16oh12kh3ph2dh1",              // dilation
+        "mb2ic16ih56oc32oh28kh1sh2",                 // negative end padding (p_end = -1)
+        "mb1ic16ih5iw20oc16oh5ow9kh1kw3sw2",         // negative end padding along w
+        "mb1ic8ih19oc8oh10kh4sh2ph1",                // asymmetric padding (1 top, 2 bottom)
+        "mb1ic8ih4oc12oh8kh3ph3",                    // rows and columns without any tap
+        "g2mb2ic32ih8oc64oh8kh3ph1",                 // groups on block boundaries
+        "g3mb1ic12ih7oc9oh7kh3ph1",                  // groups with tails: nhwc
+        "g8mb2ic16ih6oc16oh6kh3ph1",                 // two channels per group
+        "g32mb2ic32ih10oc32oh10kh3ph1",              // depthwise (its own kernel)
+        "g20mb2ic20ih9oc20oh9kh3ph1",                // depthwise with a channel tail
+        "g40mb1ic40ih11oc40oh6kh3sh2ph1",            // depthwise, stride 2, two blocks + tail
+        "g32mb1ic32ih7oc32oh7kh3ph2dh1",             // depthwise, dilation
+        "g24mb1ic24iw30oc24ow30kw5pw2",              // depthwise 1D
+        "g16mb1ic16id5ih5iw5oc16od5oh5ow5kd3kh3kw3pd1ph1pw1", // depthwise 3D
+        "g8mb1ic8ih4oc8oh8kh3ph3",                   // depthwise, rows without any tap
+        "g16mb1ic16ih9oc32oh5kh3sh2ph1",             // depthwise with a channel multiplier
+        "mb2ic16iw20oc24ow20kw3pw1",                 // 1D
+        "mb1ic8id5ih6iw7oc16od5oh6ow7kd3kh3kw3pd1ph1pw1", // 3D
+        "mb1ic8id4ih4iw4oc8od2oh2ow2kd3kh3kw3sd2sh2sw2pd1ph1pw1dd0", // 3D strided
+        "mb2ic64ih14oc64oh14kh1",                    // 1x1: rows merged (7 per kernel row)
+        "mb2ic40ih7oc72oh7kh1",                      // 1x1 with tails: one 49-pixel row
+        "mb1ic16ih4iw70oc32oh4ow70kh3kw3ph1pw1",     // wide rows: the middle-block loop
+        "mb1ic40ih5oc40oh5kh3ph1",                   // several ic blocks plus a tail
+        "mb1ic24ih7iw9oc20oh5ow4kh3kw5sh1sw2ph0pw1dh0dw1", // mixed h/w parameters
+};
+
+} // namespace
+
+TEST_CASE("jit conv matches the reference on every shape, both ISAs", "[jit_conv]") {
+    for (cpu_isa isa : isas())
+        for (const char *s : shapes) {
+            check_case(s, "", isa);
+            check_case(s, "sum:0.5+relu", isa);
+        }
+}
+
+TEST_CASE("jit conv without bias and on plain and nhwc user layouts", "[jit_conv]") {
+    for (cpu_isa isa : isas())
+        for (const char *s : {"mb2ic17ih9oc33oh9kh3ph1", "g3mb1ic12ih7oc9oh7kh3ph1",
+                              "mb1ic8id5ih6iw7oc16od5oh6ow7kd3kh3kw3pd1ph1pw1",
+                              "mb2ic16iw20oc24ow20kw3pw1", "g2mb2ic32ih8oc64oh8kh3ph1",
+                              "g20mb2ic20ih9oc20oh9kh3ph1", "mb2ic24ih14oc40oh14kh1",
+                              "mb1ic16id3ih6iw10oc24od3oh6ow10kd1kh1kw1"}) {
+            check_case(s, "relu", isa, layouts::any, false);
+            check_case(s, "sum", isa, layouts::plain);
+            check_case(s, "sum+relu", isa, layouts::nhwc);
+            check_case(s, "sum:2+relu", isa, layouts::blocked16);
+        }
+}
+
+TEST_CASE("jit conv applies post-ops chains in registers", "[jit_conv]") {
+    const char *chains[] = {
+            "sum+relu+abs",                                            // sum first
+            "relu:0.5+sum:2+linear:2:1",                               // sum in the middle
+            "relu+abs+sum:0.5",                                        // sum last
+            "sum+relu+sum:3",                                          // two sums
+            "linear:0.5:-3+clip:-4:6:2+sum:-1",                        // scales
+            "elu:0.5+sum+abs+sqrt+soft_relu:1+logistic+exp+swish:1",   // the 8-entry chain
+            "gelu_erf+sum:0.25",
+            "tanh+logistic+sum+mish",
+    };
+    for (cpu_isa isa : isas())
+        for (const char *s : {"mb2ic17ih9oc33oh9kh3ph1", "mb2ic64ih14oc64oh14kh1",
+                              "g3mb1ic12ih7oc9oh7kh3ph1", "mb1ic16ih4iw70oc32oh4ow70kh3kw3ph1pw1",
+                              "g20mb2ic20ih9oc20oh9kh3ph1"})
+            for (const char *ch : chains) check_case(s, ch, isa);
+}
+
+TEST_CASE("jit conv results do not depend on the thread count", "[jit_conv]") {
+    const conv_problem p = prim::impl::parse_conv_problem("mb1ic40ih13oc40oh13kh3ph1");
+    const buffers in = make_inputs(p, 7);
+    // Non-integer inputs, so a different summation order would show.
+    buffers f = in;
+    for (float &x : f.src) x *= 0.37f;
+    for (float &x : f.wei) x *= 0.11f;
+    const post_ops po = prim::parse_post_ops("sum+gelu_tanh");
+    for (cpu_isa isa : isas()) {
+        std::string name;
+        const int saved = omp_get_max_threads();
+        omp_set_num_threads(1);
+        const std::vector<float> one = run_jit(p, f, po, true, isa, layouts::any, name);
+        omp_set_num_threads(2);
+        const std::vector<float> two = run_jit(p, f, po, true, isa, layouts::any, name);
+        omp_set_num_threads(3);
+        const std::vector<float> three = run_jit(p, f, po, true, isa, layouts::any, name);
+        omp_set_num_threads(saved);
+        CHECK(one == two);
+        CHECK(one == three);
+    }
+}
+
+TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[jit_conv]") {
+    for (cpu_isa isa : isas()) {
+        const int W = isa == cpu_isa::avx512 ? 16 : 8;
+        const std::string w = std::to_string(W);
+        const conv_problem p = prim::impl::parse_conv_problem("mb2ic64ih14oc64oh14kh3ph1");
+        conv_request req;
+        req.prb = p;
+        req.src = memory::desc({2, 64, 14, 14}, memory::data_type::f32, memory::format_tag::any);
+        req.dst = req.src;
+        req.wei = memory::desc({64, 64, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+        std::string why;
+        auto impl = prim::impl::create_jit_conv(req, isa, why);
+        REQUIRE(impl);
+        CHECK(impl->src_md.layout() == "aBcd" + w + "b");
+        CHECK(impl->dst_md.layout() == "aBcd" + w + "b");
+        CHECK(impl->wei_md.layout() == "ABcd" + w + "b" + w + "a");
+        CHECK(impl->name() == std::string("jit:") + prim::cpu_isa_name(isa));
+
+        req.wei = memory::desc({64, 64, 3, 3}, memory::data_type::f32, memory::format_tag::oihw);
+        req.dst = memory::desc({2, 64, 14, 14}, memory::data_type::f32, memory::format_tag::nchw);
+        impl = prim::impl::create_jit_conv(req, isa, why);
+        REQUIRE(impl);
+        CHECK(impl->name() == std::string("jit:") + prim::cpu_isa_name(isa) + "+repack");
+    }
+    for (cpu_isa isa : isas()) { // depthwise: channels on lanes, weights blocked by channel
+        const std::string w = isa == cpu_isa::avx512 ? "16" : "8";
+        conv_request req;
+        req.prb = prim::impl::parse_conv_problem("g32mb2ic32ih10oc32oh10kh3ph1");
+        req.src = memory::desc({2, 32, 10, 10}, memory::data_type::f32, memory::format_tag::any);
+        req.dst = req.src;
+        req.wei = memory::desc({32, 1, 1, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+        std::string why;
+        auto impl = prim::impl::create_jit_conv(req, isa, why);
+        REQUIRE(impl);
+        CHECK(impl->src_md.layout() == "aBcd" + w + "b");
+        CHECK(impl->wei_md.layout() == "Abcde" + w + "a");
+    }
+    std::string why;
+    conv_request req;
+    req.prb = prim::impl::parse_conv_problem("mb2ic16ih8oc16oh8kh3ph1");
+    CHECK_FALSE(prim::impl::create_jit_conv(req, cpu_isa::none, why));
+    CHECK(why.find("avx2") != std::string::npos);
+}
+
+TEST_CASE("jit conv: equal layers share kernels through the cache", "[jit_conv]") {
+    for (cpu_isa isa : isas()) {
+        conv_request req;
+        req.prb = prim::impl::parse_conv_problem("mb2ic24ih9oc40oh9kh3ph1");
+        req.src = memory::desc({2, 24, 9, 9}, memory::data_type::f32, memory::format_tag::any);
+        req.dst = memory::desc({2, 40, 9, 9}, memory::data_type::f32, memory::format_tag::any);
+        req.wei = memory::desc({40, 24, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+        req.attr.set_post_ops(prim::parse_post_ops("sum:0.25+tanh"));
+        std::string why;
+        REQUIRE(prim::impl::create_jit_conv(req, isa, why));
+        const auto before = prim::jit::kernel_cache::instance().stats();
+        REQUIRE(prim::impl::create_jit_conv(req, isa, why));
+        const auto after = prim::jit::kernel_cache::instance().stats();
+        CHECK(after.misses == before.misses);
+        CHECK(after.hits > before.hits);
+        // A different chain parameter is a different kernel.
+        req.attr.set_post_ops(prim::parse_post_ops("sum:0.5+tanh"));
+        REQUIRE(prim::impl::create_jit_conv(req, isa, why));
+        CHECK(prim::jit::kernel_cache::instance().stats().misses > after.misses);
+    }
+}
+
+TEST_CASE("jit conv matches the reference on random shapes", "[jit_conv]") {
+    // Fixed seed: random groups, channels, sizes, strides, dilations and paddings (start and
+    // end, the end possibly negative), 1D to 3D, with a chain that has a sum in the middle.
+    std::mt19937 gen(2026);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };
+    int tested = 0;
+    for (int t = 0; t < 60; ++t) {
+        const int nsp = pick(1, 3);
+        const int g = pick(0, 3) == 0 ? pick(2, 4) : 1;
+        // Fields in the order contract section 3 requires: i, o, k, s, p, d per dim in use.
+        std::string f[6];
+        const char *names[3] = {"d", "h", "w"};
+        for (int j = 3 - nsp; j < 3; ++j) {
+            const int k = pick(1, j == 2 ? 5 : 3), s = pick(1, 3), dil = pick(0, 1);
+            const int ext = (k - 1) * (dil + 1) + 1;
+            const int p = pick(0, ext - 1), i = std::max(ext, pick(1, nsp == 3 ? 7 : 25));
+            const int o = (i + 2 * p - ext) / s + 1;
+            const std::string n = names[j];
+            const int v[6] = {i, o, k, s, p, dil};
+            const char *what[6] = {"i", "o", "k", "s", "p", "d"};
+            for (int q = 0; q < 6; ++q) f[q] += what[q] + n + std::to_string(v[q]);
+        }
+        const std::string d = "g" + std::to_string(g) + "mb" + std::to_string(pick(1, 2)) + "ic"
+                + std::to_string(g * pick(1, 20)) + f[0] + "oc" + std::to_string(g * pick(1, 40))
+                + f[1] + f[2] + f[3] + f[4] + f[5];
+        try {
+            prim::impl::parse_conv_problem(d);
+        } catch (const prim::error &) {
+            continue; // an invalid combination (e.g. end padding too negative)
+        }
+        ++tested;
+        for (cpu_isa isa : isas()) check_case(d, "relu:0.5+sum:2+abs", isa);
+    }
+    CHECK(tested >= 40);
+}
