@@ -44,10 +44,18 @@ struct span {
     size_t begin, end;
 };
 
+// The user's text in a message, with NUL written as \x00 (a NUL would end what() early).
+std::string printable(const std::string &text) {
+    std::string out;
+    for (char c : text) out += c == '\0' ? std::string("\\x00") : std::string(1, c);
+    return out;
+}
+
 // Every error message has the same shape: what is wrong, and where in the whole string.
 [[noreturn]] void fail(const std::string &whole, const std::string &what, size_t pos) {
-    throw error(status::invalid_arguments,
-            "bad fusion string '" + whole + "': " + what + " at position " + std::to_string(pos));
+    throw error(status::invalid_arguments, "bad fusion string '" + printable(whole) + "': "
+                                                   + printable(what) + " at position "
+                                                   + std::to_string(pos));
 }
 
 std::string text_of(const std::string &whole, span s) {

@@ -15,7 +15,12 @@ namespace impl {
 
 // The ISA a request may use: the machine's, capped by PRIM_MAX_CPU_ISA and by the attribute.
 inline cpu_isa request_isa(const primitive_attr &attr) {
-    return std::min(get_effective_cpu_isa(), attr.get_max_cpu_isa());
+    const cpu_isa cap = attr.get_max_cpu_isa();
+    if (cap < cpu_isa::none || cap > cpu_isa::all)
+        throw error(status::invalid_arguments,
+                    "primitive_attr: cpu_isa value " + std::to_string(static_cast<int>(cap))
+                            + " is not one of none, avx2, avx512, all");
+    return std::min(get_effective_cpu_isa(), cap);
 }
 
 // Throws unimplemented when nothing takes the request, or when strict mode is on and only the

@@ -1,5 +1,7 @@
 // Convolution creation: check the descriptor, turn it into a conv_problem, choose an
 // implementation.
+#include <cstdlib>
+
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
 #include "prim/convolution.hpp"
@@ -29,6 +31,7 @@ const impl::desc_checks check {"convolution"};
 // The problem the descriptor describes, checked as the contract's section 3 checks a string.
 conv_problem make_problem(const convolution_forward::desc &d) {
     if (d.alg != algorithm::convolution_direct) invalid("algorithm must be convolution_direct");
+    check.prop(d.prop);
     check.f32(d.src, "src");
     check.f32(d.weights, "weights");
     check.f32(d.dst, "dst");
@@ -58,7 +61,8 @@ conv_problem make_problem(const convolution_forward::desc &d) {
         invalid("dst mb=" + std::to_string(o[0]) + " differs from src mb=" + std::to_string(p.mb));
     if (p.g < 1) invalid("g=" + std::to_string(p.g) + " must be positive");
     const int wo = grouped ? 1 : 0; // index of oc in the weights dims
-    if (w[wo] * p.g != p.oc || w[wo + 1] * p.g != p.ic)
+    // Divisions, not products, so that a huge g cannot wrap around to a plausible value.
+    if (p.oc % p.g || p.ic % p.g || w[wo] != p.oc / p.g || w[wo + 1] != p.ic / p.g)
         invalid("weights dims (oc/g=" + std::to_string(w[wo]) + ", ic/g=" + std::to_string(w[wo + 1])
                 + ") do not fit ic=" + std::to_string(p.ic) + " oc=" + std::to_string(p.oc)
                 + " g=" + std::to_string(p.g));
@@ -74,6 +78,12 @@ conv_problem make_problem(const convolution_forward::desc &d) {
         if (p.s[sp] < 1 || p.d[sp] < 0 || p.k[sp] < 1 || p.i[sp] < 1)
             invalid("spatial dim " + std::to_string(j) + ": input, kernel and stride must be "
                     "positive and dilation non-negative");
+        // Bounds under which the size arithmetic below cannot overflow.
+        const int64_t max_tap = int64_t(1) << 30, max_size = int64_t(1) << 60;
+        if (p.k[sp] > max_tap || p.d[sp] > max_tap || p.i[sp] > max_size || p.o[sp] > max_size
+                || std::abs(p.p[sp]) > max_size || std::abs(p.p_end[sp]) > max_size)
+            invalid("spatial dim " + std::to_string(j) + ": problem too large (kernel and "
+                    "dilation at most 2^30, sizes and paddings at most 2^60)");
         const int64_t span = p.i[sp] + p.p[sp] + p.p_end[sp] - p.extent(sp);
         const int64_t expect_o = span < 0 ? 0 : span / p.s[sp] + 1;
         if (p.o[sp] != expect_o)

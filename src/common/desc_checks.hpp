@@ -5,6 +5,7 @@
 
 #include "prim/error.hpp"
 #include "prim/memory.hpp"
+#include "prim/primitive.hpp"
 
 namespace prim {
 namespace impl {
@@ -20,6 +21,12 @@ struct desc_checks {
         if (md.is_zero()) fail(std::string(name) + " desc is empty");
         if (md.get_data_type() != memory::data_type::f32)
             fail(std::string(name) + " data type must be f32");
+    }
+    // One of the propagation kinds (an enum cast from a bad integer is not).
+    void prop(prop_kind pk) const {
+        if (pk != prop_kind::forward_training && pk != prop_kind::forward_inference)
+            fail("prop_kind " + std::to_string(static_cast<int>(pk))
+                 + " is not forward_training or forward_inference");
     }
     // An optional bias: absent (zero desc), or f32 with dims {oc}.
     void bias(const memory::desc &md, memory::dim oc) const {

@@ -21,8 +21,15 @@ const impl::desc_checks check {"eltwise"};
 } // namespace
 
 eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
+    check.prop(d.prop);
     check.f32(d.src, "src");
     if (d.src.ndims() < 1 || d.src.ndims() > 5) invalid("src must have 1 to 5 dims");
+    memory::dim elements = 1;
+    for (memory::dim x : d.src.get_dims())
+        if (x < 0 || __builtin_mul_overflow(elements, x, &elements)
+                || elements > (memory::dim(1) << 60))
+            invalid("problem too large or negative: src dims must be non-negative with at most "
+                    "2^60 elements");
     const std::string bad_params = impl::check_eltwise_params(d.alg, d.alpha, d.beta, 1.f);
     if (!bad_params.empty()) invalid(bad_params);
 

@@ -21,6 +21,7 @@ const impl::desc_checks check {"inner_product"};
 [[noreturn]] void invalid(const std::string &msg) { check.fail(msg); }
 
 impl::ip_problem make_problem(const inner_product_forward::desc &d) {
+    check.prop(d.prop);
     check.f32(d.src, "src");
     check.f32(d.weights, "weights");
     check.f32(d.dst, "dst");

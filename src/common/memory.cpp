@@ -16,6 +16,9 @@ namespace prim {
 
 namespace {
 
+// The most elements a desc may have, so that its size in bytes fits an int64.
+constexpr memory::dim max_elements = memory::dim(1) << 60;
+
 [[noreturn]] void invalid(const std::string &msg) {
     throw error(status::invalid_arguments, msg);
 }
@@ -98,6 +101,9 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         while (end < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[end])))
             ++end;
         if (end == pos || end >= pattern.size()) invalid(where + "bad inner block");
+        // 19 digits at most (an int64); a block that large is then refused by the size check.
+        if (end - pos > 19 || (end - pos == 19 && pattern.compare(pos, 19, "9223372036854775807") > 0))
+            invalid(where + "bad inner block (too many digits)");
         const dim size = std::atoll(pattern.substr(pos, end - pos).c_str());
         const int dim_idx = pattern[end] - 'a';
         if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx] || blk[dim_idx] != 1)
@@ -115,9 +121,18 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
     dims_ = d;
     padded_.resize(n);
     strides_.resize(n);
+    // Padded dims and their product, refused before anything can overflow: every stride,
+    // offset and byte size computed from a desc then fits an int64.
+    dim elements = 1;
+    for (int i = 0; i < n; ++i) {
+        const dim blocks = d[i] / blk[i] + (d[i] % blk[i] != 0);
+        if (__builtin_mul_overflow(blocks, blk[i], &padded_[i])
+                || __builtin_mul_overflow(elements, padded_[i], &elements)
+                || elements > max_elements)
+            invalid(where + "too large (more than 2^60 elements with padding)");
+    }
     dim stride = 1;
     for (dim b : inner_blk_) stride *= b;
-    for (int i = 0; i < n; ++i) padded_[i] = (d[i] + blk[i] - 1) / blk[i] * blk[i];
     for (int i = n - 1; i >= 0; --i) {
         const int dim_idx = order_[i];
         strides_[dim_idx] = stride;

@@ -23,7 +23,16 @@ std::string spatial_letters(int first, int nsp) {
     return s;
 }
 
-bool fits_i32(int64_t v) { return v >= INT32_MIN / 2 && v <= INT32_MAX / 2; }
+bool fits_i32(double v) { return v >= INT32_MIN / 2 && v <= INT32_MAX / 2; }
+
+// Displacement checks are computed in double: with huge strides the products themselves would
+// overflow an int64.
+double dbl(int64_t v) { return static_cast<double>(v); }
+
+// Bytes a kernel row reaches in src along w.
+double row_span_bytes(const conv_conf &c) {
+    return (dbl(c.o[2]) * dbl(c.s[2]) + dbl(c.k[2]) * dbl(c.dil[2]) + dbl(c.p[2])) * std::abs(dbl(c.src_sp[2]));
+}
 
 } // namespace
 
@@ -208,11 +217,11 @@ std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &
     for (int j = 0; j < nsp; ++j) c.wei_sp[sp_index(nsp, j)] = ws[o + 2 + j] * f;
 
     // Every displacement the kernel emits must fit in 32 bits.
-    const int64_t row_span = (c.o[2] * c.s[2] + c.k[2] * c.dil[2] + c.p[2]) * std::abs(c.src_sp[2]);
-    const int64_t checks[] = {c.src_icb, row_span + W * std::abs(c.src_ic), c.src_sp[0] * c.dil[0],
-            c.src_sp[1] * c.dil[1], c.wei_icb, c.wei_ocb * 4, c.wei_sp[0], c.wei_sp[1],
-            c.wei_sp[2] * c.k[2], c.dst_ocb * 4, c.o[2] * c.dst_sp[2]};
-    for (int64_t v : checks)
+    const double checks[] = {dbl(c.src_icb), row_span_bytes(c) + dbl(W) * std::abs(dbl(c.src_ic)),
+            dbl(c.src_sp[0]) * dbl(c.dil[0]), dbl(c.src_sp[1]) * dbl(c.dil[1]), dbl(c.wei_icb),
+            dbl(c.wei_ocb) * 4, dbl(c.wei_sp[0]), dbl(c.wei_sp[1]), dbl(c.wei_sp[2]) * dbl(c.k[2]),
+            dbl(c.dst_ocb) * 4, dbl(c.o[2]) * dbl(c.dst_sp[2])};
+    for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
     return "";
 }
@@ -232,10 +241,10 @@ std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::des
     const auto &ws = wei.strides();
     c.wei_ocb = ws[0] * f;
     for (int j = 0; j < nsp; ++j) c.wei_sp[sp_index(nsp, j)] = ws[3 + j] * f;
-    const int64_t row_span = (c.o[2] * c.s[2] + c.k[2] * c.dil[2] + c.p[2]) * std::abs(c.src_sp[2]);
-    const int64_t checks[] = {row_span, c.src_sp[0] * c.dil[0], c.src_sp[1] * c.dil[1],
-            c.wei_sp[0], c.wei_sp[1], c.wei_sp[2] * c.k[2], c.o[2] * c.dst_sp[2]};
-    for (int64_t v : checks)
+    const double checks[] = {row_span_bytes(c), dbl(c.src_sp[0]) * dbl(c.dil[0]),
+            dbl(c.src_sp[1]) * dbl(c.dil[1]), dbl(c.wei_sp[0]), dbl(c.wei_sp[1]),
+            dbl(c.wei_sp[2]) * dbl(c.k[2]), dbl(c.o[2]) * dbl(c.dst_sp[2])};
+    for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
     return "";
 }
