@@ -1,0 +1,80 @@
+// Helpers for the tests that drive the public API as a user would: run a statement and keep
+// what it threw, check a prim::error's status and message, plain memory descriptors.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "prim/prim.hpp"
+
+using namespace prim;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+using dims = memory::dims;
+
+namespace {
+
+const float nan_f = std::numeric_limits<float>::quiet_NaN();
+const memory::dim huge = memory::dim(1) << 40; // any two of these overflow 64 bits
+
+#if defined(__SANITIZE_ADDRESS__)
+const bool asan_build = true;
+#else
+const bool asan_build = false;
+#endif
+
+// What a call threw: nothing, a prim::error (status and message), or something else.
+struct outcome {
+    bool threw_prim = false;
+    status st = status::success;
+    std::string message = "no exception";
+};
+
+outcome run(const std::function<void()> &f) {
+    outcome o;
+    try {
+        f();
+    } catch (const error &e) {
+        o.threw_prim = true;
+        o.st = e.get_status();
+        o.message = e.what();
+    } catch (const std::exception &e) {
+        o.message = std::string("not a prim::error: ") + e.what();
+    }
+    return o;
+}
+
+} // namespace
+
+// The statement must throw prim::error with status ST and a message containing FRAGMENT.
+#define CHECK_PRIM_ERROR(stmt, ST, FRAGMENT)                                                    \
+    do {                                                                                       \
+        const outcome o_ = run([&]() { stmt; });                                               \
+        INFO("statement: " #stmt "\nmessage: " << o_.message);                                 \
+        CHECK(o_.threw_prim);                                                                  \
+        CHECK(o_.st == (ST));                                                                  \
+        CHECK_THAT(o_.message, Catch::Contains(FRAGMENT));                                     \
+    } while (0)
+
+#define CHECK_INVALID(stmt, FRAGMENT) CHECK_PRIM_ERROR(stmt, status::invalid_arguments, FRAGMENT)
+
+namespace {
+
+float *data(const memory &m) { return static_cast<float *>(m.get_data_handle()); }
+
+memory::desc plain(const dims &d) {
+    static const tag by_rank[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde,
+                                  tag::abcdef};
+    return memory::desc(d, dt::f32, by_rank[d.size()]);
+}
+
+} // namespace
