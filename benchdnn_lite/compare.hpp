@@ -2,6 +2,7 @@
 // infinities equal when of the same sign. The tolerance comes from the chain (doc/benchdnn_lite.md).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,21 @@ struct compare_result {
     std::vector<mismatch> examples; // the worst mismatches, largest first (at most `keep`)
 };
 
-compare_result compare(const float *got, const float *ref, int64_t n, double tol, int keep = 10);
+// A second chance for an element whose error exceeds tol (see within_chain_error).
+using second_chance = std::function<bool(int64_t index, float got)>;
+
+// An element passes when it is within tol of ref, or when `retry` accepts it.
+compare_result compare(const float *got, const float *ref, int64_t n, double tol, int keep = 10,
+                       const second_chance &retry = nullptr);
+
+// True when got is what the chain can give if every inexact step errs by its own budget, all in
+// one direction (up, or down): the chain run again with each step's result moved by
+// budget * max(|x|, 2^-20). Budgets add up along a chain, but some chains amplify an error far
+// beyond its size: in gelu_erf+sqrt, a difference of 1e-23 before sqrt decides between NaN and 0;
+// in exp+exp the second exp multiplies the first one's relative error by its argument.
+// base is the primitive's result before the chain, exact up to base_tol.
+bool within_chain_error(const prim::post_ops &po, float base, double base_tol, float dst_old,
+                        float got, double tol);
 
 // "3.2e-05", "0", "inf": how the worst error is printed.
 std::string format_error(double err);

@@ -19,6 +19,7 @@ const char *usage =
         "options: --mode=C|P|CP --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I\n"
         "         --alg=ALG[,ALG...] --alpha=A --beta=B --stag=TAG --wtag=TAG --dtag=TAG\n"
         "         --mb=N --match=REGEX --fused=on|off|both --max-ms-per-prb=N --batch=FILE\n"
+        "         --cmp=onednn|none\n"
         "         --reset -vN|--verbose=N\n"
         "see doc/benchdnn_lite.md\n";
 

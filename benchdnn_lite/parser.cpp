@@ -168,6 +168,19 @@ bool apply_option(const std::string &token, run_options &opts) {
         else if (value == "off") s.fused = fused_mode::off;
         else if (value == "both") s.fused = fused_mode::both;
         else bad(token, "must be on, off or both");
+    } else if (key == "--cmp") {
+        need_value();
+        if (value == "onednn") {
+#ifdef PRIM_WITH_ONEDNN
+            s.cmp_onednn = true;
+#else
+            bad(token, "built without oneDNN (libdnnl-dev was not found at configure time)");
+#endif
+        } else if (value == "none") {
+            s.cmp_onednn = false;
+        } else {
+            bad(token, "must be onednn or none");
+        }
     } else if (key == "--max-ms-per-prb") {
         need_value();
         s.max_ms = static_cast<int>(parse_int(token, value, 1, 3600 * 1000));

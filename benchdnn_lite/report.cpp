@@ -1,6 +1,7 @@
 // Output lines and the progress line.
 #include "report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <unistd.h>
 
@@ -52,8 +53,24 @@ void reporter::end_case(bool passed) {
     show_progress();
 }
 
+void reporter::record_comparison(const std::string &kind, const std::string &driver,
+                                 double a_rate, double b_rate) {
+    if (!(a_rate > 0) || !(b_rate > 0)) return; // a rate of 0: too fast to time, no ratio
+    auto it = comparisons_.begin();
+    while (it != comparisons_.end() && !(it->kind == kind && it->driver == driver)) ++it;
+    if (it == comparisons_.end()) it = comparisons_.insert(it, comparisons {kind, driver});
+    it->cases++;
+    it->log_a += std::log(a_rate);
+    it->log_b += std::log(b_rate);
+}
+
 void reporter::summary() {
     clear_progress();
+    for (const comparisons &c : comparisons_) {
+        const double a = std::exp(c.log_a / c.cases), b = std::exp(c.log_b / c.cases);
+        std::printf("%s_geomean,%s,%lld,%.4g,%.4g,%.3f\n", c.kind.c_str(), c.driver.c_str(),
+                    static_cast<long long>(c.cases), a, b, a / b);
+    }
     std::printf("%lld passed, %lld failed\n", static_cast<long long>(passed_),
                 static_cast<long long>(failed_));
     std::fflush(stdout);

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bdl {
 
@@ -23,6 +24,11 @@ public:
 
     int64_t passed() const { return passed_; }
     int64_t failed() const { return failed_; }
+    // A comparison of two rates of one case (kind "perf_cmp": fused and unfused; "perf_onednn":
+    // ours and oneDNN's). summary() prints their geometric means per kind and driver.
+    void record_comparison(const std::string &kind, const std::string &driver, double a_rate,
+                           double b_rate);
+    // "KIND_geomean,DRIVER,CASES,A,B,RATIO" per recorded kind and driver (RATIO = A / B), then
     // "P passed, F failed", alone on the last line.
     void summary();
 
@@ -34,6 +40,12 @@ private:
     double start_ms_;
     bool progress_; // stderr is a terminal
     bool progress_shown_ = false;
+    struct comparisons {
+        std::string kind, driver;
+        int64_t cases = 0;
+        double log_a = 0, log_b = 0; // sums of the logarithms of the rates
+    };
+    std::vector<comparisons> comparisons_;
 };
 
 } // namespace bdl

@@ -36,6 +36,7 @@ std::string settings::repro_options() const {
     if (wtag != "any") r += "--wtag=" + wtag + " ";
     if (dtag != "any") r += "--dtag=" + dtag + " ";
     if (fused != fused_mode::on) r += std::string("--fused=") + fused_name(fused) + " ";
+    if (cmp_onednn) r += "--cmp=onednn ";
     if (mode_p && max_ms != default_max_ms) r += "--max-ms-per-prb=" + std::to_string(max_ms) + " ";
     return r;
 }

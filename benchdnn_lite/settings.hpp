@@ -34,6 +34,7 @@ struct settings {
     std::shared_ptr<const std::regex> match_re;
     fused_mode fused = fused_mode::on;               // --fused
     int max_ms = default_max_ms;                     // --max-ms-per-prb
+    bool cmp_onednn = false;                         // --cmp=onednn: side by side with oneDNN
 
     bool matches(const std::string &desc) const {
         return !match_re || std::regex_search(desc, *match_re);

@@ -1,0 +1,294 @@
+// The oneDNN 2.6 side of --cmp=onednn (see onednn_case.hpp). Everything that names oneDNN is
+// inside PRIM_WITH_ONEDNN; without it the option is refused and this file only says so.
+#include "onednn/onednn_case.hpp"
+
+#ifdef PRIM_WITH_ONEDNN
+
+#include <cmath>
+#include <cstdlib>
+#include <unordered_map>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "attr/algorithm_table.hpp"
+#include "common/problem.hpp"
+#include "fill.hpp"
+#include "onednn/onednn_map.hpp"
+
+namespace bdl {
+
+namespace {
+
+using dnnl::memory;
+using tag = dnnl::memory::format_tag;
+constexpr auto f32 = dnnl::memory::data_type::f32;
+
+dnnl::algorithm onednn_algorithm(const std::string &name) {
+    using a = dnnl::algorithm;
+    static const std::unordered_map<std::string, a> table = {
+            {"relu", a::eltwise_relu}, {"tanh", a::eltwise_tanh}, {"elu", a::eltwise_elu},
+            {"square", a::eltwise_square}, {"abs", a::eltwise_abs}, {"sqrt", a::eltwise_sqrt},
+            {"linear", a::eltwise_linear}, {"clip", a::eltwise_clip},
+            {"clip_v2", a::eltwise_clip_v2}, {"soft_relu", a::eltwise_soft_relu},
+            {"logistic", a::eltwise_logistic}, {"exp", a::eltwise_exp}, {"log", a::eltwise_log},
+            {"gelu_tanh", a::eltwise_gelu_tanh}, {"gelu_erf", a::eltwise_gelu_erf},
+            {"swish", a::eltwise_swish}, {"mish", a::eltwise_mish}, {"pow", a::eltwise_pow},
+            {"round", a::eltwise_round}, {"logsigmoid", a::eltwise_logsigmoid},
+            {"hardswish", a::eltwise_hardswish}};
+    return table.at(name); // onednn_map.cpp only produces these names
+}
+
+dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops) {
+    dnnl::post_ops po;
+    for (const onednn_op &op : ops) {
+        if (op.sum) po.append_sum(op.scale);
+        else po.append_eltwise(op.scale, onednn_algorithm(op.alg), op.alpha, op.beta);
+    }
+    return po;
+}
+
+tag plain_tag(size_t rank) {
+    static const tag by_rank[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde,
+                                  tag::abcdef};
+    return by_rank[rank];
+}
+
+dnnl::prop_kind prop_of(const settings &s) {
+    return s.dir == direction::fwd_i ? dnnl::prop_kind::forward_inference
+                                     : dnnl::prop_kind::forward_training;
+}
+
+std::vector<float> plain_buffer(const memory::dims &dims) {
+    int64_t n = 1;
+    for (auto d : dims) n *= d;
+    return std::vector<float>(static_cast<size_t>(n > 0 ? n : 1));
+}
+
+std::vector<onednn_op> chain_or_skip(const prim::post_ops &po) {
+    std::string why;
+    std::vector<onednn_op> ops = map_chain(po, why);
+    if (!why.empty()) throw onednn_skip(why);
+    return ops;
+}
+
+} // namespace
+
+struct onednn_case::state {
+    dnnl::engine eng {dnnl::engine::kind::cpu, 0};
+    dnnl::stream strm {eng};
+    dnnl::primitive prim;
+    std::unordered_map<int, memory> args;
+    std::string impl;
+    memory::dims dst_dims;
+    std::vector<std::vector<float>> keep; // plain data of the user memories
+    int nan_source = -1; // eltwise: the index of its source in keep (see result())
+
+    // A memory in the layout `target` holding `data` (plain, dims).
+    memory bind(std::vector<float> data, const memory::dims &dims, const memory::desc &target) {
+        keep.push_back(std::move(data));
+        memory user({dims, f32, plain_tag(dims.size())}, eng, keep.back().data());
+        memory m(target, eng);
+        dnnl::reorder(user, m).execute(strm, user, m);
+        strm.wait();
+        return m;
+    }
+
+    void convolution(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
+    void inner_product(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
+    void eltwise(const problem_case &pc, const settings &s, const prim::post_ops &po);
+};
+
+void onednn_case::state::convolution(const problem_case &pc, const settings &s,
+                                     const dnnl::primitive_attr &attr) {
+    const prim::impl::conv_problem prb = prim::impl::parse_conv_problem(pc.desc());
+    memory::dims src {prb.mb, prb.ic}, dst {prb.mb, prb.oc};
+    memory::dims wei = prb.g > 1 ? memory::dims {prb.g, prb.ocg(), prb.icg()}
+                                 : memory::dims {prb.oc, prb.ic};
+    memory::dims strides, dilates, pad_l, pad_r;
+    for (int sp = 3 - prb.nsp; sp < 3; ++sp) {
+        src.push_back(prb.i[sp]);
+        dst.push_back(prb.o[sp]);
+        wei.push_back(prb.k[sp]);
+        strides.push_back(prb.s[sp]);
+        dilates.push_back(prb.d[sp]); // oneDNN counts dilation as benchdnn does: 0 is dense
+        pad_l.push_back(prb.p[sp]);
+        pad_r.push_back(prb.p_end[sp]);
+    }
+    const bool with_bias = s.dir != direction::fwd_d;
+    const memory::desc src_md(src, f32, tag::any), wei_md(wei, f32, tag::any),
+            dst_md(dst, f32, tag::any), bias_md({prb.oc}, f32, tag::any);
+    using conv = dnnl::convolution_forward;
+    const auto alg = dnnl::algorithm::convolution_direct;
+    const conv::desc d = with_bias
+            ? conv::desc(prop_of(s), alg, src_md, wei_md, bias_md, dst_md, strides, dilates,
+                         pad_l, pad_r)
+            : conv::desc(prop_of(s), alg, src_md, wei_md, dst_md, strides, dilates, pad_l, pad_r);
+    const conv::primitive_desc pd(d, attr, eng);
+    prim = conv(pd);
+    impl = pd.impl_info_str();
+    std::vector<float> src_data = plain_buffer(src), wei_data = plain_buffer(wei);
+    fill_src(src_data, tensor_id::src);
+    fill_wei(wei_data, prb.icg() * prb.k[0] * prb.k[1] * prb.k[2]);
+    args[DNNL_ARG_SRC] = bind(std::move(src_data), src, pd.src_desc());
+    args[DNNL_ARG_WEIGHTS] = bind(std::move(wei_data), wei, pd.weights_desc());
+    if (with_bias) {
+        std::vector<float> bias_data = plain_buffer({prb.oc});
+        fill_src(bias_data, tensor_id::bias);
+        args[DNNL_ARG_BIAS] = bind(std::move(bias_data), {prb.oc}, pd.bias_desc());
+    }
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
+    dst_dims = dst;
+}
+
+void onednn_case::state::inner_product(const problem_case &pc, const settings &s,
+                                       const dnnl::primitive_attr &attr) {
+    const prim::impl::ip_problem prb = prim::impl::parse_ip_problem(pc.desc());
+    memory::dims src {prb.mb, prb.ic}, wei {prb.oc, prb.ic}, dst {prb.mb, prb.oc};
+    for (int sp = 3 - prb.nsp; sp < 3 && prb.nsp > 0; ++sp) {
+        src.push_back(prb.i[sp]);
+        wei.push_back(prb.i[sp]);
+    }
+    const bool with_bias = s.dir != direction::fwd_d;
+    const memory::desc src_md(src, f32, tag::any), wei_md(wei, f32, tag::any),
+            dst_md(dst, f32, tag::any), bias_md({prb.oc}, f32, tag::any);
+    using ip = dnnl::inner_product_forward;
+    const ip::desc d = with_bias ? ip::desc(prop_of(s), src_md, wei_md, bias_md, dst_md)
+                                 : ip::desc(prop_of(s), src_md, wei_md, dst_md);
+    const ip::primitive_desc pd(d, attr, eng);
+    prim = ip(pd);
+    impl = pd.impl_info_str();
+    std::vector<float> src_data = plain_buffer(src), wei_data = plain_buffer(wei);
+    fill_src(src_data, tensor_id::src);
+    fill_wei(wei_data, prb.ic * prb.spatial());
+    args[DNNL_ARG_SRC] = bind(std::move(src_data), src, pd.src_desc());
+    args[DNNL_ARG_WEIGHTS] = bind(std::move(wei_data), wei, pd.weights_desc());
+    if (with_bias) {
+        std::vector<float> bias_data = plain_buffer({prb.oc});
+        fill_src(bias_data, tensor_id::bias);
+        args[DNNL_ARG_BIAS] = bind(std::move(bias_data), {prb.oc}, pd.bias_desc());
+    }
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
+    dst_dims = dst;
+}
+
+// The eltwise case's algorithm comes back from its REPRO options ("--alg=NAME [--alpha=X]
+// [--beta=Y] "), which eltwise_case writes from the algorithm's main name and exact values.
+void onednn_case::state::eltwise(const problem_case &pc, const settings &s,
+                                 const prim::post_ops &po) {
+    const std::string opts = pc.repro_options();
+    auto value_of = [&](const std::string &key) -> std::string {
+        const size_t at = opts.find(key);
+        if (at == std::string::npos) return "";
+        const size_t begin = at + key.size();
+        return opts.substr(begin, opts.find(' ', begin) - begin);
+    };
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(value_of("--alg="));
+    if (!info) throw onednn_skip("cannot read the eltwise algorithm from '" + opts + "'");
+    const std::string a = value_of("--alpha="), b = value_of("--beta=");
+    const float alpha = a.empty() ? info->default_alpha : std::strtof(a.c_str(), nullptr);
+    const float beta = b.empty() ? info->default_beta : std::strtof(b.c_str(), nullptr);
+
+    // oneDNN 2.6's eltwise primitive (ref:any) accepts post-ops but computes them wrongly: a sum
+    // gives garbage, and so does any chain on a 1D tensor (found by the C-mode check). So only
+    // an algorithm that is one oneDNN op, without a chain, is compared.
+    if (po.len() > 0)
+        throw onednn_skip(
+                "oneDNN 2.6's eltwise primitive gets post-ops wrong (a sum; any chain on 1D)");
+    std::string why;
+    const std::vector<onednn_op> main_ops = map_eltwise(info->alg, alpha, beta, 1.f, why);
+    if (main_ops.empty()) throw onednn_skip(why);
+    if (main_ops.size() > 1 || main_ops[0].scale != 1.f)
+        throw onednn_skip(std::string("oneDNN 2.6 has no single algorithm for ") + info->name
+                          + " with these parameters");
+    const onednn_op first = main_ops.front();
+    const dnnl::primitive_attr attr;
+
+    const prim::impl::eltwise_problem prb = prim::impl::parse_eltwise_problem(pc.desc());
+    const memory::dims dims(prb.dims.begin(), prb.dims.end());
+    const memory::desc md(dims, f32, plain_tag(dims.size()));
+    using elt = dnnl::eltwise_forward;
+    const elt::desc d(prop_of(s), onednn_algorithm(first.alg), md, first.alpha, first.beta);
+    const elt::primitive_desc pd(d, attr, eng);
+    prim = elt(pd);
+    impl = pd.impl_info_str();
+    std::vector<float> src_data = plain_buffer(dims);
+    fill_eltwise_src(src_data, info->alg);
+    args[DNNL_ARG_SRC] = bind(std::move(src_data), dims, pd.src_desc());
+    nan_source = static_cast<int>(keep.size()) - 1;
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dims, pd.dst_desc());
+    dst_dims = dims;
+}
+
+bool onednn_available() { return true; }
+
+onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const settings &s,
+                         const prim::post_ops &po)
+    : st_(std::make_unique<state>()) {
+    try {
+        if (driver == driver_kind::eltwise) {
+            st_->eltwise(pc, s, po);
+        } else {
+            dnnl::primitive_attr attr;
+            attr.set_post_ops(to_onednn(chain_or_skip(po)));
+            if (driver == driver_kind::conv) st_->convolution(pc, s, attr);
+            else st_->inner_product(pc, s, attr);
+        }
+    } catch (const dnnl::error &e) {
+        // Typically "could not create a primitive descriptor iterator": no oneDNN
+        // implementation takes this shape or chain.
+        throw onednn_skip(std::string("oneDNN refuses it: ") + e.what());
+    }
+}
+
+onednn_case::~onednn_case() = default;
+
+void onednn_case::execute() {
+    st_->prim.execute(st_->strm, st_->args);
+    st_->strm.wait();
+}
+
+std::vector<float> onednn_case::result() const {
+    std::vector<float> out = plain_buffer(st_->dst_dims);
+    memory user({st_->dst_dims, f32, plain_tag(st_->dst_dims.size())}, st_->eng, out.data());
+    memory dst = st_->args.at(DNNL_ARG_DST);
+    dnnl::reorder(dst, user).execute(st_->strm, dst, user);
+    st_->strm.wait();
+    if (st_->nan_source >= 0) {
+        const std::vector<float> &src = st_->keep[st_->nan_source];
+        for (size_t i = 0; i < out.size() && i < src.size(); ++i)
+            if (std::isnan(src[i])) out[i] = NAN;
+    }
+    return out;
+}
+
+const std::string &onednn_case::impl() const { return st_->impl; }
+
+} // namespace bdl
+
+#else // built without oneDNN
+
+namespace bdl {
+
+struct onednn_case::state {};
+
+bool onednn_available() { return false; }
+
+onednn_case::onednn_case(driver_kind, const problem_case &, const settings &,
+                         const prim::post_ops &) {
+    throw onednn_skip("built without oneDNN");
+}
+
+onednn_case::~onednn_case() = default;
+
+void onednn_case::execute() {}
+
+std::vector<float> onednn_case::result() const { return {}; }
+
+const std::string &onednn_case::impl() const {
+    static const std::string none = "none";
+    return none;
+}
+
+} // namespace bdl
+
+#endif
