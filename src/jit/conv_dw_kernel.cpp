@@ -59,25 +59,8 @@ void conv_dw_kernel<isa>::generate() {
     };
     injector_ = std::make_unique<post_ops_injector<isa>>(*this, c_.chain, sum);
 
-    const int64_t sw = c_.s[2];
-    for (const row_block &rb : plan_row(c_)) {
-        mov(reg_src_blk, ARG(src));
-        add_offset(*this, reg_src_blk, rb.ow0 * sw * c_.src_sp[2], reg_tmp);
-        mov(reg_dst_blk, ARG(dst));
-        add_offset(*this, reg_dst_blk, rb.ow0 * c_.dst_sp[2], reg_tmp);
-        if (rb.count == 1) {
-            emit_block(rb.ur, rb.ow0, rb.interior);
-            continue;
-        }
-        mov(reg_ow_cnt, rb.count);
-        Label loop;
-        L(loop);
-        emit_block(rb.ur, rb.ow0, true);
-        add_offset(*this, reg_src_blk, rb.ur * sw * c_.src_sp[2], reg_tmp);
-        add_offset(*this, reg_dst_blk, rb.ur * c_.dst_sp[2], reg_tmp);
-        dec(reg_ow_cnt);
-        jnz(loop, T_NEAR);
-    }
+    emit_row_walk(*this, c_, {reg_param, reg_src_blk, reg_dst_blk, reg_ow_cnt, reg_tmp},
+                  [this](int ur, int64_t ow0, bool interior) { emit_block(ur, ow0, interior); });
     postamble();
 }
 
