@@ -1,0 +1,46 @@
+#include "weighted_case.hpp"
+
+#include "fill.hpp"
+#include "tags.hpp"
+
+namespace bdl {
+
+void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::string &desc) {
+    // Plain copies, the primitive's copies, the reference and results: about 3x each.
+    check_memory_budget(
+            3.0 * 4 * (volume_f(src_dims_) + volume_f(wei_dims_) + 3.0 * volume_f(dst_dims_)),
+            desc);
+    src_ = buffer(volume(src_dims_));
+    wei_ = buffer(volume(wei_dims_));
+    bias_ = buffer(oc);
+    dst_old_ = buffer(volume(dst_dims_));
+    fill_src(src_, tensor_id::src);
+    fill_wei(wei_, reduction);
+    fill_src(bias_, tensor_id::bias);
+    fill_dst_old(dst_old_);
+}
+
+weighted_case::user_descs weighted_case::make_user_descs() const {
+    const int64_t oc = static_cast<int64_t>(bias_.size());
+    return {make_desc(src_dims_, s_.stag, "--stag"), make_desc(wei_dims_, s_.wtag, "--wtag"),
+            with_bias_ ? plain_desc({oc}) : prim::memory::desc(),
+            make_desc(dst_dims_, s_.dtag, "--dtag"),
+            s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
+                                       : prim::prop_kind::forward_training};
+}
+
+bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
+                                    const prim::primitive_desc_base &pd) const {
+    bound_primitive b;
+    b.prim = std::move(p);
+    b.impl = pd.impl_name();
+    b.args[prim::PRIM_ARG_SRC] = from_plain(src_, src_dims_, pd.src_desc());
+    b.args[prim::PRIM_ARG_WEIGHTS] = from_plain(wei_, wei_dims_, pd.weights_desc());
+    if (with_bias_)
+        b.args[prim::PRIM_ARG_BIAS] = from_plain(
+                bias_, {static_cast<int64_t>(bias_.size())}, pd.bias_desc());
+    b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
+    return b;
+}
+
+} // namespace bdl

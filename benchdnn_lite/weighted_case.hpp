@@ -1,0 +1,38 @@
+// What the convolution and inner-product cases share: src, weights, an optional bias and
+// dst_old in plain buffers filled for exact results, and their binding to a created primitive
+// in the layouts it chose.
+#pragma once
+#include "problem_case.hpp"
+
+namespace bdl {
+
+class weighted_case : public problem_case {
+protected:
+    explicit weighted_case(const settings &s)
+        : s_(s), with_bias_(s.dir != direction::fwd_d) {}
+
+    // Once src_dims_, wei_dims_ and dst_dims_ are set: checks the memory budget (desc names the
+    // case), then allocates and fills the buffers. reduction is the number of products summed
+    // into one output, which sets the weights' density so the sums stay exact in f32.
+    void allocate_and_fill(int64_t oc, int64_t reduction, const std::string &desc);
+
+    // The user-side descriptors: --stag/--wtag/--dtag, plain bias (or none), the direction.
+    struct user_descs {
+        prim::memory::desc src, wei, bias, dst;
+        prim::prop_kind prop;
+    };
+    user_descs make_user_descs() const;
+
+    // The primitive with its arguments: inputs reordered from the plain data into the layouts
+    // pd reports, dst holding dst_old.
+    bound_primitive bind(std::shared_ptr<prim::primitive> p,
+                         const prim::primitive_desc_base &pd) const;
+
+    settings s_;
+    bool with_bias_;
+    prim::memory::dims src_dims_, wei_dims_;
+    std::vector<float> src_, wei_, bias_, ref_;
+    bool ref_done_ = false;
+};
+
+} // namespace bdl
