@@ -29,6 +29,15 @@ weighted_case::user_descs weighted_case::make_user_descs() const {
                                        : prim::prop_kind::forward_training};
 }
 
+const std::vector<float> &weighted_case::ref_base() {
+    if (!ref_done_) {
+        ref_ = dst_old_;
+        compute_reference(ref_.data());
+        ref_done_ = true;
+    }
+    return ref_;
+}
+
 bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
                                     const prim::primitive_desc_base &pd) const {
     bound_primitive b;

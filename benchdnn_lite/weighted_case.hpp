@@ -7,7 +7,14 @@
 namespace bdl {
 
 class weighted_case : public problem_case {
+public:
+    // The reference without post-ops (acc + bias), computed once by compute_reference.
+    const std::vector<float> &ref_base() override;
+
 protected:
+    // The reference kernel on the plain buffers; dst holds dst_old on entry.
+    virtual void compute_reference(float *dst) const = 0;
+
     explicit weighted_case(const settings &s)
         : s_(s), with_bias_(s.dir != direction::fwd_d) {}
 
@@ -31,7 +38,10 @@ protected:
     settings s_;
     bool with_bias_;
     prim::memory::dims src_dims_, wei_dims_;
-    std::vector<float> src_, wei_, bias_, ref_;
+    std::vector<float> src_, wei_, bias_;
+
+private:
+    std::vector<float> ref_;
     bool ref_done_ = false;
 };
 

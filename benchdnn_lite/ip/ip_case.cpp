@@ -35,15 +35,9 @@ public:
         return bind(std::make_shared<inner_product_forward>(pd), pd);
     }
 
-    const std::vector<float> &ref_base() override {
-        if (!ref_done_) {
-            ref_ = dst_old_;
-            prim::impl::ref_ip_fwd(prb_, src_.data(), wei_.data(),
-                                   with_bias_ ? bias_.data() : nullptr, prim::post_ops(),
-                                   ref_.data());
-            ref_done_ = true;
-        }
-        return ref_;
+    void compute_reference(float *dst) const override {
+        const float *bias = with_bias_ ? bias_.data() : nullptr;
+        prim::impl::ref_ip_fwd(prb_, src_.data(), wei_.data(), bias, prim::post_ops(), dst);
     }
 
     double work(const prim::post_ops &) const override { return prb_.flops(); }
