@@ -63,6 +63,11 @@ T *offset_ptr(T *p, int64_t bytes) {
     return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
 }
 
+// A desc of like's dims in the layout pattern ("aBcd16b").
+memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
+    return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
+}
+
 class jit_convolution : public primitive_impl {
 public:
     std::string name() const override { return name_; }
@@ -93,6 +98,25 @@ public:
         run(src, wei, args.bias, dst);
         if (dst_out_reorder_)
             dst_out_reorder_->execute(memory(kdst_md_, dst), memory(dst_md, args.dst));
+    }
+
+    // Weights in the kernel's packed layout kwei: with 'any' the user reorders once, else
+    // execute() repacks per call. Bias stays the user's plain vector. False if it is not plain.
+    bool set_weights_and_bias(const conv_request &req, const memory::desc &kwei) {
+        kwei_md_ = kwei;
+        wei_md = req.wei.is_any() ? kwei_md_ : req.wei;
+        if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<reorder>(wei_md, kwei_md_);
+        if (!req.with_bias) return true;
+        const memory::desc plain_bias = make_desc(req.bias, "a");
+        bias_md = req.bias.is_any() ? plain_bias : req.bias;
+        return bias_md == plain_bias;
+    }
+
+    // "jit:avx512", with "+repack" when execute() copies an argument into another layout.
+    template <cpu_isa isa>
+    void set_name() {
+        const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_;
+        name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
     }
 
     // Filled by create_jit_conv.
@@ -162,10 +186,6 @@ private:
         }
     }
 };
-
-memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
-    return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
-}
 
 // Everything the generated code depends on (not the batch or group strides, which only the
 // threading loops use), so equal layers of a network share one kernel through the cache.
@@ -244,19 +264,13 @@ std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
         impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
         impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
     }
-    impl->kwei_md_ = jit::packed_dw_weights_desc(req.wei.get_dims(), nsp, W);
-    impl->wei_md = req.wei.is_any() ? impl->kwei_md_ : req.wei;
-    if (impl->wei_md != impl->kwei_md_)
-        impl->wei_reorder_ = std::make_unique<reorder>(impl->wei_md, impl->kwei_md_);
-    impl->bias_md = req.with_bias ? (req.bias.is_any() ? make_desc(req.bias, "a") : req.bias)
-                                  : memory::desc();
-    PRIM_DISPATCH(!req.with_bias || impl->bias_md == make_desc(req.bias, "a"),
+    PRIM_DISPATCH(impl->set_weights_and_bias(
+                          req, jit::packed_dw_weights_desc(req.wei.get_dims(), nsp, W)),
                   "bias must be a plain vector");
     const std::string strides = jit::set_dw_strides(c, sg, impl->kwei_md_, dg, nsp);
     PRIM_DISPATCH(strides.empty(), strides);
 
-    const bool repack = impl->src_reorder_ || impl->wei_reorder_ || impl->dst_out_reorder_;
-    impl->name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
+    impl->template set_name<isa>();
     try {
         if (c.n_ocb > 1 || !c.oc_tail) impl->main_kernel_ = make_dw_kernel<isa>(c, 0);
         if (c.oc_tail) impl->last_kernel_ = make_dw_kernel<isa>(c, c.oc_tail);
@@ -343,21 +357,13 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
             = jit::init_conv_blocking(c, kprb, isa, injector::aux_vecs_count(chain));
     PRIM_DISPATCH(blocking.empty(), blocking);
 
-    // Weights: the packed layout; with 'any' the user reorders once, else we repack per call.
-    impl->kwei_md_ = jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W);
-    impl->wei_md = req.wei.is_any() ? impl->kwei_md_ : req.wei;
-    if (impl->wei_md != impl->kwei_md_)
-        impl->wei_reorder_ = std::make_unique<reorder>(impl->wei_md, impl->kwei_md_);
-    impl->bias_md = req.with_bias ? (req.bias.is_any() ? make_desc(req.bias, "a") : req.bias)
-                                  : memory::desc();
-    PRIM_DISPATCH(!req.with_bias || impl->bias_md == make_desc(req.bias, "a"),
+    PRIM_DISPATCH(impl->set_weights_and_bias(
+                          req, jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)),
                   "bias must be a plain vector");
-
     const std::string strides = jit::set_strides(c, sg, impl->kwei_md_, grouped, dg, nsp);
     PRIM_DISPATCH(strides.empty(), strides);
 
-    const bool repack = impl->src_reorder_ || impl->wei_reorder_ || impl->dst_out_reorder_;
-    impl->name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
+    impl->template set_name<isa>();
     try {
         const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
         if (c.n_ocbg > 1) impl->main_kernel_ = make_kernel<isa>(c, c.nb_oc, 0);
