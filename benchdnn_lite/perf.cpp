@@ -20,6 +20,8 @@ double time_one(const std::function<void()> &run) {
     return now_ms() - start;
 }
 
+} // namespace
+
 timing summarize(std::vector<double> &t) {
     timing r;
     r.runs = static_cast<int>(t.size());
@@ -30,8 +32,6 @@ timing summarize(std::vector<double> &t) {
     r.median_ms = t.size() % 2 ? t[mid] : 0.5 * (t[mid - 1] + t[mid]);
     return r;
 }
-
-} // namespace
 
 timing time_runs(const std::function<void()> &run, int max_ms, int max_runs) {
     run(); // warm-up: first touch of buffers, caches, lazily built kernels

@@ -1,6 +1,7 @@
 // Timing for --mode=P: one warm-up run, then timed runs until the budget is spent.
 #pragma once
 #include <functional>
+#include <vector>
 
 namespace bdl {
 
@@ -17,6 +18,9 @@ timing time_runs(const std::function<void()> &run, int max_ms, int max_runs = 50
 // side gets about max_ms.
 void time_alternating(const std::function<void()> &a, const std::function<void()> &b, int max_ms,
                       timing &ta, timing &tb, int max_runs = 5000);
+
+// Min and median of run times in ms (sorts t).
+timing summarize(std::vector<double> &t);
 
 double now_ms();
 

@@ -155,12 +155,12 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
 // P mode: times what --fused asks for and prints the perf lines.
 void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
                          reporter &rep) {
+    if (opts.s.cmp_onednn) return measure_against_onednn(pc, po, opts, rep);
     const settings &s = opts.s;
     const char *driver = driver_name(opts.driver);
     const std::string chain = prim::to_string(po);
     const std::string desc = pc.desc();
     const double work = pc.work(po);
-    if (s.cmp_onednn) return measure_against_onednn(pc, po, opts, rep);
     prim::primitive_attr attr;
     attr.set_post_ops(po);
     if (s.fused == fused_mode::on) {

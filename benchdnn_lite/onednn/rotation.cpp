@@ -8,17 +8,6 @@ namespace bdl {
 
 namespace {
 
-timing summarize(std::vector<double> &t) {
-    timing r;
-    r.runs = static_cast<int>(t.size());
-    if (t.empty()) return r;
-    std::sort(t.begin(), t.end());
-    r.min_ms = t.front();
-    const size_t mid = t.size() / 2;
-    r.median_ms = t.size() % 2 ? t[mid] : 0.5 * (t[mid - 1] + t[mid]);
-    return r;
-}
-
 constexpr int rounds_wanted = 20;
 constexpr int max_batch = 64;
 
