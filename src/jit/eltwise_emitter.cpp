@@ -22,8 +22,9 @@ const uint32_t abs_bits = f32_abs_bits;
 
 // erfc(a) e^(a^2) = N(a) / D(a) on [0, 11.4] (rational, degrees 5 and 6, fitted for this code;
 // relative error 2e-8). All coefficients are positive, so Horner in a >= 0 never cancels.
-const std::vector<float> erfc_num = {0.010603321716189384f, 0.09674379229545593f,
-        0.414531946182251f, 1.0207186937332153f, 1.4500094652175903f, 1.0f};
+// N is stored halved (exact: a power of two), since gelu_erf wants erfc / 2.
+const std::vector<float> erfc_half_num = {0.5f * 0.010603321716189384f, 0.5f * 0.09674379229545593f,
+        0.5f * 0.414531946182251f, 0.5f * 1.0207186937332153f, 0.5f * 1.4500094652175903f, 0.5f};
 const std::vector<float> erfc_den = {0.01879391446709633f, 0.17147311568260193f,
         0.7441534996032715f, 1.8946783542633057f, 2.930119037628174f, 2.5783886909484863f, 1.0f};
 
@@ -68,19 +69,20 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_elu: return {3, 3, 1};
     case alg::eltwise_celu: return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1};
     case alg::eltwise_selu: return beta == 0.f ? constant_with_nan : needs{3, 3, 1};
-    case alg::eltwise_tanh:
+    // exp_core and exp_hi_lo_core take one opmask on AVX-512 (the flush of tiny results)
+    case alg::eltwise_tanh: return {2, 2, 0};
     case alg::eltwise_logistic:
-    case alg::eltwise_exp: return {2, 2, 0};
+    case alg::eltwise_exp: return {2, 2, 1};
     case alg::eltwise_scaled_tanh: return beta == 0.f ? constant_with_nan : needs{2, 2, 0};
     case alg::eltwise_log: return {4, 3, 2};
     case alg::eltwise_soft_relu:
     case alg::eltwise_softplus:
-    case alg::eltwise_logsigmoid: return {3, 3, 0};
+    case alg::eltwise_logsigmoid: return {3, 3, 1};
     case alg::eltwise_parametric_softplus:
-        return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 0};
-    case alg::eltwise_gelu_tanh: return {4, 4, 0};
-    case alg::eltwise_mish: return {3, 3, 0};
-    case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 0};
+        return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 1};
+    case alg::eltwise_gelu_tanh: return {4, 4, 1};
+    case alg::eltwise_mish: return {3, 3, 1};
+    case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1};
     case alg::eltwise_gelu_erf: return {4, 4, 1};
     case alg::eltwise_pow:
         if (alpha == 0.f || beta == 0.f) return constant_with_nan;
@@ -113,7 +115,8 @@ int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta
 // ---- per-ISA helpers -------------------------------------------------------------------------
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::cmp(int mask, const Vmm &a, const Xbyak::Operand &b, int predicate) {
+template <class Operand>
+void eltwise_emitter<isa>::cmp(int mask, const Vmm &a, const Operand &b, int predicate) {
     if constexpr (is_avx512)
         h_.vcmpps(Xbyak::Opmask(mask), a, b, static_cast<uint8_t>(predicate));
     else
@@ -121,7 +124,8 @@ void eltwise_emitter<isa>::cmp(int mask, const Vmm &a, const Xbyak::Operand &b, 
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::blend(const Vmm &dst, const Xbyak::Operand &src, int mask) {
+template <class Operand>
+void eltwise_emitter<isa>::blend(const Vmm &dst, const Operand &src, int mask) {
     if constexpr (is_avx512)
         h_.vblendmps(dst | Xbyak::Opmask(mask), dst, src);
     else
@@ -323,9 +327,7 @@ void eltwise_emitter<isa>::gelu_tanh(const Vmm &v) {
     h_.vmovaps(a2, a1);
     h_.vfmsub231ps(a2, v, a0);                 // z_lo = x p_hi - z_hi (exact)
     h_.vfmadd231ps(a2, v, a3);                 //      + x p_lo
-    h_.vminps(a1, a1, c(89.f));                // exp range; the NaN travels in v
-    h_.vmaxps(a1, a1, c(-104.f));
-    h_.vminps(a2, a2, c(1e-5f));               // |z_lo| <= ulp(104) where it matters; finite
+    h_.vminps(a2, a2, c(1e-5f));               // |z_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(a2, a2, c(-1e-5f));
     exp_hi_lo_core(a1, a2, a0);
     h_.vaddps(a1, a1, c(1.f));
@@ -337,32 +339,33 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     // 0.5 x (1 + erf(x/sqrt2)): with w = 0.5 erfc(|x|/sqrt2), x < 0 gives x w and x >= 0 gives
     // x (1 - w), so there is no cancellation in the negative tail. erfc(a) = N(a)/D(a) e^(-a^2),
     // and a^2 = xc^2 / 2 enters exp as an exact hi + lo pair so its rounding is not amplified.
+    // x w is computed as q e^(-a^2) with q = x N/(2D): both factors and the product stay normal
+    // floats wherever the result is (a denormal would cost dozens of cycles).
     const Vmm xc = t(0), lo = t(1), hi = t(2), n = t(3);
     max_keep_nan(v, t(0), -FLT_MAX);          // x = -inf: -FLT_MAX * 0 = -0
     h_.vandps(xc, v, cb(abs_bits));
+    h_.vmaxps(xc, xc, c(0x1p-30f));           // w is the same below; keeps xc^2 normal
     h_.vminps(xc, xc, c(16.f));               // from here on w = 0 exactly
     h_.vmulps(hi, xc, xc);
     h_.vmovaps(lo, hi);
     h_.vfmsub231ps(lo, xc, xc);               // lo = xc*xc - hi, exact
     h_.vmulps(hi, hi, c(-0.5f));
     h_.vmulps(lo, lo, c(-0.5f));
-    exp_hi_lo_core(hi, lo, n);                // hi = e^(-a^2)
+    exp_hi_lo_core(hi, lo, n);                // hi = e^(-a^2), 0 below 1.65e-38
     h_.vmulps(xc, xc, c(0.70710678118654752f)); // a
     h_.vminps(xc, xc, c(11.4f));              // the fitted range; erfc is 0 in f32 beyond
-    horner(lo, xc, erfc_num);
+    horner(lo, xc, erfc_half_num);
     horner(n, xc, erfc_den);
     h_.vdivps(lo, lo, n);
-    h_.vmulps(lo, lo, hi);                    // erfc(a)
-    h_.vmulps(lo, lo, c(0.5f));               // w
-    h_.vmulps(xc, v, lo);                     // x w
-    h_.vmovups(hi, c(1.f));
-    h_.vsubps(hi, hi, lo);
-    h_.vmulps(hi, hi, v);                     // x (1 - w)
+    h_.vmovups(n, c(FLT_MAX));
+    h_.vminps(n, n, v);                       // x = +inf: q e = FLT_MAX * 0, not inf * 0
+    h_.vmulps(lo, lo, n);                     // q = x N / (2D)
+    h_.vmulps(xc, lo, hi);                    // x w
+    h_.vfnmadd213ps(hi, lo, v);               // x - x w, one rounding
     if constexpr (is_avx512) {
         const Xbyak::Opmask k(mask_k(0));
         h_.vcmpps(k, v, c(0.f), ge_oq);
-        h_.vmovaps(v, xc);
-        h_.vmovaps(v | k, hi);
+        h_.vblendmps(v | k, xc, hi);
     } else {
         h_.vcmpps(lo, v, c(0.f), ge_oq);
         h_.vblendvps(v, xc, hi, lo);
@@ -445,8 +448,6 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         h_.vfmsub231ps(y_lo, v, c(beta_));
         h_.vfmadd231ps(y_lo, lo, c(beta_));
         h_.vmovaps(v, t(0));
-        max_keep_nan(v, t(0), -104.f);
-        min_keep_nan(v, t(0), 89.f);
         h_.vminps(y_lo, y_lo, c(1e-5f));            // |y_lo| <= ulp(89) where it matters; finite
         h_.vmaxps(y_lo, y_lo, c(-1e-5f));
         exp_hi_lo_core(v, y_lo, t(0));

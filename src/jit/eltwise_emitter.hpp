@@ -15,6 +15,7 @@
 
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
+#include "jit/op_stream.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -22,7 +23,7 @@ namespace jit {
 
 // vcmpps predicates used by the emitters: "oq" ones are false for NaN, "uq" ones true.
 namespace vcmp {
-enum : int { eq_oq = 0, ord_q = 7, lt_oq = 17, le_oq = 18, nlt_uq = 21, ge_oq = 29, gt_oq = 30 };
+enum : int { eq_oq = 0, ord_q = 7, lt_oq = 17, le_oq = 18, nlt_uq = 21, nle_uq = 22, ge_oq = 29, gt_oq = 30 };
 }
 // f32 bit masks
 constexpr uint32_t f32_sign_bit = 0x80000000u;
@@ -44,6 +45,9 @@ public:
     // v = f(v). aux / opmasks hold at least the counts above; reg_table the table's address.
     void compute(int v_idx, const std::vector<int> &aux, const std::vector<int> &opmasks,
                  const Xbyak::Reg64 &reg_table);
+    // While ops is set, compute() records its instructions there instead of emitting them
+    // (op_stream.hpp), for the injector to interleave several vectors' code.
+    void record_into(op_list *ops) { h_.record_into(ops); }
 
 private:
     // ---- table and register access ----
@@ -55,8 +59,11 @@ private:
     int mask_k(int i) const { return opmasks_.at(i); }
 
     // ---- per-ISA helpers (eltwise_emitter.cpp) ----
-    void cmp(int mask, const Vmm &a, const Xbyak::Operand &b, int predicate);
-    void blend(const Vmm &dst, const Xbyak::Operand &src, int mask); // dst = mask ? src : dst
+    // b / src: a Vmm or an Address (the concrete type: op_sink copies operands by value).
+    template <class Operand>
+    void cmp(int mask, const Vmm &a, const Operand &b, int predicate);
+    template <class Operand>
+    void blend(const Vmm &dst, const Operand &src, int mask); // dst = mask ? src : dst
     // v = max(lo, v) / min(hi, v), a NaN in v stays NaN; tmp is clobbered.
     void max_keep_nan(const Vmm &v, const Vmm &tmp, float lo);
     void min_keep_nan(const Vmm &v, const Vmm &tmp, float hi);
@@ -81,12 +88,17 @@ private:
     void pow(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
-    // e^v. keep_nan: clamp so that NaN survives (else NaN may become a finite value; callers
-    // that carry the NaN elsewhere pass false). Uses a0, a1.
+    // e^v, flushed to 0 below v = -87 (results under 1.65e-38), so that no denormal is made.
+    // keep_nan: clamp so that NaN survives (else NaN may become a finite value; callers that
+    // carry the NaN elsewhere pass false). Uses a0, a1 and, on AVX-512, opmask mask_k(0).
     void exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan);
-    // e^(v + lo) for v in [-104, 89] and |lo| tiny (the argument's exact low part); no clamp.
-    // Uses n, lo (clobbered).
+    // e^(v + lo) for |lo| tiny (the argument's exact low part), with exp_core's clamp and flush;
+    // a NaN in v stays. Uses n, lo (clobbered) and, on AVX-512, mask_k(0).
     void exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n);
+    // The two halves of the flush shared by both: mark the lanes to keep (AVX-512, before the
+    // clamp), then dst = p * 2^n with the others zeroed (n, p clobbered; AVX2: dst also).
+    void flush_tiny_exp_begin(const Vmm &v);
+    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n);
     // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny).
     // Uses a0, a1.
     void expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan,
@@ -108,7 +120,7 @@ private:
     // acc = polynomial(x) by Horner; coefficients highest degree first.
     void horner(const Vmm &acc, const Vmm &x, const std::vector<float> &coeffs);
 
-    jit_generator &h_;
+    op_sink h_;
     algorithm alg_;
     float alpha_, beta_;
     std::vector<int> aux_, opmasks_;

@@ -15,6 +15,11 @@ namespace {
 const float log2e = 1.44269504088896341f;
 const uint32_t ln2_hi_bits = 0x3f317200u; // 0.693145751953125
 const float ln2_lo = 1.42860676533018704e-06f;
+// exp's range: below exp_flush_below the result (< 1.65e-38, near FLT_MIN) is flushed to 0;
+// exp_flush_result is just above the computed e^exp_flush_below.
+const float exp_flush_below = -87.f;
+const float exp_flush_result = 1.6500e-38f;
+const float exp_clamp_hi = 89.f;
 const uint32_t sign_bit = f32_sign_bit;
 const uint32_t abs_bits = f32_abs_bits;
 using namespace vcmp;
@@ -50,62 +55,71 @@ void eltwise_emitter<isa>::round_nearest_even(const Vmm &dst, const Vmm &src) {
 }
 
 template <cpu_isa isa>
+void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v) {
+    // AVX-512: mark the lanes at or above the flush point (and NaN), before the clamp.
+    if constexpr (is_avx512) h_.vcmpps(Xbyak::Opmask(mask_k(0)), v, c(exp_flush_below), nlt_uq);
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n) {
+    if constexpr (is_avx512) {
+        // dst = p * 2^n, 0 in the lanes flush_tiny_exp_begin() did not mark
+        h_.vscalefps(dst | Xbyak::Opmask(mask_k(0)) | Xbyak::util::T_z, p, n);
+    } else {
+        // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both normal floats for n in [-126, 128] (2^128
+        // is not a float), so only the last product rounds. dst is used as a temporary.
+        h_.vcvtps2dq(n, n);                     // exact: n is an integer
+        h_.vpsrad(dst, n, 1);
+        h_.vpsubd(n, n, dst);
+        h_.vpaddd(dst, dst, ci(127));
+        h_.vpslld(dst, dst, 23);
+        h_.vmulps(p, p, dst);
+        h_.vpaddd(n, n, ci(127));
+        h_.vpslld(n, n, 23);
+        h_.vmulps(dst, p, n);
+        // The clamped lanes hold e^exp_flush_below, the smallest result: make them 0. "Not
+        // less or equal" is true for NaN, which stays.
+        h_.vcmpps(n, dst, c(exp_flush_result), nle_uq);
+        h_.vandps(dst, dst, n);
+    }
+}
+
+template <cpu_isa isa>
 void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan) {
-    // Clamp to [-104, 89]: below, e^x is 0 in f32; above, it overflows to inf (through the
-    // scaling below), and n stays small enough for exact range reduction.
-    const float lo = -104.f, hi = 89.f;
+    // Clamp to [-87, 89]: below, e^x < 1.65e-38 is flushed to 0, so no denormal is ever made
+    // (each costs this CPU dozens of cycles); above, it overflows to inf through the scaling,
+    // and n stays small enough for exact range reduction.
+    flush_tiny_exp_begin(v);
     if (keep_nan) {
-        h_.vmovups(a0, c(hi));
+        h_.vmovups(a0, c(exp_clamp_hi));
         h_.vminps(a0, a0, v); // a NaN in v wins (min returns its second operand)
-        h_.vmovups(v, c(lo));
+        h_.vmovups(v, c(exp_flush_below));
         h_.vmaxps(v, v, a0);
     } else {
-        h_.vminps(v, v, c(hi));
-        h_.vmaxps(v, v, c(lo));
+        h_.vminps(v, v, c(exp_clamp_hi));
+        h_.vmaxps(v, v, c(exp_flush_below));
     }
     h_.vmulps(a0, v, c(log2e));
     round_nearest_even(a0, a0);                 // n
     h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));    // r = x - n ln2_hi
     h_.vfnmadd231ps(v, a0, c(ln2_lo));          //     - n ln2_lo
     horner(a1, v, exp_poly);                    // e^r
-    if constexpr (is_avx512) {
-        h_.vscalefps(v, a1, a0);                // e^r * 2^n, overflow and denormals handled
-    } else {
-        // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both in the normal range for n in [-150, 129],
-        // so e^r * 2^n1 is exact and only the last product rounds (into denormals if needed).
-        h_.vcvtps2dq(a0, a0);                   // exact: n is an integer
-        h_.vpsrad(v, a0, 1);
-        h_.vpsubd(a0, a0, v);
-        h_.vpaddd(v, v, ci(127));
-        h_.vpslld(v, v, 23);
-        h_.vmulps(a1, a1, v);
-        h_.vpaddd(a0, a0, ci(127));
-        h_.vpslld(a0, a0, 23);
-        h_.vmulps(v, a1, a0);
-    }
+    scale_by_pow2(v, a1, a0);
 }
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n) {
+    // The same clamp and flush as exp_core; a NaN in v stays.
+    flush_tiny_exp_begin(v);
+    max_keep_nan(v, n, exp_flush_below);
+    min_keep_nan(v, n, exp_clamp_hi);
     h_.vmulps(n, v, c(log2e));
     round_nearest_even(n, n);
     h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));
     h_.vfnmadd231ps(v, n, c(ln2_lo));
     h_.vaddps(v, v, lo); // r + lo: the low part of the argument joins the small reduced value
     horner(lo, v, exp_poly);
-    if constexpr (is_avx512) {
-        h_.vscalefps(v, lo, n);
-    } else {
-        h_.vcvtps2dq(n, n);
-        h_.vpsrad(v, n, 1);
-        h_.vpsubd(n, n, v);
-        h_.vpaddd(v, v, ci(127));
-        h_.vpslld(v, v, 23);
-        h_.vmulps(lo, lo, v);
-        h_.vpaddd(n, n, ci(127));
-        h_.vpslld(n, n, 23);
-        h_.vmulps(v, lo, n);
-    }
+    scale_by_pow2(v, lo, n);
 }
 
 template <cpu_isa isa>
@@ -163,15 +177,16 @@ void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm 
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
-    // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: 2s + s u R(u) with u = s^2.
+    // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: s (2 + u R(u)) with u = s^2, one FMA.
+    // u is taken from max(s, 2^-40), so it never underflows (u R is negligible next to 2 there).
     h_.vaddps(a0, v, c(2.f));
     h_.vdivps(v, v, a0);                        // s
-    h_.vmulps(a0, v, v);                        // u
+    h_.vmaxps(a0, v, c(0x1p-40f));
+    h_.vmulps(a0, a0, a0);                      // u
     horner(a1, a0, log1p_r_poly);
     h_.vmulps(a1, a1, a0);                      // u R
-    h_.vmulps(a1, a1, v);                       // s u R
-    h_.vaddps(v, v, v);                         // 2s (exact)
-    h_.vaddps(v, v, a1);
+    h_.vaddps(a0, v, v);                        // 2s (exact)
+    h_.vfmadd132ps(v, a0, a1);                  // s u R + 2s, one rounding
 }
 
 template <cpu_isa isa>
@@ -192,8 +207,7 @@ void eltwise_emitter<isa>::softplus_core(
         h_.vxorps(a1, a1, a2);
         h_.vxorps(a1, a1, cb(sign_bit));        // -sign(hi) lo
         h_.vorps(a0, a0, cb(sign_bit));         // -|hi|
-        h_.vmaxps(a0, a0, c(-104.f));           // e^.. = 0 below; NaN travels in v
-        // |lo| <= ulp(104)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
+        // |lo| <= ulp(87)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
         h_.vminps(a1, a1, c(1e-5f));
         h_.vmaxps(a1, a1, c(-1e-5f));
         exp_hi_lo_core(a0, a1, a2);

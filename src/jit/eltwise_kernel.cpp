@@ -24,8 +24,13 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
     n_aux_ = post_ops_injector<isa>::aux_vecs_count(conf_.chain);
     n_masks_ = post_ops_injector<isa>::aux_opmasks_count(conf_.chain);
     // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
+    // Every register outside the accumulators is lent, so that the injector can interleave two
+    // or more vectors' code; an unroll of 4 is kept when that leaves room for two sets of spares.
     const int mask_vecs = isa_traits<isa>::has_opmask ? 0 : 1;
-    unroll_ = std::min(8, isa_traits<isa>::n_vregs - n_aux_ - mask_vecs);
+    const int free_vecs = isa_traits<isa>::n_vregs - mask_vecs;
+    unroll_ = std::min(8, free_vecs - 2 * n_aux_ >= 4 ? free_vecs - 2 * n_aux_ : free_vecs - n_aux_);
+    n_aux_ = free_vecs - unroll_;
+    if (isa_traits<isa>::has_opmask) n_masks_ = 6; // k2..k7
     tail_mask_idx_ = isa_traits<isa>::has_opmask ? 1 : isa_traits<isa>::n_vregs - 1;
 }
 

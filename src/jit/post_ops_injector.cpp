@@ -4,6 +4,7 @@
 #include <string>
 
 #include "jit/eltwise_emitter.hpp"
+#include "jit/op_stream.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "prim/error.hpp"
 
@@ -83,12 +84,39 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
                 sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec, static_cast<int>(i)});
             continue;
         }
-        eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta);
-        for (int acc : regs.acc) {
-            emitter.compute(acc, regs.aux, regs.opmasks, regs.reg_table);
-            if (e.scale != 1.f)
-                host_.vmulps(Vmm(acc), Vmm(acc), host_.table().at(regs.reg_table, e.scale));
+        emit_eltwise(e, regs);
+    }
+}
+
+template <cpu_isa isa>
+void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const injector_regs &regs) {
+    // Up to max_streams accumulators at a time, each with its own spares and opmasks, their
+    // instructions interleaved (op_stream.hpp); as many as the lent registers allow.
+    const size_t n_aux = aux_vecs_count(e.alg, e.alpha, e.beta);
+    const size_t n_masks = aux_opmasks_count(e.alg, e.alpha, e.beta);
+    size_t streams = max_streams;
+    if (n_aux > 0) streams = std::min(streams, regs.aux.size() / n_aux);
+    if (n_masks > 0) streams = std::min(streams, regs.opmasks.size() / n_masks);
+    const auto slice = [](const std::vector<int> &all, size_t i, size_t n) {
+        return std::vector<int>(all.begin() + i * n, all.begin() + (i + 1) * n);
+    };
+
+    eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta);
+    op_sink scale_sink(host_);
+    for (size_t first = 0; first < regs.acc.size(); first += streams) {
+        const size_t count = std::min(streams, regs.acc.size() - first);
+        std::vector<op_list> ops(count);
+        for (size_t s = 0; s < count; ++s) {
+            const int acc = regs.acc[first + s];
+            emitter.record_into(&ops[s]);
+            emitter.compute(acc, slice(regs.aux, s, n_aux), slice(regs.opmasks, s, n_masks),
+                            regs.reg_table);
+            if (e.scale != 1.f) {
+                scale_sink.record_into(&ops[s]);
+                scale_sink.vmulps(Vmm(acc), Vmm(acc), host_.table().at(regs.reg_table, e.scale));
+            }
         }
+        op_sink::interleave(host_, ops);
     }
 }
 

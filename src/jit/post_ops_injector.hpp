@@ -94,6 +94,10 @@ public:
     void compute(const injector_regs &regs);
 
 private:
+    // Accumulators whose code is interleaved at most (op_stream.hpp).
+    static constexpr size_t max_streams = 4;
+    void emit_eltwise(const post_ops::entry &e, const injector_regs &regs);
+
     jit_generator &host_;
     post_ops chain_;
     sum_callback sum_;
