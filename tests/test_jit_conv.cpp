@@ -243,6 +243,20 @@ TEST_CASE("jit conv without bias and on plain and nhwc user layouts", "[jit_conv
         }
 }
 
+TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "[jit_conv]") {
+    // >= 1024 output channels per group (conv_unit_stride.hpp): stride in h and w, in w only,
+    // in 3D, odd input sizes (the last row and column unused), an ic tail, groups, every layout.
+    for (cpu_isa isa : isas())
+        for (const char *s : {"mb2ic24ih9oc1024oh5kh1sh2", "mb1ic16ih4iw11oc1040oh4ow4kh1kw1sw3",
+                              "mb1ic8id5ih5iw5oc1024od3oh3ow3kd1kh1kw1sd2sh2sw2",
+                              "g2mb1ic34ih7oc2064oh4kh1sh2", "mb1ic17ih6oc1025oh3kh1sh2"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "sum:0.5", isa, layouts::nhwc);
+            check_case(s, "relu", isa, layouts::plain, false);
+            check_case(s, "", isa, layouts::blocked16);
+        }
+}
+
 TEST_CASE("jit conv applies post-ops chains in registers", "[jit_conv]") {
     const char *chains[] = {
             "sum+relu+abs",                                            // sum first

@@ -12,6 +12,7 @@
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
+#include "jit/conv_unit_stride.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
 #include "prim/error.hpp"
@@ -74,7 +75,7 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (c_.mb == 0) return;
-        std::unique_ptr<scratch> src_s, wei_s, dst_s;
+        std::unique_ptr<scratch> src_s, gathered_s, wei_s, dst_s;
         const float *src = args.src, *wei = args.wei;
         float *dst = args.dst;
         if (src_reorder_) {
@@ -82,6 +83,11 @@ public:
             src_reorder_->execute(memory(src_md, const_cast<float *>(args.src)),
                                   memory(ksrc_md_, src_s->get()));
             src = src_s->get();
+        }
+        if (unit_stride_.enabled()) {
+            gathered_s = std::make_unique<scratch>(unit_stride_.compact_md().get_size());
+            unit_stride_.gather(src, gathered_s->get());
+            src = gathered_s->get();
         }
         if (wei_reorder_) {
             wei_s = std::make_unique<scratch>(kwei_md_.get_size());
@@ -124,6 +130,7 @@ public:
     std::string name_;
     memory::desc ksrc_md_, kwei_md_, kdst_md_; // the layouts the kernel reads
     std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
+    jit::unit_stride_src unit_stride_; // strided 1x1: the kernel reads a dense copy of src
     std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
     // The valid kd / kh taps of every output depth / row, computed once (init_taps).
     std::vector<tap_range> taps_d_, taps_h_;
@@ -348,10 +355,13 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
         impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
     }
 
-    // A 1x1 convolution with stride 1 and no padding on dense rows is a matrix product over
-    // pixels: the kernel then sees rows of several output rows, so short rows (14, 7 pixels)
-    // do not leave partial register blocks.
+    // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1
+    // (conv_unit_stride.hpp). A 1x1 convolution with stride 1 and no padding on dense rows is
+    // a matrix product over pixels: the kernel then sees rows of several output rows, so short
+    // rows (14, 7 pixels) do not leave partial register blocks.
     conv_problem kprb = prb;
+    if (impl->unit_stride_.init(kprb, impl->ksrc_md_))
+        sg = jit::analyze_data_desc(impl->unit_stride_.compact_md(), nsp);
     flatten_rows(kprb, sg, dg);
     const std::string blocking
             = jit::init_conv_blocking(c, kprb, isa, injector::aux_vecs_count(chain));
