@@ -98,6 +98,9 @@ const std::vector<alg_case> cases = {
     {algorithm::eltwise_pow, 1.5f, -1.f, 1},
     {algorithm::eltwise_pow, 1.f, 3.f, 1},
     {algorithm::eltwise_pow, 2.f, 0.5f, 0},
+    {algorithm::eltwise_pow, 0.5f, 2.f, 1},   // alpha < 1: alpha x^2 fits where x^2 overflows
+    {algorithm::eltwise_pow, 0.25f, 3.f, 2},
+    {algorithm::eltwise_pow, 0.5f, -2.f, 8},  // x below 1e-19: x^2 is a denormal first
     {algorithm::eltwise_pow, 1.5f, 2.5f, 4},
     {algorithm::eltwise_pow, 1.f, 7.f, 4},
     {algorithm::eltwise_pow, 1.f, -3.5f, 4},

@@ -411,19 +411,29 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         blend(v, c(INFINITY), m);
     };
     if (is_small_integer_power(beta_)) {
-        // left-to-right binary powering: square, and multiply by x for each set bit
+        // Left-to-right binary powering: square, and multiply by x for each set bit. alpha
+        // joins the last product (alpha / x^-beta for a negative beta), not the result, so
+        // that alpha x^beta does not overflow where only x^beta would (pow:0.5:2 of 2e19).
         const int k = static_cast<int>(std::fabs(beta_));
         int top = 0;
         while ((k >> (top + 1)) != 0) ++top;
         if (top > 0) h_.vmovaps(t(0), v);
         for (int bit = top - 1; bit >= 0; --bit) {
+            const bool last = alpha_ != 1.f && beta_ > 0.f && bit == 0, times_x = (k >> bit) & 1;
+            if (last && !times_x) {
+                h_.vmulps(t(0), v, c(alpha_));
+                h_.vmulps(v, v, t(0));                  // (alpha v) v
+                continue;
+            }
             h_.vmulps(v, v, v);
-            if ((k >> bit) & 1) h_.vmulps(v, v, t(0));
+            if (last) h_.vmulps(v, v, c(alpha_));      // (alpha v^2) x
+            if (times_x) h_.vmulps(v, v, t(0));
         }
         if (beta_ < 0.f) {
-            h_.vmovups(t(0), c(1.f));
-            h_.vdivps(v, t(0), v); // 1 / (+-0) = +-inf, as C
+            h_.vmovups(t(0), c(alpha_));
+            h_.vdivps(v, t(0), v); // alpha / (+-0) = +-inf, as C
         }
+        if (top > 0 || beta_ < 0.f) return;
     } else if (std::fabs(beta_) == 0.5f) {
         neg_inf_to_pos_inf();
         h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
