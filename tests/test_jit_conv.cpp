@@ -14,6 +14,7 @@
 
 #include "common/problem.hpp"
 #include "prim/error.hpp"
+#include "jit/conv_unit_stride.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
@@ -243,13 +244,41 @@ TEST_CASE("jit conv without bias and on plain and nhwc user layouts", "[jit_conv
         }
 }
 
+const char *gathered_shapes[] = {
+        "mb2ic24ih9oc1024oh5kh1sh2",                        // stride in h and w, an ic tail
+        "mb1ic16ih4iw11oc1040oh4ow4kh1kw1sw3",              // stride in w only, oc tail
+        "mb1ic8id5ih5iw5oc1024od3oh3ow3kd1kh1kw1sd2sh2sw2", // 3D
+        "g2mb1ic34ih7oc2064oh4kh1sh2",                      // groups with channel tails (nhwc)
+        "g2mb1ic64ih7oc2048oh4kh1sh2",                      // groups on block boundaries
+        "mb1ic17ih6oc1025oh3kh1sh2",                        // last input row and column unused
+};
+
+memory::desc src_desc(const conv_problem &p, const std::string &pattern) {
+    memory::dims d = {p.mb, p.ic};
+    for (int sp = 3 - p.nsp; sp < 3; ++sp) d.push_back(p.i[sp]);
+    return memory::desc(d, memory::data_type::f32, pattern);
+}
+
 TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "[jit_conv]") {
-    // >= 1024 output channels per group (conv_unit_stride.hpp): stride in h and w, in w only,
-    // in 3D, odd input sizes (the last row and column unused), an ic tail, groups, every layout.
+    // The gather is taken (conv_unit_stride.hpp) for >= 1024 output channels per group on
+    // channel-blocked and channels-last src, not below 1024 nor on nchw.
+    for (const char *s : gathered_shapes) {
+        conv_problem p = prim::impl::parse_conv_problem(s);
+        const std::string nhwc = p.nsp == 3 ? "acdeb" : "acdb";
+        const std::string blocked = p.nsp == 3 ? "aBcde16b" : "aBcd16b";
+        INFO(s);
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc)));
+        p = prim::impl::parse_conv_problem(s);
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked)));
+        p = prim::impl::parse_conv_problem(s);
+        CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd")));
+    }
+    conv_problem narrow = prim::impl::parse_conv_problem("mb2ic24ih9oc512oh5kh1sh2");
+    CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b")));
+
+    // And the results match the reference, the nchw ones (read in place) too.
     for (cpu_isa isa : isas())
-        for (const char *s : {"mb2ic24ih9oc1024oh5kh1sh2", "mb1ic16ih4iw11oc1040oh4ow4kh1kw1sw3",
-                              "mb1ic8id5ih5iw5oc1024od3oh3ow3kd1kh1kw1sd2sh2sw2",
-                              "g2mb1ic34ih7oc2064oh4kh1sh2", "mb1ic17ih6oc1025oh3kh1sh2"}) {
+        for (const char *s : gathered_shapes) {
             check_case(s, "sum+relu", isa);
             check_case(s, "sum:0.5", isa, layouts::nhwc);
             check_case(s, "relu", isa, layouts::plain, false);

@@ -201,14 +201,19 @@ private:
 };
 
 template <cpu_isa isa>
-void check_register_contract(const post_ops &chain, const std::vector<int> &acc, const std::vector<int> &spare_pool) {
+// lend_all: the whole pool and every opmask, so that the injector interleaves several
+// accumulators (op_stream.hpp); else exactly what the chain needs.
+void check_register_contract(const post_ops &chain, const std::vector<int> &acc,
+                             const std::vector<int> &spare_pool, bool lend_all = false) {
     constexpr int w = isa_traits<isa>::simd_w, nregs = isa_traits<isa>::n_vregs;
-    const int n_aux = post_ops_injector<isa>::aux_vecs_count(chain);
-    const int n_masks = post_ops_injector<isa>::aux_opmasks_count(chain);
-    REQUIRE(n_aux <= static_cast<int>(spare_pool.size()));
-    REQUIRE(n_masks <= 2);
+    const int n_aux = lend_all ? static_cast<int>(spare_pool.size())
+                               : post_ops_injector<isa>::aux_vecs_count(chain);
+    const int n_masks = lend_all ? 7 : post_ops_injector<isa>::aux_opmasks_count(chain);
+    REQUIRE(post_ops_injector<isa>::aux_vecs_count(chain) <= static_cast<int>(spare_pool.size()));
+    REQUIRE((lend_all || n_masks <= 2));
     const std::vector<int> aux(spare_pool.begin(), spare_pool.begin() + n_aux);
-    const std::vector<int> masks = {3, 6};
+    const std::vector<int> masks = lend_all ? std::vector<int>{1, 2, 3, 4, 5, 6, 7}
+                                            : std::vector<int>{3, 6};
     contract_kernel<isa> k(chain, acc, aux, std::vector<int>(masks.begin(), masks.begin() + n_masks));
     k.create_kernel();
     const std::vector<float> in = inputs(nregs * w, 7), old = inputs(acc.size() * w, 8);
@@ -242,6 +247,24 @@ TEST_CASE("register contract: only accumulators and lent spares change", "[jit][
         check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, {0, 3, 8, 11, 13});
         if (detect_cpu_isa() >= cpu_isa::avx512)
             check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31}, {2, 9, 20, 25, 28});
+    }
+}
+
+TEST_CASE("register contract with every register lent: accumulators interleaved", "[jit][injector]") {
+    // Up to 4 accumulators' code interleaved, each stream with its own spares and opmasks.
+    std::vector<int> pool2, pool5;
+    for (int r = 0; r < 16; ++r)
+        if (r != 1 && r != 6 && r != 15) pool2.push_back(r);
+    for (int r = 0; r < 32; ++r)
+        if (r != 0 && r != 5 && r != 17 && r != 31 && r != 9) pool5.push_back(r);
+    for (const alg_params &a : all_algs) {
+        post_ops po;
+        po.append_eltwise(a.alg, a.alpha, a.beta, 2.f);
+        po.append_sum(-0.5f);
+        po.append_eltwise(a.alg, a.alpha, a.beta, 1.f);
+        check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, pool2, true);
+        if (detect_cpu_isa() >= cpu_isa::avx512)
+            check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31, 9}, pool5, true);
     }
 }
 

@@ -69,7 +69,7 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_elu: return {3, 3, 1};
     case alg::eltwise_celu: return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1};
     case alg::eltwise_selu: return beta == 0.f ? constant_with_nan : needs{3, 3, 1};
-    // exp_core and exp_hi_lo_core take one opmask on AVX-512 (the flush of tiny results)
+    // exp_core takes one opmask on AVX-512 (the flush of tiny results)
     case alg::eltwise_tanh: return {2, 2, 0};
     case alg::eltwise_logistic:
     case alg::eltwise_exp: return {2, 2, 1};
@@ -329,7 +329,7 @@ void eltwise_emitter<isa>::gelu_tanh(const Vmm &v) {
     h_.vfmadd231ps(a2, v, a3);                 //      + x p_lo
     h_.vminps(a2, a2, c(1e-5f));               // |z_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(a2, a2, c(-1e-5f));
-    exp_hi_lo_core(a1, a2, a0);
+    exp_core(a1, a0, a2, true, &a2);
     h_.vaddps(a1, a1, c(1.f));
     h_.vdivps(v, v, a1);
 }
@@ -351,7 +351,8 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     h_.vfmsub231ps(lo, xc, xc);               // lo = xc*xc - hi, exact
     h_.vmulps(hi, hi, c(-0.5f));
     h_.vmulps(lo, lo, c(-0.5f));
-    exp_hi_lo_core(hi, lo, n);                // hi = e^(-a^2), 0 below 1.65e-38
+    // hi = e^(-a^2), 0 from a^2 = 86.4 (|x| = 13.145) on, where |x w| falls below FLT_MIN
+    exp_core(hi, n, lo, true, &lo, -86.4f);
     h_.vmulps(xc, xc, c(0.70710678118654752f)); // a
     h_.vminps(xc, xc, c(11.4f));              // the fitted range; erfc is 0 in f32 beyond
     horner(lo, xc, erfc_half_num);
@@ -362,12 +363,13 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     h_.vmulps(lo, lo, n);                     // q = x N / (2D)
     h_.vmulps(xc, lo, hi);                    // x w
     h_.vfnmadd213ps(hi, lo, v);               // x - x w, one rounding
+    // x > 0: x - x w; otherwise x w, which keeps the sign of -0 and carries NaN
     if constexpr (is_avx512) {
         const Xbyak::Opmask k(mask_k(0));
-        h_.vcmpps(k, v, c(0.f), ge_oq);
+        h_.vcmpps(k, v, c(0.f), gt_oq);
         h_.vblendmps(v | k, xc, hi);
     } else {
-        h_.vcmpps(lo, v, c(0.f), ge_oq);
+        h_.vcmpps(lo, v, c(0.f), gt_oq);
         h_.vblendvps(v, xc, hi, lo);
     }
 }
@@ -460,7 +462,7 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         h_.vmovaps(v, t(0));
         h_.vminps(y_lo, y_lo, c(1e-5f));            // |y_lo| <= ulp(89) where it matters; finite
         h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-        exp_hi_lo_core(v, y_lo, t(0));
+        exp_core(v, t(0), y_lo, true, &y_lo);
         if (odd) {
             h_.vandps(x, x, cb(sign_bit));
             h_.vorps(v, v, x);

@@ -88,17 +88,16 @@ private:
     void pow(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
-    // e^v, flushed to 0 below v = -87 (results under 1.65e-38), so that no denormal is made.
-    // keep_nan: clamp so that NaN survives (else NaN may become a finite value; callers that
-    // carry the NaN elsewhere pass false). Uses a0, a1 and, on AVX-512, opmask mask_k(0).
-    void exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan);
-    // e^(v + lo) for |lo| tiny (the argument's exact low part), with exp_core's clamp and flush;
-    // a NaN in v stays. Uses n, lo (clobbered) and, on AVX-512, mask_k(0).
-    void exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n);
-    // The two halves of the flush shared by both: mark the lanes to keep (AVX-512, before the
-    // clamp), then dst = p * 2^n with the others zeroed (n, p clobbered; AVX2: dst also).
-    void flush_tiny_exp_begin(const Vmm &v);
-    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n);
+    // e^v, flushed to 0 below v = flush_below (-87: results under 1.65e-38), so that no
+    // denormal is made. lo: optional exact low part of the argument (|lo| tiny; p may be the
+    // same register). keep_nan: clamp so that NaN survives (else NaN may become a finite value;
+    // callers that carry the NaN elsewhere pass false). Uses n, p and, on AVX-512, mask_k(0).
+    void exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan, const Vmm *lo = nullptr,
+                  float flush_below = -87.f);
+    // The two halves of the flush: mark the lanes to keep (AVX-512, before the clamp), then
+    // dst = p * 2^n with the others zeroed (n, p clobbered; AVX2: dst also).
+    void flush_tiny_exp_begin(const Vmm &v, float flush_below);
+    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below);
     // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny).
     // Uses a0, a1.
     void expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan,

@@ -15,11 +15,7 @@ namespace {
 const float log2e = 1.44269504088896341f;
 const uint32_t ln2_hi_bits = 0x3f317200u; // 0.693145751953125
 const float ln2_lo = 1.42860676533018704e-06f;
-// exp's range: below exp_flush_below the result (< 1.65e-38, near FLT_MIN) is flushed to 0;
-// exp_flush_result is just above the computed e^exp_flush_below.
-const float exp_flush_below = -87.f;
-const float exp_flush_result = 1.6500e-38f;
-const float exp_clamp_hi = 89.f;
+const float exp_clamp_hi = 89.f; // e^89 overflows; n stays far from the exact-reduction limit
 const uint32_t sign_bit = f32_sign_bit;
 const uint32_t abs_bits = f32_abs_bits;
 using namespace vcmp;
@@ -33,6 +29,11 @@ const std::vector<float> expm1_q_poly = {0.00019890980911441147f, 0.001393364160
 // R(u) with log1p(f) = 2s + s u R(u), s = f / (2 + f), u = s^2 in [0, 1/9]; rel. error 1e-8.
 const std::vector<float> log1p_r_poly = {0.23224329948425293f, 0.2170657515525818f,
         0.285923570394516f, 0.3999970555305481f, 0.6666666865348816f};
+// The same as a polynomial in z = 4u, divided by 8: R(z / 4) / 8, coefficient k scaled by
+// 4^-k / 8 (exact: powers of two). Highest degree (4) first.
+const std::vector<float> log1p_r_poly_of_z = {0.23224329948425293f / 2048,
+        0.2170657515525818f / 512, 0.285923570394516f / 128, 0.3999970555305481f / 32,
+        0.6666666865348816f / 8};
 
 // Rounding immediate for vroundps / vrndscaleps: nearest-even, from the immediate (not MXCSR),
 // precision exception suppressed.
@@ -55,13 +56,13 @@ void eltwise_emitter<isa>::round_nearest_even(const Vmm &dst, const Vmm &src) {
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v) {
+void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v, float flush_below) {
     // AVX-512: mark the lanes at or above the flush point (and NaN), before the clamp.
-    if constexpr (is_avx512) h_.vcmpps(Xbyak::Opmask(mask_k(0)), v, c(exp_flush_below), nlt_uq);
+    if constexpr (is_avx512) h_.vcmpps(Xbyak::Opmask(mask_k(0)), v, c(flush_below), nlt_uq);
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n) {
+void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below) {
     if constexpr (is_avx512) {
         // dst = p * 2^n, 0 in the lanes flush_tiny_exp_begin() did not mark
         h_.vscalefps(dst | Xbyak::Opmask(mask_k(0)) | Xbyak::util::T_z, p, n);
@@ -77,49 +78,36 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
         h_.vpaddd(n, n, ci(127));
         h_.vpslld(n, n, 23);
         h_.vmulps(dst, p, n);
-        // The clamped lanes hold e^exp_flush_below, the smallest result: make them 0. "Not
-        // less or equal" is true for NaN, which stays.
-        h_.vcmpps(n, dst, c(exp_flush_result), nle_uq);
+        // The clamped lanes hold e^flush_below, the smallest result: make them 0, as AVX-512
+        // does (the threshold is a millionth above it, far beyond the polynomial's error).
+        // "Not less or equal" is true for NaN, which stays.
+        const float smallest = static_cast<float>(std::exp(static_cast<double>(flush_below)) * (1 + 1e-6));
+        h_.vcmpps(n, dst, c(smallest), nle_uq);
         h_.vandps(dst, dst, n);
     }
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan) {
-    // Clamp to [-87, 89]: below, e^x < 1.65e-38 is flushed to 0, so no denormal is ever made
-    // (each costs this CPU dozens of cycles); above, it overflows to inf through the scaling,
-    // and n stays small enough for exact range reduction.
-    flush_tiny_exp_begin(v);
+void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan,
+                                    const Vmm *lo, float flush_below) {
+    // Clamp to [flush_below, 89]: below, the result is flushed to 0, so no denormal is ever
+    // made (each costs this CPU dozens of cycles); above, it overflows to inf through the
+    // scaling, and n stays small enough for exact range reduction.
+    flush_tiny_exp_begin(v, flush_below);
     if (keep_nan) {
-        h_.vmovups(a0, c(exp_clamp_hi));
-        h_.vminps(a0, a0, v); // a NaN in v wins (min returns its second operand)
-        h_.vmovups(v, c(exp_flush_below));
-        h_.vmaxps(v, v, a0);
+        max_keep_nan(v, n, flush_below);
+        min_keep_nan(v, n, exp_clamp_hi);
     } else {
         h_.vminps(v, v, c(exp_clamp_hi));
-        h_.vmaxps(v, v, c(exp_flush_below));
+        h_.vmaxps(v, v, c(flush_below));
     }
-    h_.vmulps(a0, v, c(log2e));
-    round_nearest_even(a0, a0);                 // n
-    h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));    // r = x - n ln2_hi
-    h_.vfnmadd231ps(v, a0, c(ln2_lo));          //     - n ln2_lo
-    horner(a1, v, exp_poly);                    // e^r
-    scale_by_pow2(v, a1, a0);
-}
-
-template <cpu_isa isa>
-void eltwise_emitter<isa>::exp_hi_lo_core(const Vmm &v, const Vmm &lo, const Vmm &n) {
-    // The same clamp and flush as exp_core; a NaN in v stays.
-    flush_tiny_exp_begin(v);
-    max_keep_nan(v, n, exp_flush_below);
-    min_keep_nan(v, n, exp_clamp_hi);
     h_.vmulps(n, v, c(log2e));
     round_nearest_even(n, n);
-    h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));
-    h_.vfnmadd231ps(v, n, c(ln2_lo));
-    h_.vaddps(v, v, lo); // r + lo: the low part of the argument joins the small reduced value
-    horner(lo, v, exp_poly);
-    scale_by_pow2(v, lo, n);
+    h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));     // r = x - n ln2_hi
+    h_.vfnmadd231ps(v, n, c(ln2_lo));           //     - n ln2_lo
+    if (lo) h_.vaddps(v, v, *lo);               // the argument's exact low part joins r
+    horner(p, v, exp_poly);                     // e^r
+    scale_by_pow2(v, p, n, flush_below);
 }
 
 template <cpu_isa isa>
@@ -177,16 +165,17 @@ void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm 
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
-    // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: s (2 + u R(u)) with u = s^2, one FMA.
-    // u is taken from max(s, 2^-40), so it never underflows (u R is negligible next to 2 there).
+    // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: with t = 2s = 2f / (2 + f) (normal
+    // wherever f is) and z = t^2, log1p(f) = t + t z R(z / 4) / 8, one FMA at the end. z is
+    // taken from max(t, 2^-39), so it never underflows (z R is negligible next to 1 there).
     h_.vaddps(a0, v, c(2.f));
-    h_.vdivps(v, v, a0);                        // s
-    h_.vmaxps(a0, v, c(0x1p-40f));
-    h_.vmulps(a0, a0, a0);                      // u
-    horner(a1, a0, log1p_r_poly);
-    h_.vmulps(a1, a1, a0);                      // u R
-    h_.vaddps(a0, v, v);                        // 2s (exact)
-    h_.vfmadd132ps(v, a0, a1);                  // s u R + 2s, one rounding
+    h_.vaddps(v, v, v);
+    h_.vdivps(v, v, a0);                        // t
+    h_.vmaxps(a0, v, c(0x1p-39f));
+    h_.vmulps(a0, a0, a0);                      // z
+    horner(a1, a0, log1p_r_poly_of_z);
+    h_.vmulps(a1, a1, a0);                      // z R(z / 4) / 8
+    h_.vfmadd132ps(v, v, a1);                   // t (z R / 8) + t, one rounding
 }
 
 template <cpu_isa isa>
@@ -210,7 +199,7 @@ void eltwise_emitter<isa>::softplus_core(
         // |lo| <= ulp(87)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
         h_.vminps(a1, a1, c(1e-5f));
         h_.vmaxps(a1, a1, c(-1e-5f));
-        exp_hi_lo_core(a0, a1, a2);
+        exp_core(a0, a2, a1, true, &a1);
     }
     log1p_01_core(a0, a1, a2);
     if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding

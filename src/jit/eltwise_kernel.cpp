@@ -25,7 +25,9 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
     n_masks_ = post_ops_injector<isa>::aux_opmasks_count(conf_.chain);
     // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
     // Every register outside the accumulators is lent, so that the injector can interleave two
-    // or more vectors' code; an unroll of 4 is kept when that leaves room for two sets of spares.
+    // or more vectors' code: the unroll (at most 8) leaves room for two sets of the chain's
+    // spares when at least 4 vectors remain (AVX2: gelu_erf runs 7 vectors with 8 spares), else
+    // for one set. On AVX-512 it stays 8, with 24 spares.
     const int mask_vecs = isa_traits<isa>::has_opmask ? 0 : 1;
     const int free_vecs = isa_traits<isa>::n_vregs - mask_vecs;
     unroll_ = std::min(8, free_vecs - 2 * n_aux_ >= 4 ? free_vecs - 2 * n_aux_ : free_vecs - n_aux_);

@@ -116,6 +116,8 @@ void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const inject
                 scale_sink.vmulps(Vmm(acc), Vmm(acc), host_.table().at(regs.reg_table, e.scale));
             }
         }
+        emitter.record_into(nullptr); // ops is about to go
+        scale_sink.record_into(nullptr);
         op_sink::interleave(host_, ops);
     }
 }
