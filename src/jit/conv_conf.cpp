@@ -180,6 +180,7 @@ std::string init_conv_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_
             c.ur_w = ur;
             c.nb_oc = nb;
             c.hold_bcast = hold;
+            c.model_eff = eff;
         }
     }
     if (best < 0)

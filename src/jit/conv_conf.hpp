@@ -49,6 +49,7 @@ struct conv_conf {
     // Register blocking: ur_w output pixels of one row times nb_oc oc blocks per kernel call.
     int ur_w = 1;
     int nb_oc = 1;
+    double model_eff = 0; // the cost model's FMA-pipe efficiency of that blocking (0..1)
     int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
     // During the FMAs, hold the ur broadcast src values and stream the nb weight vectors one at a
     // time (registers: ur * nb + ur + 1), instead of holding the nb weight vectors and streaming
