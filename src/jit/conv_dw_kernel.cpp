@@ -20,12 +20,12 @@ constexpr int tail_opmask = 1; // AVX-512: k1 holds the channel tail mask
 } // namespace
 
 template <cpu_isa isa>
-conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, int oc_tail)
+conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, int nb, int oc_tail)
     : jit_generator(std::string("conv_dw_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), oc_tail_(oc_tail) {}
+      c_(conf), nb_(nb), oc_tail_(oc_tail) {}
 
 template <cpu_isa isa>
-int conv_dw_kernel<isa>::max_ur(int aux_vecs, bool tail) {
+int conv_dw_kernel<isa>::max_acc(int aux_vecs, bool tail) {
     const bool avx512 = isa == cpu_isa::avx512;
     // FMAs: the weight vector, plus on AVX2 with a tail a register for the masked src load and
     // the mask itself (kept for the whole kernel).
@@ -48,10 +48,11 @@ void conv_dw_kernel<isa>::generate() {
 
     auto sum = [this](const sum_args &s) {
         const Vmm acc(s.acc_idx), old(s.aux_idx);
-        if (oc_tail_)
-            tail_mask<isa>(*this, oc_tail_, mask_idx()).load(old, dst_addr(s.acc_idx));
+        const int b = s.acc_idx / cur_ur_, j = s.acc_idx % cur_ur_;
+        if (is_tail(b))
+            tail_mask<isa>(*this, oc_tail_, mask_idx()).load(old, dst_addr(b, j));
         else
-            vmovups(old, dst_addr(s.acc_idx));
+            vmovups(old, dst_addr(b, j));
         if (s.scale == 1.f)
             vaddps(acc, acc, old);
         else
@@ -66,25 +67,28 @@ void conv_dw_kernel<isa>::generate() {
 
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
+    cur_ur_ = ur;
     // Depthwise does little arithmetic per byte, and one block is too short to hide a miss:
     // ask for the dst_old (read by a sum) of this block and of the same block one row down,
     // and, in each kh row, for the src pixels the next output row will read (stride rows
     // down; measured 50% faster on 112x112 rows than prefetching the next block).
     if (c_.chain.has_sum())
-        for (int j = 0; j < ur; ++j) {
-            prefetcht0(dst_addr(j));
-            prefetcht0(ptr[reg_dst_blk + j * c_.dst_sp[2] + c_.dst_sp[1]]);
-        }
+        for (int b = 0; b < nb_; ++b)
+            for (int j = 0; j < ur; ++j) {
+                prefetcht0(dst_addr(b, j));
+                prefetcht0(ptr[reg_dst_blk + b * c_.dst_ocb + j * c_.dst_sp[2] + c_.dst_sp[1]]);
+            }
     // acc = bias (or 0).
-    if (c_.with_bias) {
-        mov(reg_tmp, ARG(bias));
-        if (oc_tail_)
-            tail_mask<isa>(*this, oc_tail_, mask_idx()).load(Vmm(0), ptr[reg_tmp]);
+    if (c_.with_bias) mov(reg_tmp, ARG(bias));
+    for (int b = 0; b < nb_; ++b) {
+        const Vmm first(acc(b, 0, ur));
+        if (!c_.with_bias)
+            vxorps(first, first, first);
+        else if (is_tail(b))
+            tail_mask<isa>(*this, oc_tail_, mask_idx()).load(first, ptr[reg_tmp + b * c_.simd_w * 4]);
         else
-            vmovups(Vmm(0), ptr[reg_tmp]);
-        for (int j = 1; j < ur; ++j) vmovaps(Vmm(j), Vmm(0));
-    } else {
-        for (int j = 0; j < ur; ++j) vxorps(Vmm(j), Vmm(j), Vmm(j));
+            vmovups(first, ptr[reg_tmp + b * c_.simd_w * 4]);
+        for (int j = 1; j < ur; ++j) vmovaps(Vmm(acc(b, j, ur)), first);
     }
 
     mov(reg_src_kd, reg_src_blk);
@@ -102,9 +106,10 @@ void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
         L(kh_loop);
         test(reg_kh_cnt, reg_kh_cnt);
         jz(kh_done, T_NEAR);
-        for (int j = 0; j < ur; ++j)
-            prefetcht0(ptr[reg_src_kh + c_.s[1] * c_.src_sp[1]
-                           + (j * c_.s[2] - c_.p[2]) * c_.src_sp[2]]);
+        for (int b = 0; b < nb_; ++b)
+            for (int j = 0; j < ur; ++j)
+                prefetcht0(ptr[reg_src_kh + b * c_.src_ocb + c_.s[1] * c_.src_sp[1]
+                               + (j * c_.s[2] - c_.p[2]) * c_.src_sp[2]]);
         emit_kw_taps(ur, ow0, interior);
         add_offset(*this, reg_src_kh, c_.src_sp[1] * c_.dil[1], reg_tmp);
         add_offset(*this, reg_wei_kh, c_.wei_sp[1], reg_tmp);
@@ -124,45 +129,49 @@ void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::emit_kw_taps(int ur, int64_t ow0, bool interior) {
     const int64_t IW = c_.i[2], sw = c_.s[2], pw = c_.p[2], dw = c_.dil[2];
-    const Vmm wv(ur), tmp(ur + 1);
-    for (int64_t kw = 0; kw < c_.k[2]; ++kw) {
-        bool loaded = false;
-        for (int j = 0; j < ur; ++j) {
-            const int64_t iw = (ow0 + j) * sw - pw + kw * dw;
-            if (!interior && (iw < 0 || iw >= IW)) continue;
-            if (!loaded) vmovups(wv, ptr[reg_wei_kh + kw * c_.wei_sp[2]]);
-            loaded = true;
-            const Address src = ptr[reg_src_kh + (j * sw - pw + kw * dw) * c_.src_sp[2]];
-            // A partial channel block reads only its valid lanes: with nhwc the lanes past the
-            // last channel belong to the next pixel, or lie past the buffer's end.
-            if (!oc_tail_) {
-                vfmadd231ps(Vmm(j), wv, src);
-            } else if (isa == cpu_isa::avx512) {
-                vfmadd231ps(Vmm(j) | Opmask(tail_opmask), wv, src);
-            } else {
-                tail_mask<isa>(*this, oc_tail_, mask_idx()).load(tmp, src);
-                vfmadd231ps(Vmm(j), wv, tmp);
+    const Vmm wv(nb_ * ur), tmp(nb_ * ur + 1);
+    for (int64_t kw = 0; kw < c_.k[2]; ++kw)
+        for (int b = 0; b < nb_; ++b) {
+            bool loaded = false;
+            for (int j = 0; j < ur; ++j) {
+                const int64_t iw = (ow0 + j) * sw - pw + kw * dw;
+                if (!interior && (iw < 0 || iw >= IW)) continue;
+                if (!loaded) vmovups(wv, ptr[reg_wei_kh + b * c_.wei_ocb + kw * c_.wei_sp[2]]);
+                loaded = true;
+                const Address src
+                        = ptr[reg_src_kh + b * c_.src_ocb + (j * sw - pw + kw * dw) * c_.src_sp[2]];
+                const Vmm a(acc(b, j, ur));
+                // A partial channel block reads only its valid lanes: with nhwc the lanes past
+                // the last channel belong to the next pixel, or lie past the buffer's end.
+                if (!is_tail(b)) {
+                    vfmadd231ps(a, wv, src);
+                } else if (isa == cpu_isa::avx512) {
+                    vfmadd231ps(a | Opmask(tail_opmask), wv, src);
+                } else {
+                    tail_mask<isa>(*this, oc_tail_, mask_idx()).load(tmp, src);
+                    vfmadd231ps(a, wv, tmp);
+                }
             }
         }
-    }
 }
 
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::emit_post_ops_and_store(int ur) {
     injector_regs regs;
     regs.reg_table = reg_table;
-    for (int j = 0; j < ur; ++j) regs.acc.push_back(j);
-    for (int v = ur; v < isa_traits<isa>::n_vregs; ++v)
+    for (int i = 0; i < nb_ * ur; ++i) regs.acc.push_back(i);
+    for (int v = nb_ * ur; v < isa_traits<isa>::n_vregs; ++v)
         if (!(isa != cpu_isa::avx512 && oc_tail_ && v == mask_idx())) regs.aux.push_back(v);
     if (isa == cpu_isa::avx512)
         for (int m = 2; m <= 7; ++m) regs.opmasks.push_back(m);
     if (c_.chain.len() > 0) injector_->compute(regs);
-    for (int j = 0; j < ur; ++j) {
-        if (oc_tail_)
-            tail_mask<isa>(*this, oc_tail_, mask_idx()).store(dst_addr(j), Vmm(j));
-        else
-            vmovups(dst_addr(j), Vmm(j));
-    }
+    for (int b = 0; b < nb_; ++b)
+        for (int j = 0; j < ur; ++j) {
+            if (is_tail(b))
+                tail_mask<isa>(*this, oc_tail_, mask_idx()).store(dst_addr(b, j), Vmm(acc(b, j, ur)));
+            else
+                vmovups(dst_addr(b, j), Vmm(acc(b, j, ur)));
+        }
 }
 
 #undef ARG

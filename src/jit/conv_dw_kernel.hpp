@@ -1,15 +1,17 @@
 // The depthwise convolution kernel (one input and one output channel per group): channels on
-// the vector lanes, so one call computes one full output row of W channels (the last block of
-// channels masked). Per block of ur output pixels:
+// the vector lanes, so one call computes one full output row of nb blocks of W channels (the
+// last block of the last call masked). Per block of ur output pixels:
 //
-//   acc[ur] = bias (or 0)
+//   acc[b][ur] = bias (or 0)                       for each of the nb channel blocks b
 //   for kd, kh in the valid taps                   (runtime loops; counts from the call args)
 //     for kw                                       (unrolled)
-//       w = weights(kh, kw) for the W channels
-//       for each pixel j whose tap kw is inside the input (decided at generation time):
-//         acc[j] += src(pixel j, kw) * w           (the src vector is the FMA's memory operand)
+//       for b: w = weights(b, kh, kw)
+//         for each pixel j whose tap kw is inside the input (decided at generation time):
+//           acc[b][j] += src(b, pixel j, kw) * w   (the src vector is the FMA's memory operand)
 //   post-ops chain on every accumulator, then one store (masked for the channel tail)
 //
+// nb > 1 is for short rows (7, 14 pixels): one block of ur pixels would leave most registers
+// idle and too few independent FMA chains, and each call would do little work.
 // Layouts: src and dst with channels contiguous in blocks of W (nChw16c / nChw8c, or nhwc);
 // weights packed as [channel block][kd][kh][kw][W channels] ("Abcde16a" for dims g,1,1,kh,kw).
 // conv_conf's oc fields describe the channel blocks (n_ocb, oc_tail, dst_ocb, wei_ocb, src_ocb).
@@ -29,22 +31,29 @@ class conv_dw_kernel : public jit_generator {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
 
-    // oc_tail: valid channels of the block this kernel computes, 0 when full.
-    conv_dw_kernel(const conv_conf &conf, int oc_tail);
+    // nb: channel blocks per call; oc_tail: valid channels of the last one, 0 when full.
+    conv_dw_kernel(const conv_conf &conf, int nb, int oc_tail);
 
-    // Accumulators per block the kernel can hold with this ISA, chain and tail.
-    static int max_ur(int aux_vecs, bool tail);
+    // Accumulators (pixels times channel blocks) the kernel can hold with this ISA, chain and
+    // tail.
+    static int max_acc(int aux_vecs, bool tail);
 
 private:
     void generate() override;
     void emit_block(int ur, int64_t ow0, bool interior);
     void emit_kw_taps(int ur, int64_t ow0, bool interior);
     void emit_post_ops_and_store(int ur);
-    Xbyak::Address dst_addr(int j) const { return ptr[reg_dst_blk + j * c_.dst_sp[2]]; }
+    Xbyak::Address dst_addr(int b, int j) const {
+        return ptr[reg_dst_blk + b * c_.dst_ocb + j * c_.dst_sp[2]];
+    }
     int mask_idx() const;
+    bool is_tail(int b) const { return oc_tail_ && b == nb_ - 1; }
+    // Accumulator of channel block b, pixel j, in a block of ur pixels.
+    static int acc(int b, int j, int ur) { return b * ur + j; }
 
     conv_conf c_;
-    int oc_tail_;
+    int nb_, oc_tail_;
+    int cur_ur_ = 0; // the pixels of the block being emitted (for the sum callback)
     std::unique_ptr<post_ops_injector<isa>> injector_;
 
     const Xbyak::Reg64 reg_param = abi_param(0);

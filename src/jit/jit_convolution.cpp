@@ -201,7 +201,7 @@ std::string kernel_key(const conv_conf &c, const char *kind, int nb, int oc_tail
     k << kind << ":" << c.simd_w << ":" << c.nb_ic << ":" << c.ic_tail << ":" << c.ur_w << ":"
       << nb << ":" << oc_tail << ":" << c.hold_bcast << ":" << c.with_bias << ":" << c.src_ic
       << ":" << c.src_icb << ":"
-      << c.wei_ic << ":" << c.wei_icb << ":" << c.wei_ocb << ":" << c.dst_ocb;
+      << c.wei_ic << ":" << c.wei_icb << ":" << c.wei_ocb << ":" << c.dst_ocb << ":" << c.src_ocb;
     for (int sp = 0; sp < 3; ++sp)
         k << ":" << c.i[sp] << "," << c.o[sp] << "," << c.k[sp] << "," << c.s[sp] << "," << c.p[sp]
           << "," << c.dil[sp] << "," << c.src_sp[sp] << "," << c.wei_sp[sp] << "," << c.dst_sp[sp];
@@ -217,10 +217,10 @@ std::shared_ptr<const jit::jit_generator> make_kernel(const conv_conf &c, int nb
 }
 
 template <cpu_isa isa>
-std::shared_ptr<const jit::jit_generator> make_dw_kernel(const conv_conf &c, int oc_tail) {
+std::shared_ptr<const jit::jit_generator> make_dw_kernel(const conv_conf &c, int nb, int oc_tail) {
     return jit::kernel_cache::instance().get_or_create(
-            kernel_key(c, isa == cpu_isa::avx512 ? "conv_dw_avx512" : "conv_dw_avx2", 1, oc_tail),
-            [&] { return std::make_unique<jit::conv_dw_kernel<isa>>(c, oc_tail); });
+            kernel_key(c, isa == cpu_isa::avx512 ? "conv_dw_avx512" : "conv_dw_avx2", nb, oc_tail),
+            [&] { return std::make_unique<jit::conv_dw_kernel<isa>>(c, nb, oc_tail); });
 }
 
 // Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
@@ -243,14 +243,15 @@ std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
     c.ic_tail = 0;
     c.n_ocb = (C + W - 1) / W;
     c.oc_tail = static_cast<int>(C % W);
-    c.nb_oc = 1;
-    c.n_ocbg = c.n_ocb;
     c.ocbg_inner = false; // each thread walks whole channel planes
-    const int ur_max = jit::conv_dw_kernel<isa>::max_ur(injector::aux_vecs_count(c.chain),
-                                                        c.oc_tail != 0);
-    PRIM_DISPATCH(ur_max >= 1, "the post-ops chain needs too many spare vector registers");
-    const int64_t OW = c.o[2], nblocks = (OW + ur_max - 1) / ur_max;
+    const int acc_max = jit::conv_dw_kernel<isa>::max_acc(injector::aux_vecs_count(c.chain),
+                                                          c.oc_tail != 0);
+    PRIM_DISPATCH(acc_max >= 1, "the post-ops chain needs too many spare vector registers");
+    const int64_t OW = c.o[2], nblocks = (OW + acc_max - 1) / acc_max;
     c.ur_w = static_cast<int>((OW + nblocks - 1) / nblocks);
+    // Short rows: up to 4 channel blocks per call fill the registers (7-wide rows: 4 x 7).
+    c.nb_oc = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({acc_max / c.ur_w, 4, c.n_ocb})));
+    c.n_ocbg = (c.n_ocb + c.nb_oc - 1) / c.nb_oc;
 
     const std::string blocked = jit::blocked_data_pattern(nsp, W);
     impl->src_md = req.src.is_any() ? make_desc(req.src, blocked) : req.src;
@@ -279,8 +280,10 @@ std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
 
     impl->template set_name<isa>();
     try {
-        if (c.n_ocb > 1 || !c.oc_tail) impl->main_kernel_ = make_dw_kernel<isa>(c, 0);
-        if (c.oc_tail) impl->last_kernel_ = make_dw_kernel<isa>(c, c.oc_tail);
+        const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
+        if (c.n_ocbg > 1) impl->main_kernel_ = make_dw_kernel<isa>(c, c.nb_oc, 0);
+        if (c.n_ocbg == 1 || last_nb != c.nb_oc || c.oc_tail)
+            impl->last_kernel_ = make_dw_kernel<isa>(c, last_nb, c.oc_tail);
         if (!impl->main_kernel_) impl->main_kernel_ = std::move(impl->last_kernel_);
     } catch (const error &e) {
         why_not = std::string("kernel generation failed: ") + e.what();
