@@ -71,13 +71,14 @@ memory::desc::desc(const dims &d, data_type dt, format_tag tag) {
 
 memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
     const int n = static_cast<int>(d.size());
-    const std::string where = "memory desc " + dims_str(d) + " '" + pattern + "': ";
-    if (dt != data_type::f32) invalid(where + "only f32 is supported");
-    if (n < 1 || n > 6) invalid(where + "rank must be 1 to 6");
+    // Built only for an error message: constructing a desc is on execute()'s path.
+    const auto where = [&] { return "memory desc " + dims_str(d) + " '" + pattern + "': "; };
+    if (dt != data_type::f32) invalid(where() + "only f32 is supported");
+    if (n < 1 || n > 6) invalid(where() + "rank must be 1 to 6");
     for (dim x : d)
-        if (x < 0) invalid(where + "negative dimension");
+        if (x < 0) invalid(where() + "negative dimension");
     if (static_cast<int>(pattern.size()) < n)
-        invalid(where + "layout has " + std::to_string(pattern.size()) + " letters for rank "
+        invalid(where() + "layout has " + std::to_string(pattern.size()) + " letters for rank "
                 + std::to_string(n));
 
     // Outer order: one letter per dim, uppercase when the dim also has an inner block.
@@ -87,7 +88,7 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         const int dim_idx = std::tolower(c) - 'a';
         if (!std::isalpha(static_cast<unsigned char>(c)) || dim_idx < 0 || dim_idx >= n
                 || seen[dim_idx])
-            invalid(where + "layout does not name each of the " + std::to_string(n)
+            invalid(where() + "layout does not name each of the " + std::to_string(n)
                     + " dims exactly once");
         seen[dim_idx] = true;
         blocked[dim_idx] = std::isupper(static_cast<unsigned char>(c));
@@ -100,21 +101,21 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         size_t end = pos;
         while (end < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[end])))
             ++end;
-        if (end == pos || end >= pattern.size()) invalid(where + "bad inner block");
+        if (end == pos || end >= pattern.size()) invalid(where() + "bad inner block");
         // 19 digits at most (an int64); a block that large is then refused by the size check.
         if (end - pos > 19 || (end - pos == 19 && pattern.compare(pos, 19, "9223372036854775807") > 0))
-            invalid(where + "bad inner block (too many digits)");
+            invalid(where() + "bad inner block (too many digits)");
         const dim size = std::atoll(pattern.substr(pos, end - pos).c_str());
         const int dim_idx = pattern[end] - 'a';
         if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx] || blk[dim_idx] != 1)
-            invalid(where + "bad inner block");
+            invalid(where() + "bad inner block");
         blk[dim_idx] = size;
         inner_idx_.push_back(dim_idx);
         inner_blk_.push_back(size);
         pos = end + 1;
     }
     for (int i = 0; i < n; ++i)
-        if (blocked[i] && blk[i] == 1) invalid(where + "blocked dim without an inner block");
+        if (blocked[i] && blk[i] == 1) invalid(where() + "blocked dim without an inner block");
 
     kind_ = kind::blocked;
     dt_ = dt;
@@ -129,7 +130,7 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         if (__builtin_mul_overflow(blocks, blk[i], &padded_[i])
                 || __builtin_mul_overflow(elements, padded_[i], &elements)
                 || elements > max_elements)
-            invalid(where + "too large (more than 2^60 elements with padding)");
+            invalid(where() + "too large (more than 2^60 elements with padding)");
     }
     dim stride = 1;
     for (dim b : inner_blk_) stride *= b;

@@ -40,19 +40,21 @@ std::string md_str(const memory::desc &md) {
 // the implementation runs on, and that it has data.
 void *arg_data(const impl::primitive_impl &pi, const exec_args &args, int arg, const char *name,
                const memory::desc &expected) {
-    const std::string who = std::string(impl::primitive_kind_name(pi.kind)) + " "
-            + pi.problem_str + ": ";
+    // The message prefix is built only on error: this runs for every argument of every call.
+    const auto who = [&] {
+        return std::string(impl::primitive_kind_name(pi.kind)) + " " + pi.problem_str + ": ";
+    };
     auto it = args.find(arg);
     if (it == args.end() || it->second.is_empty())
-        throw error(status::invalid_arguments, who + name + " argument is missing");
+        throw error(status::invalid_arguments, who() + name + " argument is missing");
     const memory::desc &md = it->second.get_desc();
     if (md != expected)
         throw error(status::invalid_arguments,
-                    who + name + " memory desc " + md_str(md) + " differs from the primitive's "
+                    who() + name + " memory desc " + md_str(md) + " differs from the primitive's "
                             + md_str(expected) + " (query it from the primitive_desc)");
     void *p = it->second.get_data_handle();
     if (!p && !pi.empty)
-        throw error(status::invalid_arguments, who + name + " memory has no data (null handle)");
+        throw error(status::invalid_arguments, who() + name + " memory has no data (null handle)");
     return p;
 }
 

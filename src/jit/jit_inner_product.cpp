@@ -2,6 +2,7 @@
 // generates once, and the threaded walk over panels, K blocks and tiles at execution.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -32,6 +33,11 @@ memory::desc packed_weights_desc(const memory::dims &dims, int64_t block) {
     pattern += std::to_string(block) + "a";
     return memory::desc(dims, memory::data_type::f32, pattern);
 }
+
+// Work below this many flops per thread runs on fewer threads, down to the calling one alone:
+// waking a second thread costs about 2.5 us here (measured: mb8 64->64 took 3.9 us on two
+// threads, 1.6 us on one), so a second thread pays from about 1 MFLOP of work on.
+constexpr double min_flops_per_thread = 1 << 19;
 
 template <cpu_isa isa>
 class jit_inner_product : public primitive_impl {
@@ -116,19 +122,59 @@ private:
     void run(const float *src, const float *wei, const float *bias, float *dst) const {
         const ip_blocking &b = blk_;
         const int64_t n_items = b.m_chunks * b.panels;
-        const int max_threads = static_cast<int>(std::min<int64_t>(omp_get_max_threads(), n_items));
-#pragma omp parallel num_threads(max_threads)
+        const double flops = 2.0 * static_cast<double>(b.mb) * b.oc * b.k;
+        const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+        const int threads = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({max_threads,
+                n_items, static_cast<int64_t>(flops / min_flops_per_thread)})));
+        if (threads == 1) return run_items(0, n_items, src, wei, bias, dst);
+        // Each thread takes one contiguous range of items, the same on every call, so its
+        // weight panels may still be in its L2 from the previous call. No barrier but the
+        // region's end (each extra one costs a wake-up when a thread has been descheduled).
+#pragma omp parallel num_threads(threads)
         {
-            std::vector<float> partial; // this thread's partial-sum tile when K is split
-            if (b.k_blocks > 1) partial.resize(static_cast<size_t>(b.m_chunk * b.nr * simd_w));
-            // Static: each thread gets one contiguous range of items, the same on every call,
-            // so its weight panels may still be in its L2 from the previous call. nowait: the
-            // region's end is the only barrier (each extra one costs a wake-up when a thread has
-            // been descheduled on a busy machine).
-#pragma omp for schedule(static) nowait
-            for (int64_t item = 0; item < n_items; ++item)
-                run_item(item, src, wei, bias, dst, partial.data());
+            const std::pair<int64_t, int64_t> r = items_of_thread(omp_get_thread_num(), threads);
+            run_items(r.first, r.second, src, wei, bias, dst);
         }
+    }
+
+    // Items [first, last) in order, with one partial-sum tile for them when K is split.
+    void run_items(int64_t first, int64_t last, const float *src, const float *wei,
+                   const float *bias, float *dst) const {
+        std::vector<float> partial;
+        if (blk_.k_blocks > 1) partial.resize(static_cast<size_t>(blk_.m_chunk * blk_.nr * simd_w));
+        for (int64_t item = first; item < last; ++item)
+            run_item(item, src, wei, bias, dst, partial.data());
+    }
+
+    // The rows times oc blocks an item computes: the last m chunk and the last panel are smaller.
+    int64_t item_cost(int64_t item) const {
+        const ip_blocking &b = blk_;
+        const int64_t mc = item / b.panels, p = item % b.panels;
+        const int64_t rows = std::min(b.mb, (mc + 1) * b.m_chunk) - mc * b.m_chunk;
+        const int64_t blocks = p == b.panels - 1 ? b.oc_blocks - (b.panels - 1) * b.nr : b.nr;
+        return rows * blocks;
+    }
+
+    // Thread t's contiguous items, balanced by cost: an item goes to the thread whose share of
+    // the total cost holds the item's middle (with equal counts, a thread could get the big
+    // items only: mb37 300->123 ran at 0.66x oneDNN so).
+    std::pair<int64_t, int64_t> items_of_thread(int t, int threads) const {
+        const int64_t n_items = blk_.m_chunks * blk_.panels;
+        int64_t total = 0;
+        for (int64_t i = 0; i < n_items; ++i) total += item_cost(i);
+        int64_t first = n_items, last = n_items, before = 0;
+        for (int64_t i = 0; i < n_items; ++i) {
+            const int64_t cost = item_cost(i);
+            const int owner = static_cast<int>(std::min<int64_t>(
+                    threads - 1, (2 * before + cost) * threads / (2 * total)));
+            if (owner == t && first == n_items) first = i;
+            if (owner > t) {
+                last = i;
+                break;
+            }
+            before += cost;
+        }
+        return {std::min(first, last), last};
     }
 
     // One panel of one m chunk: for each K block, every tile row of the chunk.

@@ -27,7 +27,17 @@ inline memory::desc plain_desc(const memory::dims &dims) {
     return memory::desc(dims, memory::data_type::f32, pattern);
 }
 
-inline bool is_plain(const memory::desc &md) { return md == plain_desc(md.get_dims()); }
+// Equal to plain_desc(md.get_dims()) (dense, row-major, no blocks), checked without building
+// that desc: execute() asks this for every argument on every call.
+inline bool is_plain(const memory::desc &md) {
+    if (md.is_zero() || md.is_any() || md.padded_dims() != md.get_dims()) return false;
+    memory::dim dense = 1;
+    for (int i = md.ndims() - 1; i >= 0; --i) {
+        if (md.strides()[i] != dense) return false;
+        dense *= md.get_dims()[i];
+    }
+    return true;
+}
 
 // The layout an implementation runs on for an argument: 'any' becomes plain, a zero desc (no
 // such argument) stays zero, anything else is kept as the user gave it.
@@ -41,7 +51,7 @@ inline memory::desc plain_if_any(const memory::desc &md) {
 class plain_buffer {
 public:
     plain_buffer(const memory::desc &md, const float *user, bool copy_in)
-        : md_(md), user_(const_cast<float *>(user)) {
+        : md_(&md), user_(const_cast<float *>(user)) {
         if (md.is_zero() || !user || is_plain(md)) {
             ptr_ = user_;
             return;
@@ -55,12 +65,12 @@ public:
     // After the kernel wrote a dst through get(): moves a copy back into the user's layout.
     void copy_out() const {
         if (ptr_ == user_) return;
-        const memory::desc plain = plain_desc(md_.get_dims());
-        reorder(plain, md_).execute(memory(plain, ptr_), memory(md_, user_));
+        const memory::desc plain = plain_desc(md_->get_dims());
+        reorder(plain, *md_).execute(memory(plain, ptr_), memory(*md_, user_));
     }
 
 private:
-    memory::desc md_;
+    const memory::desc *md_; // the implementation's, which outlives the call
     float *user_;
     float *ptr_ = nullptr;
     std::vector<float> copy_;
