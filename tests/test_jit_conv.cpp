@@ -212,6 +212,8 @@ const char *shapes[] = {
         "g16mb1ic16ih9oc32oh5kh3sh2ph1",             // depthwise with a channel multiplier
         "g72mb1ic72ih7oc72oh7kh3ph1",                // depthwise, short rows: 4 channel blocks
                                                      // per call, then the rest with the tail
+        "g12mb1ic12ih5oc12oh5kh3ph1",                // depthwise, AVX2: 2 blocks, the last a tail
+        "g28mb1ic28ih5oc28oh5kh3ph1",                // depthwise, AVX2: 2 + 2 blocks with a tail
         "mb2ic16iw20oc24ow20kw3pw1",                 // 1D
         "mb1ic8id5ih6iw7oc16od5oh6ow7kd3kh3kw3pd1ph1pw1", // 3D
         "mb1ic8id4ih4iw4oc8od2oh2ow2kd3kh3kw3sd2sh2sw2pd1ph1pw1dd0", // 3D strided

@@ -368,11 +368,12 @@ TEST_CASE("results do not depend on the number of OpenMP threads", "[threads][om
             conv({2, 32, 20, 20}, {48, 32, 3, 3}, {2, 48, 20, 20}, {1, 1}, {1, 1}, "sum:0.5+tanh"),
             with_any_data(conv({2, 32, 20, 20}, {48, 32, 3, 3}, {2, 48, 20, 20}, {1, 1}, {1, 1},
                                "sum:0.5+tanh")),
-            with_any_data(conv({2, 32, 20, 20}, {32, 1, 1, 3, 3}, {2, 32, 20, 20}, {1, 1}, {1, 1},
+            // (above 1 MFLOP: smaller problems run on the calling thread alone)
+            with_any_data(conv({2, 32, 64, 64}, {32, 1, 1, 3, 3}, {2, 32, 64, 64}, {1, 1}, {1, 1},
                                "sum+relu")),
-            conv({2, 32, 20, 20}, {32, 1, 1, 3, 3}, {2, 32, 20, 20}, {1, 1}, {1, 1}, "relu"),
+            conv({2, 32, 64, 64}, {32, 1, 1, 3, 3}, {2, 32, 64, 64}, {1, 1}, {1, 1}, "relu"),
             ip({64, 512}, {256, 512}, "sum+gelu_erf"),
-            ip({2, 1024}, {64, 1024}, "linear:0.5:0.25"),
+            ip({4, 1024}, {512, 1024}, "linear:0.5:0.25"),
             eltwise({2, 64, 32, 32}, algorithm::eltwise_swish, 1.f, 0.f, "sum:0.5+tanh"),
     };
     const int saved = omp_get_max_threads();

@@ -242,9 +242,13 @@ std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::des
     const auto &ws = wei.strides();
     c.wei_ocb = ws[0] * f;
     for (int j = 0; j < nsp; ++j) c.wei_sp[sp_index(nsp, j)] = ws[3 + j] * f;
+    // The kernel addresses nb_oc channel blocks from one base (conv_dw_kernel.hpp).
+    const double blocks = dbl(c.nb_oc - 1);
     const double checks[] = {row_span_bytes(c), dbl(c.src_sp[0]) * dbl(c.dil[0]),
             dbl(c.src_sp[1]) * dbl(c.dil[1]), dbl(c.wei_sp[0]), dbl(c.wei_sp[1]),
-            dbl(c.wei_sp[2]) * dbl(c.k[2]), dbl(c.o[2]) * dbl(c.dst_sp[2])};
+            dbl(c.wei_sp[2]) * dbl(c.k[2]), dbl(c.o[2]) * dbl(c.dst_sp[2]),
+            blocks * dbl(c.src_ocb) + row_span_bytes(c), blocks * dbl(c.dst_ocb) + dbl(c.dst_sp[1]),
+            blocks * dbl(c.wei_ocb) + dbl(c.wei_sp[2]) * dbl(c.k[2])};
     for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
     return "";

@@ -8,7 +8,7 @@
 // (many output channels reuse each pixel; see init()): once per call the
 // used pixels are gathered into a buffer of the output's spatial size, in the same layout, and
 // the convolution runs on it with stride 1 -- which also lets short output rows be merged into
-// longer register blocks (flatten_rows).
+// longer register blocks where that pays (merge_rows_if_better).
 #pragma once
 #include <cstdint>
 

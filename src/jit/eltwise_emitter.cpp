@@ -403,7 +403,7 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::pow(const Vmm &v) {
-    // alpha * x^beta with C's rules; exp(beta ln x) in general, products for |beta| <= 4.
+    // alpha * x^beta with C's rules; exp(beta ln x) in general, products for integer |beta| <= 16.
     if (alpha_ == 0.f) return const_keep_nan(v, 0.f, 0);
     if (beta_ == 0.f) return const_keep_nan(v, alpha_, 0);
     // C: (-inf)^beta = +inf (beta > 0) or +0 (beta < 0) for non-integer beta: as for +inf.

@@ -165,8 +165,8 @@ private:
         // waking a thread costs about 2.5 us, as long as 1 MFLOP of work takes on two threads
         // (measured on a 3x3 8->8 5x5 layer: 3.8 us per call through a one-thread parallel
         // region, 0.6 us without).
-        const double flops = 2.0 * c_.mb * c_.g * c_.ocg * c_.icg * OD * OH * c_.o[2] * c_.k[0]
-                             * c_.k[1] * c_.k[2];
+        const double flops = 2.0 * c_.mb * c_.g * c_.ocg * (c_.depthwise ? 1 : c_.icg) * OD * OH
+                             * c_.o[2] * c_.k[0] * c_.k[1] * c_.k[2];
         const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(
                 {max_threads, work, static_cast<int64_t>(flops / min_flops_per_thread)}));

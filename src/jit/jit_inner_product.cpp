@@ -132,7 +132,9 @@ private:
         // region's end (each extra one costs a wake-up when a thread has been descheduled).
 #pragma omp parallel num_threads(threads)
         {
-            const std::pair<int64_t, int64_t> r = items_of_thread(omp_get_thread_num(), threads);
+            // The team may be smaller than asked (OMP_DYNAMIC, a thread limit): split by its size.
+            const std::pair<int64_t, int64_t> r
+                    = items_of_thread(omp_get_thread_num(), omp_get_num_threads());
             run_items(r.first, r.second, src, wei, bias, dst);
         }
     }
