@@ -93,13 +93,15 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
     // Clamp to [flush_below, 89]: below, the result is flushed to 0, so no denormal is ever
     // made (each costs this CPU dozens of cycles); above, it overflows to inf through the
     // scaling, and n stays small enough for exact range reduction.
+    // AVX-512 needs no lower clamp: the lanes below it are zeroed by the mask whatever they
+    // compute (r may be NaN there; nothing traps, MXCSR keeps exceptions masked).
     flush_tiny_exp_begin(v, flush_below);
     if (keep_nan) {
-        max_keep_nan(v, n, flush_below);
+        if constexpr (!is_avx512) max_keep_nan(v, n, flush_below);
         min_keep_nan(v, n, exp_clamp_hi);
     } else {
         h_.vminps(v, v, c(exp_clamp_hi));
-        h_.vmaxps(v, v, c(flush_below));
+        if constexpr (!is_avx512) h_.vmaxps(v, v, c(flush_below));
     }
     h_.vmulps(n, v, c(log2e));
     round_nearest_even(n, n);
