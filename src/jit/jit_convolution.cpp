@@ -142,6 +142,25 @@ public:
         for (int64_t oh = 0; oh < c_.o[1]; ++oh) taps_h_.push_back(taps(c_, 1, oh));
     }
 
+    // The kernels through make(conf, nb, oc_tail): the main one for groups of nb_oc full oc
+    // blocks, the last group's when it has fewer blocks or the tail; then the taps. False,
+    // with why_not, when code generation fails.
+    template <typename make_fn>
+    bool make_kernels(make_fn make, std::string &why_not) {
+        try {
+            const int last_nb = static_cast<int>(c_.n_ocb - (c_.n_ocbg - 1) * c_.nb_oc);
+            if (c_.n_ocbg > 1) main_kernel_ = make(c_, c_.nb_oc, 0);
+            if (c_.n_ocbg == 1 || last_nb != c_.nb_oc || c_.oc_tail)
+                last_kernel_ = make(c_, last_nb, c_.oc_tail);
+            if (!main_kernel_) main_kernel_ = std::move(last_kernel_);
+        } catch (const error &e) {
+            why_not = std::string("kernel generation failed: ") + e.what();
+            return false;
+        }
+        init_taps();
+        return true;
+    }
+
 private:
     // Work items (one kernel call each), outermost first: group, oc block group, image, od, oh
     // -- or, when a group's weights fit in L2 (conf.ocbg_inner), group, image, od, oh, oc block
@@ -293,17 +312,7 @@ std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
     PRIM_DISPATCH(strides.empty(), strides);
 
     impl->template set_name<isa>();
-    try {
-        const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
-        if (c.n_ocbg > 1) impl->main_kernel_ = make_dw_kernel<isa>(c, c.nb_oc, 0);
-        if (c.n_ocbg == 1 || last_nb != c.nb_oc || c.oc_tail)
-            impl->last_kernel_ = make_dw_kernel<isa>(c, last_nb, c.oc_tail);
-        if (!impl->main_kernel_) impl->main_kernel_ = std::move(impl->last_kernel_);
-    } catch (const error &e) {
-        why_not = std::string("kernel generation failed: ") + e.what();
-        return nullptr;
-    }
-    impl->init_taps();
+    if (!impl->make_kernels(make_dw_kernel<isa>, why_not)) return nullptr;
     return impl;
 }
 
@@ -413,17 +422,7 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
     PRIM_DISPATCH(strides.empty(), strides);
 
     impl->template set_name<isa>();
-    try {
-        const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
-        if (c.n_ocbg > 1) impl->main_kernel_ = make_kernel<isa>(c, c.nb_oc, 0);
-        if (c.n_ocbg == 1 || last_nb != c.nb_oc || c.oc_tail)
-            impl->last_kernel_ = make_kernel<isa>(c, last_nb, c.oc_tail);
-        if (!impl->main_kernel_) impl->main_kernel_ = std::move(impl->last_kernel_);
-    } catch (const error &e) {
-        why_not = std::string("kernel generation failed: ") + e.what();
-        return nullptr;
-    }
-    impl->init_taps();
+    if (!impl->make_kernels(make_kernel<isa>, why_not)) return nullptr;
     return impl;
 }
 
