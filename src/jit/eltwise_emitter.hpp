@@ -110,6 +110,9 @@ private:
     // with_lo: v gets the high part and t(first + 2) the low part of ln(v) (for pow, where
     // exp(beta ln x) amplifies the log's error by |beta ln x|); lo is garbage where v is not finite.
     void log_core(const Vmm &v, int first, bool with_lo = false);
+    // The part both ISAs share once x = 2^E (1 + f): v = 1 + f, e = E (as floats); u, acc
+    // clobbered (acc holds the low part when with_lo).
+    void log_of_mantissa(const Vmm &v, const Vmm &e, const Vmm &u, const Vmm &acc, bool with_lo);
     void finish_log(const Vmm &v, const Vmm &e, const Vmm &lo, bool with_lo);
     static int log_aux_count() { return is_avx512 ? 3 : 4; }
     // log1p(v) for v in [0, 1] (or NaN). Uses a0, a1.

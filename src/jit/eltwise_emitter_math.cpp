@@ -213,6 +213,23 @@ void eltwise_emitter<isa>::softplus_core(
 }
 
 template <cpu_isa isa>
+void eltwise_emitter<isa>::log_of_mantissa(const Vmm &v, const Vmm &e, const Vmm &u,
+                                           const Vmm &acc, bool with_lo) {
+    // ln x = E ln2 + log1p(f), 1 + f = v in [0.7, 1.42): log1p(f) = 2s + s u R(u) with
+    // s = f / (2 + f) and u = s^2 (f is never tiny here: 0, or at least one ulp of 1).
+    h_.vaddps(u, v, c(1.f));                    // 2 + f
+    h_.vsubps(v, v, c(1.f));                    // f, exact
+    h_.vdivps(v, v, u);                         // s
+    h_.vmulps(u, v, v);
+    horner(acc, u, log1p_r_poly);
+    h_.vmulps(acc, acc, u);
+    h_.vmulps(acc, acc, v);
+    h_.vaddps(v, v, v);
+    h_.vaddps(v, v, acc);                       // log1p(f)
+    finish_log(v, e, acc, with_lo);
+}
+
+template <cpu_isa isa>
 void eltwise_emitter<isa>::finish_log(const Vmm &v, const Vmm &e, const Vmm &lo, bool with_lo) {
     // ln x = E ln2_hi + (E ln2_lo + log1p(f)); E ln2_hi is exact (|E| < 512).
     h_.vfmadd231ps(v, e, c(ln2_lo));            // w
@@ -244,16 +261,7 @@ void eltwise_emitter<isa>::log_core(const Vmm &v, int first, bool with_lo) {
         h_.vcmpps(Xbyak::Opmask(mask_k(1)), v, c(1.41421356f), gt_oq);
         h_.vmulps(v | Xbyak::Opmask(mask_k(1)), v, c(0.5f));
         h_.vaddps(e | Xbyak::Opmask(mask_k(1)), e, c(1.f));
-        h_.vaddps(u, v, c(1.f));                // 2 + f
-        h_.vsubps(v, v, c(1.f));                // f, exact
-        h_.vdivps(v, v, u);                     // s
-        h_.vmulps(u, v, v);
-        horner(acc, u, log1p_r_poly);
-        h_.vmulps(acc, acc, u);
-        h_.vmulps(acc, acc, v);
-        h_.vaddps(v, v, v);
-        h_.vaddps(v, v, acc);                   // log1p(f)
-        finish_log(v, e, acc, with_lo);
+        log_of_mantissa(v, e, u, acc, with_lo);
         h_.vmovups(v | k, c(NAN));
     } else {
         // Integer path: denormals are scaled by 2^23 first; the special cases (x <= 0, inf,
@@ -271,16 +279,7 @@ void eltwise_emitter<isa>::log_core(const Vmm &v, int first, bool with_lo) {
         h_.vpsubd(v, v, acc);                         // mantissa bits
         h_.vpsubd(e, e, u);
         h_.vcvtdq2ps(e, e);                           // E
-        h_.vaddps(u, v, c(1.f));
-        h_.vsubps(v, v, c(1.f));
-        h_.vdivps(v, v, u);                           // s
-        h_.vmulps(u, v, v);
-        horner(acc, u, log1p_r_poly);
-        h_.vmulps(acc, acc, u);
-        h_.vmulps(acc, acc, v);
-        h_.vaddps(v, v, v);
-        h_.vaddps(v, v, acc);
-        finish_log(v, e, acc, with_lo);
+        log_of_mantissa(v, e, u, acc, with_lo);
         // specials: x = +inf or NaN -> x; x == 0 -> -inf; x < 0 -> NaN
         h_.vcmpps(u, x, c(INFINITY), nlt_uq);
         h_.vblendvps(v, v, x, u);
