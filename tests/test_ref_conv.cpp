@@ -11,6 +11,8 @@
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 
+#include "layout_util.hpp"
+
 using prim::algorithm;
 using prim::memory;
 using prim::post_ops;
@@ -299,26 +301,8 @@ TEST_CASE("reference equals im2col on random shapes", "[ref_conv]") {
 
 // ---- the reference primitive on any layout ------------------------------------------------
 
-namespace {
-
-// The user's buffer in layout md, filled from the plain data.
-std::vector<float> to_layout(const std::vector<float> &plain, const memory::desc &md) {
-    std::vector<float> out(static_cast<size_t>(md.nelems_padded()), -7.f);
-    const memory::desc pl = prim::impl::plain_desc(md.get_dims());
-    prim::reorder(pl, md).execute(memory(pl, const_cast<float *>(plain.data())),
-                                  memory(md, out.data()));
-    return out;
-}
-
-std::vector<float> from_layout(const std::vector<float> &buf, const memory::desc &md) {
-    const memory::desc pl = prim::impl::plain_desc(md.get_dims());
-    std::vector<float> out(static_cast<size_t>(pl.nelems_padded()));
-    prim::reorder(md, pl).execute(memory(md, const_cast<float *>(buf.data())),
-                                  memory(pl, out.data()));
-    return out;
-}
-
-} // namespace
+using layout_util::from_layout;
+using layout_util::to_layout;
 
 TEST_CASE("reference conv primitive: 'any' becomes plain, other layouts are honoured",
           "[ref_conv]") {

@@ -12,6 +12,8 @@
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 
+#include "layout_util.hpp"
+
 using prim::algorithm;
 using prim::memory;
 using prim::post_ops;
@@ -70,25 +72,8 @@ TEST_CASE("eltwise kernel: NaN, empty input, unknown algorithm", "[ref_eltwise]"
 
 // ---- the primitive on any layout -----------------------------------------------------------
 
-namespace {
-
-std::vector<float> to_layout(const std::vector<float> &plain, const memory::desc &md) {
-    std::vector<float> out(static_cast<size_t>(md.nelems_padded()), -7.f);
-    const memory::desc pl = prim::impl::plain_desc(md.get_dims());
-    prim::reorder(pl, md).execute(memory(pl, const_cast<float *>(plain.data())),
-                                  memory(md, out.data()));
-    return out;
-}
-
-std::vector<float> from_layout(const std::vector<float> &buf, const memory::desc &md) {
-    const memory::desc pl = prim::impl::plain_desc(md.get_dims());
-    std::vector<float> out(static_cast<size_t>(pl.nelems_padded()));
-    prim::reorder(md, pl).execute(memory(md, const_cast<float *>(buf.data())),
-                                  memory(pl, out.data()));
-    return out;
-}
-
-} // namespace
+using layout_util::from_layout;
+using layout_util::to_layout;
 
 TEST_CASE("reference eltwise primitive, in place and out of place, any layout",
           "[ref_eltwise]") {
