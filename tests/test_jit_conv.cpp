@@ -29,7 +29,9 @@ using prim::impl::conv_request;
 
 namespace {
 
-enum class layouts { any, plain, nhwc, blocked16 };
+// wei_spatial_first: data 'any', weights with the spatial dims outermost (hwio / hwgio), a
+// layout the kernel never reads directly.
+enum class layouts { any, plain, nhwc, blocked16, wei_spatial_first };
 
 struct buffers {
     std::vector<float> src, wei, bias, dst_old;
@@ -115,6 +117,17 @@ std::vector<float> run_jit(const conv_problem &p, const buffers &in, const post_
         req.wei = wei_plain;
         req.dst = desc_of(dd, nhwc_pattern(dd.size()));
         break;
+    case layouts::wei_spatial_first: {
+        const std::string plain = plain_pattern(wd.size());
+        const size_t n_sp = static_cast<size_t>(p.nsp);
+        const std::string io = plain.substr(0, wd.size() - n_sp); // [g] o i
+        std::string pattern = plain.substr(wd.size() - n_sp);     // spatial letters first
+        pattern += io.size() == 3 ? std::string{io[0], io[2], io[1]} : std::string{io[1], io[0]};
+        req.src = any_src;
+        req.wei = desc_of(wd, pattern);
+        req.dst = any_dst;
+        break;
+    }
     case layouts::blocked16: // nChw16c given by the user: direct on AVX-512, repacked on AVX2
         req.src = desc_of(sd, "aB" + plain_pattern(sd.size()).substr(2) + "16b");
         req.wei = any_wei;
@@ -287,6 +300,22 @@ TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "
             check_case(s, "sum:0.5", isa, layouts::nhwc);
             check_case(s, "relu", isa, layouts::plain, false);
             check_case(s, "", isa, layouts::blocked16);
+        }
+}
+
+TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
+    // conv_merged_groups.hpp: r = W / channels-per-group neighbouring groups become one group
+    // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2).
+    for (cpu_isa isa : isas())
+        for (const char *s : {"g32mb1ic256ih7oc256oh7kh3ph1", "g4mb2ic16ih5oc16oh5kh3ph1",
+                              "g8mb1ic16ih9oc16oh5kh3sh2ph1", "g6mb1ic24ih5oc24oh5kh3ph1",
+                              "g16mb1ic64id3ih4iw4oc64od3oh4ow4kd3kh3kw3pd1ph1pw1",
+                              "g2mb1ic16iw20oc16ow20kw3pw1"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "sum:0.5+gelu_erf", isa, layouts::nhwc);
+            check_case(s, "relu", isa, layouts::plain, false);
+            check_case(s, "", isa, layouts::blocked16);
+            check_case(s, "sum", isa, layouts::wei_spatial_first);
         }
 }
 

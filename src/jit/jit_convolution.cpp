@@ -12,6 +12,7 @@
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
+#include "jit/conv_merged_groups.hpp"
 #include "jit/conv_unit_stride.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
@@ -92,7 +93,11 @@ public:
             unit_stride_.gather(src, gathered_s->get());
             src = gathered_s->get();
         }
-        if (wei_reorder_) {
+        if (merged_groups_.enabled()) {
+            wei_s = std::make_unique<scratch>(kwei_md_.get_size());
+            merged_groups_.expand(args.wei, wei_s->get());
+            wei = wei_s->get();
+        } else if (wei_reorder_) {
             wei_s = std::make_unique<scratch>(kwei_md_.get_size());
             wei_reorder_->execute(memory(wei_md, const_cast<float *>(args.wei)),
                                   memory(kwei_md_, wei_s->get()));
@@ -111,10 +116,15 @@ public:
 
     // Weights in the kernel's packed layout kwei: with 'any' the user reorders once, else
     // execute() repacks per call. Bias stays the user's plain vector. False if it is not plain.
+    // (Merged small groups: the user's weights, or plain goihw for 'any', expanded per call.)
     bool set_weights_and_bias(const conv_request &req, const memory::desc &kwei) {
         kwei_md_ = kwei;
-        wei_md = req.wei.is_any() ? kwei_md_ : req.wei;
-        if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<reorder>(wei_md, kwei_md_);
+        if (merged_groups_.enabled()) {
+            wei_md = merged_groups_.user_wei_md();
+        } else {
+            wei_md = req.wei.is_any() ? kwei_md_ : req.wei;
+            if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<reorder>(wei_md, kwei_md_);
+        }
         if (!req.with_bias) return true;
         const memory::desc plain_bias = make_desc(req.bias, "a");
         bias_md = req.bias.is_any() ? plain_bias : req.bias;
@@ -124,7 +134,7 @@ public:
     // "jit:avx512", with "+repack" when execute() copies an argument into another layout.
     template <cpu_isa isa>
     void set_name() {
-        const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_;
+        const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_ || merged_groups_.enabled();
         name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
     }
 
@@ -134,6 +144,7 @@ public:
     memory::desc ksrc_md_, kwei_md_, kdst_md_; // the layouts the kernel reads
     std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
     jit::unit_stride_src unit_stride_; // strided 1x1: the kernel reads a dense copy of src
+    jit::merged_groups merged_groups_; // small groups: block-diagonal weights, expanded per call
     std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
     // The valid kd / kh taps of every output depth / row, computed once (init_taps).
     std::vector<tap_range> taps_d_, taps_h_;
@@ -387,12 +398,16 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
     const bool grouped = req.wei.ndims() == nsp + 3;
     const std::string blocked = jit::blocked_data_pattern(nsp, W);
     const std::string nhwc = jit::channels_last_pattern(nsp);
+    // Groups smaller than a vector become vector-wide ones (conv_merged_groups.hpp): from here
+    // on kprb is the problem the kernel runs.
+    conv_problem kprb = prb;
+    impl->merged_groups_.init(kprb, W, req.wei);
 
     // src and dst: 'any' becomes channel-blocked when groups start on block boundaries (nhwc
     // otherwise, and for the few channels of a first layer); a given layout is read directly
     // when the kernel can, else repacked to nhwc per call.
-    const bool src_blk_ok = prb.g == 1 || prb.icg() % W == 0;
-    const bool dst_blk_ok = prb.g == 1 || prb.ocg() % W == 0;
+    const bool src_blk_ok = kprb.g == 1 || kprb.icg() % W == 0;
+    const bool dst_blk_ok = kprb.g == 1 || kprb.ocg() % W == 0;
     impl->src_md = req.src.is_any() ? make_desc(req.src, src_blk_ok && prb.ic >= W ? blocked : nhwc)
                                     : req.src;
     impl->dst_md = req.dst.is_any() ? make_desc(req.dst, dst_blk_ok ? blocked : nhwc) : req.dst;
@@ -414,7 +429,6 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
 
     // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1
     // (conv_unit_stride.hpp); then short rows of a 1x1 convolution may be merged.
-    conv_problem kprb = prb;
     if (impl->unit_stride_.init(kprb, impl->ksrc_md_))
         sg = jit::analyze_data_desc(impl->unit_stride_.compact_md(), nsp);
     merge_rows_if_better(kprb, sg, dg, isa, injector::aux_vecs_count(chain));
@@ -423,7 +437,9 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
     PRIM_DISPATCH(blocking.empty(), blocking);
 
     PRIM_DISPATCH(impl->set_weights_and_bias(
-                          req, jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)),
+                          req, impl->merged_groups_.enabled()
+                                       ? impl->merged_groups_.packed_md()
+                                       : jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)),
                   "bias must be a plain vector");
     const std::string strides = jit::set_strides(c, sg, impl->kwei_md_, grouped, dg, nsp);
     PRIM_DISPATCH(strides.empty(), strides);

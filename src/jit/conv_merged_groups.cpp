@@ -1,0 +1,85 @@
+// Merging small groups into vector-wide ones (conv_merged_groups.hpp).
+#include <algorithm>
+#include <vector>
+
+#include "jit/conv_conf.hpp"
+#include "jit/conv_merged_groups.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+// dims (g, oc per group, ic per group, then prb's kernel sizes) and the plain pattern for them.
+memory::dims weight_dims(const impl::conv_problem &prb, int64_t g, int64_t cg) {
+    memory::dims d = {g, cg, cg};
+    for (int sp = 3 - prb.nsp; sp < 3; ++sp) d.push_back(prb.k[sp]);
+    return d;
+}
+
+memory::desc plain(const memory::dims &d) {
+    std::string pattern;
+    for (size_t i = 0; i < d.size(); ++i) pattern += static_cast<char>('a' + i);
+    return memory::desc(d, memory::data_type::f32, pattern);
+}
+
+} // namespace
+
+bool merged_groups::init(impl::conv_problem &prb, int simd_w, const memory::desc &user_wei) {
+    const int64_t cg = prb.icg();
+    if (prb.g <= 1 || prb.ocg() != cg || cg >= simd_w || simd_w % cg != 0) return false;
+    const int r = static_cast<int>(simd_w / cg);
+    if (r > max_r || prb.g % r != 0) return false;
+    r_ = r;
+    g_ = prb.g;
+    cg_ = cg;
+    taps_ = prb.k[0] * prb.k[1] * prb.k[2];
+    plain_md_ = plain(weight_dims(prb, g_, cg_));
+    user_wei_md_ = user_wei.is_any() ? plain_md_ : user_wei;
+    const memory::dims merged = weight_dims(prb, g_ / r_, simd_w);
+    packed_md_ = packed_weights_desc(merged, true, prb.nsp, simd_w);
+    // expand() writes packed_md_ through packed_offset(): check that they agree (first and last
+    // element of the last merged group) rather than trust it.
+    for (const int64_t corner : {int64_t(0), int64_t(1)}) {
+        memory::dims idx = {g_ / r_ - 1, corner * (simd_w - 1), (1 - corner) * (simd_w - 1)};
+        for (int sp = 3 - prb.nsp; sp < 3; ++sp) idx.push_back(corner * (prb.k[sp] - 1));
+        const int64_t tap = corner * (taps_ - 1);
+        if (packed_md_.offset(idx.data()) != packed_offset(idx[0], idx[1], idx[2], tap)) {
+            r_ = 1;
+            return false;
+        }
+    }
+    prb.g /= r_;
+    return true;
+}
+
+int64_t merged_groups::packed_offset(int64_t mg, int64_t o, int64_t i, int64_t tap) const {
+    // packed_md_ ("aBCde16c16b" with one oc and one ic block per merged group): per merged
+    // group, per tap, a W x W block with oc innermost.
+    const int64_t W = cg_ * r_;
+    return ((mg * taps_ + tap) * W + i) * W + o;
+}
+
+void merged_groups::expand(const float *user_wei, float *packed) const {
+    std::vector<float> plain_copy;
+    const float *w = user_wei;
+    if (user_wei_md_ != plain_md_) {
+        plain_copy.resize(static_cast<size_t>(plain_md_.nelems_padded()));
+        reorder(user_wei_md_, plain_md_)
+                .execute(memory(user_wei_md_, const_cast<float *>(user_wei)),
+                         memory(plain_md_, plain_copy.data()));
+        w = plain_copy.data();
+    }
+    // Group g is diagonal block g % r of merged group g / r; everything else is 0.
+    std::fill_n(packed, packed_md_.nelems_padded(), 0.f);
+    for (int64_t g = 0; g < g_; ++g) {
+        const int64_t mg = g / r_, off = (g % r_) * cg_;
+        for (int64_t o = 0; o < cg_; ++o)
+            for (int64_t i = 0; i < cg_; ++i) {
+                const float *src = w + ((g * cg_ + o) * cg_ + i) * taps_;
+                for (int64_t t = 0; t < taps_; ++t) packed[packed_offset(mg, off + o, off + i, t)] = src[t];
+            }
+    }
+}
+
+} // namespace jit
+} // namespace prim
