@@ -28,6 +28,10 @@ const std::vector<float> erfc_half_num = {0.5f * 0.010603321716189384f, 0.5f * 0
 const std::vector<float> erfc_den = {0.01879391446709633f, 0.17147311568260193f,
         0.7441534996032715f, 1.8946783542633057f, 2.930119037628174f, 2.5783886909484863f, 1.0f};
 
+// vfixupimmps table: one response nibble per input class (QNaN, SNaN, 0, +1, -inf, +inf,
+// negative, positive, from bit 0 up): 1 keeps the input, 0xF gives -FLT_MAX, 0xE +FLT_MAX.
+const int32_t fixup_inf_to_flt_max = 0x11EF1111;
+
 bool is_integer(float v) { return std::isfinite(v) && std::nearbyint(v) == v; }
 // Integer powers up to 16 by repeated squaring: at most 7 roundings (exp(beta ln x) would lose
 // about |beta ln x| ulp).
@@ -342,7 +346,7 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     // x w is computed as q e^(-a^2) with q = x N/(2D): both factors and the product stay normal
     // floats wherever the result is (a denormal would cost dozens of cycles).
     const Vmm xc = t(0), lo = t(1), hi = t(2), n = t(3);
-    max_keep_nan(v, t(0), -FLT_MAX);          // x = -inf: -FLT_MAX * 0 = -0
+    if constexpr (!is_avx512) max_keep_nan(v, t(0), -FLT_MAX); // x = -inf: -FLT_MAX * 0 = -0
     h_.vandps(xc, v, cb(abs_bits));
     h_.vmaxps(xc, xc, c(0x1p-30f));           // w is the same below; keeps xc^2 normal
     h_.vminps(xc, xc, c(16.f));               // from here on w = 0 exactly
@@ -353,13 +357,18 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     h_.vmulps(lo, lo, c(-0.5f));
     // hi = e^(-a^2), 0 from a^2 = 86.4 (|x| = 13.145) on, where |x w| falls below FLT_MIN
     exp_core(hi, n, lo, true, &lo, -86.4f);
-    h_.vmulps(xc, xc, c(0.70710678118654752f)); // a
-    h_.vminps(xc, xc, c(11.4f));              // the fitted range; erfc is 0 in f32 beyond
+    h_.vmulps(xc, xc, c(0.70710678118654752f)); // a <= 16 / sqrt2 = 11.31, in the fitted range
     horner(lo, xc, erfc_half_num);
     horner(n, xc, erfc_den);
     h_.vdivps(lo, lo, n);
-    h_.vmovups(n, c(FLT_MAX));
-    h_.vminps(n, n, v);                       // x = +inf: q e = FLT_MAX * 0, not inf * 0
+    // x = +-inf: q e = +-FLT_MAX * 0, not inf * 0 (AVX-512: one vfixupimmps maps the two
+    // infinities to +-FLT_MAX and keeps every other class, NaN included)
+    if constexpr (is_avx512) {
+        h_.vfixupimmps(n, v, ci(fixup_inf_to_flt_max), 0);
+    } else {
+        h_.vmovups(n, c(FLT_MAX));
+        h_.vminps(n, n, v);
+    }
     h_.vmulps(lo, lo, n);                     // q = x N / (2D)
     h_.vmulps(xc, lo, hi);                    // x w
     h_.vfnmadd213ps(hi, lo, v);               // x - x w, one rounding

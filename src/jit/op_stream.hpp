@@ -65,6 +65,7 @@ public:
     PRIM_OP_SINK_FORWARD(vfmsub231ps)
     PRIM_OP_SINK_FORWARD(vfnmadd213ps)
     PRIM_OP_SINK_FORWARD(vfnmadd231ps)
+    PRIM_OP_SINK_FORWARD(vfixupimmps)
     PRIM_OP_SINK_FORWARD(vgetexpps)
     PRIM_OP_SINK_FORWARD(vgetmantps)
     PRIM_OP_SINK_FORWARD(vmaxps)
