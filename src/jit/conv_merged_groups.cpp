@@ -1,9 +1,9 @@
 // Merging small groups into vector-wide ones (conv_merged_groups.hpp).
 #include <algorithm>
-#include <vector>
 
 #include "jit/conv_conf.hpp"
 #include "jit/conv_merged_groups.hpp"
+#include "ref/ref_impls.hpp"
 
 namespace prim {
 namespace jit {
@@ -14,12 +14,6 @@ memory::dims weight_dims(const impl::conv_problem &prb, int64_t g, int64_t cg) {
     memory::dims d = {g, cg, cg};
     for (int sp = 3 - prb.nsp; sp < 3; ++sp) d.push_back(prb.k[sp]);
     return d;
-}
-
-memory::desc plain(const memory::dims &d) {
-    std::string pattern;
-    for (size_t i = 0; i < d.size(); ++i) pattern += static_cast<char>('a' + i);
-    return memory::desc(d, memory::data_type::f32, pattern);
 }
 
 } // namespace
@@ -33,7 +27,7 @@ bool merged_groups::init(impl::conv_problem &prb, int simd_w, const memory::desc
     g_ = prb.g;
     cg_ = cg;
     taps_ = prb.k[0] * prb.k[1] * prb.k[2];
-    plain_md_ = plain(weight_dims(prb, g_, cg_));
+    plain_md_ = impl::plain_desc(weight_dims(prb, g_, cg_));
     user_wei_md_ = user_wei.is_any() ? plain_md_ : user_wei;
     const memory::dims merged = weight_dims(prb, g_ / r_, simd_w);
     packed_md_ = packed_weights_desc(merged, true, prb.nsp, simd_w);
@@ -60,15 +54,8 @@ int64_t merged_groups::packed_offset(int64_t mg, int64_t o, int64_t i, int64_t t
 }
 
 void merged_groups::expand(const float *user_wei, float *packed) const {
-    std::vector<float> plain_copy;
-    const float *w = user_wei;
-    if (user_wei_md_ != plain_md_) {
-        plain_copy.resize(static_cast<size_t>(plain_md_.nelems_padded()));
-        reorder(user_wei_md_, plain_md_)
-                .execute(memory(user_wei_md_, const_cast<float *>(user_wei)),
-                         memory(plain_md_, plain_copy.data()));
-        w = plain_copy.data();
-    }
+    const impl::plain_buffer plain_wei(user_wei_md_, user_wei, true); // goihw, copied if need be
+    const float *w = plain_wei.get();
     // Group g is diagonal block g % r of merged group g / r; everything else is 0.
     std::fill_n(packed, packed_md_.nelems_padded(), 0.f);
     for (int64_t g = 0; g < g_; ++g) {

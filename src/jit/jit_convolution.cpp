@@ -16,6 +16,7 @@
 #include "jit/conv_unit_stride.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/work_threads.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -69,9 +70,6 @@ T *offset_ptr(T *p, int64_t bytes) {
 memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
     return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
 }
-
-// Work below this many flops per thread runs on fewer threads (see run()).
-constexpr double min_flops_per_thread = 1 << 19;
 
 class jit_convolution : public primitive_impl {
 public:
@@ -198,15 +196,10 @@ private:
         // Contiguous chunks of work items, several per thread, taken dynamically: a thread
         // that the OS delays (the machine is shared) does not hold up the others, and results
         // stay identical because every item is computed the same way whoever takes it. Small
-        // problems run on fewer threads, down to the calling one without a parallel region:
-        // waking a thread costs about 2.5 us, as long as 1 MFLOP of work takes on two threads
-        // (measured on a 3x3 8->8 5x5 layer: 3.8 us per call through a one-thread parallel
-        // region, 0.6 us without).
+        // problems run on fewer threads, down to the calling one (work_threads.hpp).
         const double flops = 2.0 * c_.mb * c_.g * c_.ocg * (c_.depthwise ? 1 : c_.icg) * OD * OH
                              * c_.o[2] * c_.k[0] * c_.k[1] * c_.k[2];
-        const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(
-                {max_threads, work, static_cast<int64_t>(flops / min_flops_per_thread)}));
+        const int threads = jit::threads_for_work(flops, work);
         // Items [start, end) in order.
         const auto run_items = [&](int64_t start, int64_t end) {
             int64_t idx[5];
@@ -238,7 +231,7 @@ private:
             }
         };
         if (threads == 1) return run_items(0, work);
-        const int64_t n_chunks = std::min<int64_t>(work, 4 * threads);
+        const int64_t n_chunks = std::min<int64_t>(work, 4 * static_cast<int64_t>(threads));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
         for (int64_t chunk = 0; chunk < n_chunks; ++chunk)
             run_items(work * chunk / n_chunks, work * (chunk + 1) / n_chunks);

@@ -13,6 +13,7 @@
 #include "jit/jit_inner_product.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/post_ops_injector.hpp"
+#include "jit/work_threads.hpp"
 #include "ref/ref_impls.hpp"
 
 namespace prim {
@@ -33,11 +34,6 @@ memory::desc packed_weights_desc(const memory::dims &dims, int64_t block) {
     pattern += std::to_string(block) + "a";
     return memory::desc(dims, memory::data_type::f32, pattern);
 }
-
-// Work below this many flops per thread runs on fewer threads, down to the calling one alone:
-// waking a second thread costs about 2.5 us here (measured: mb8 64->64 took 3.9 us on two
-// threads, 1.6 us on one), so a second thread pays from about 1 MFLOP of work on.
-constexpr double min_flops_per_thread = 1 << 19;
 
 template <cpu_isa isa>
 class jit_inner_product : public primitive_impl {
@@ -122,10 +118,7 @@ private:
     void run(const float *src, const float *wei, const float *bias, float *dst) const {
         const ip_blocking &b = blk_;
         const int64_t n_items = b.m_chunks * b.panels;
-        const double flops = 2.0 * static_cast<double>(b.mb) * b.oc * b.k;
-        const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const int threads = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({max_threads,
-                n_items, static_cast<int64_t>(flops / min_flops_per_thread)})));
+        const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
         if (threads == 1) return run_items(0, n_items, src, wei, bias, dst);
         // Each thread takes one contiguous range of items, the same on every call, so its
         // weight panels may still be in its L2 from the previous call. No barrier but the
