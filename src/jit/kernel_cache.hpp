@@ -1,10 +1,12 @@
 // One process-wide cache of generated kernels, so that equal primitives share one kernel.
-// The key must hold everything that changes the code: kernel kind, ISA, shape parameters and the
-// post-ops chain with its parameters as exact bit patterns (key_of below). Thread-safe.
+// The key must hold everything that changes the code: kernel kind, ISA, configuration and the
+// post-ops chain with its parameters as exact bit patterns. kernel_key() derives it from the
+// configuration struct itself, so a field added there cannot be forgotten. Thread-safe.
 #pragma once
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "jit/jit_generator.hpp"
 #include "prim/attr.hpp"
@@ -14,6 +16,21 @@ namespace jit {
 
 // "e5:3f800000:00000000:3f800000+s:3f000000": the chain with bit-exact parameters.
 std::string key_of(const post_ops &chain);
+
+// The cache key of a kernel: its kind (kernel class and ISA, e.g. "conv_avx512"), every byte of
+// its configuration, and its chain. The configuration must be a struct without padding or
+// floating-point fields, so that equal bytes mean equal fields (checked at compile time).
+template <typename conf>
+std::string kernel_key(const char *kind, const conf &c, const post_ops &chain) {
+    static_assert(std::has_unique_object_representations_v<conf>,
+                  "a kernel configuration needs integer fields and no padding to be a cache key");
+    std::string key(kind);
+    key += ':';
+    key.append(reinterpret_cast<const char *>(&c), sizeof(c));
+    key += ':';
+    key += key_of(chain);
+    return key;
+}
 
 class kernel_cache {
 public:
