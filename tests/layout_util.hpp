@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "prim/memory.hpp"
+#include "common/plain_layout.hpp"
 #include "ref/ref_impls.hpp"
 
 namespace layout_util {

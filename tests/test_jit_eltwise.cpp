@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "jit/cpu_isa_detect.hpp"
-#include "jit/jit_impls.hpp"
+#include "jit/jit_eltwise.hpp"
 #include "jit/kernel_cache.hpp"
 #include "ref/ref_kernels.hpp"
 

@@ -202,7 +202,7 @@ private:
 
 template <cpu_isa isa>
 // lend_all: the whole pool and every opmask, so that the injector interleaves several
-// accumulators (op_stream.hpp); else exactly what the chain needs.
+// accumulators (op_sink.hpp); else exactly what the chain needs.
 void check_register_contract(const post_ops &chain, const std::vector<int> &acc,
                              const std::vector<int> &spare_pool, bool lend_all = false) {
     constexpr int w = isa_traits<isa>::simd_w, nregs = isa_traits<isa>::n_vregs;

@@ -9,6 +9,7 @@
 
 #include "prim/error.hpp"
 #include "prim/memory.hpp"
+#include "common/plain_layout.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 

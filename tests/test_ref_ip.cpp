@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "prim/memory.hpp"
+#include "common/plain_layout.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 

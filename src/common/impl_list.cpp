@@ -2,7 +2,7 @@
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/primitive_impl.hpp"
 #include "jit/jit_convolution.hpp"
-#include "jit/jit_impls.hpp"
+#include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "ref/ref_impls.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "jit/conv_conf.hpp"
 #include "jit/conv_merged_groups.hpp"
-#include "ref/ref_impls.hpp"
+#include "common/plain_layout.hpp"
 
 namespace prim {
 namespace jit {

@@ -15,7 +15,7 @@
 
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
-#include "jit/op_stream.hpp"
+#include "jit/op_sink.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -46,7 +46,7 @@ public:
     void compute(int v_idx, const std::vector<int> &aux, const std::vector<int> &opmasks,
                  const Xbyak::Reg64 &reg_table);
     // While ops is set, compute() records its instructions there instead of emitting them
-    // (op_stream.hpp), for the injector to interleave several vectors' code.
+    // (op_sink.hpp), for the injector to interleave several vectors' code.
     void record_into(op_list *ops) { h_.record_into(ops); }
 
 private:

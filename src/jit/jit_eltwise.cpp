@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/plain_layout.hpp"
 #include "jit/eltwise_kernel.hpp"
-#include "jit/jit_impls.hpp"
+#include "jit/jit_eltwise.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "prim/error.hpp"
 
@@ -16,12 +17,6 @@ namespace {
 
 using jit::eltwise_call_args;
 using jit::eltwise_kernel_fn;
-
-memory::desc plain_desc(const memory::dims &dims) {
-    std::string pattern;
-    for (size_t i = 0; i < dims.size(); ++i) pattern += static_cast<char>('a' + i);
-    return memory::desc(dims, memory::data_type::f32, pattern);
-}
 
 // Above this size an out-of-place run without sum uses non-temporal stores: dst is not read,
 // and bypassing the caches saves the read-for-ownership traffic of ordinary stores.

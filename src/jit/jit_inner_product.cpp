@@ -14,7 +14,7 @@
 #include "jit/kernel_cache.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/work_threads.hpp"
-#include "ref/ref_impls.hpp"
+#include "common/plain_layout.hpp"
 
 namespace prim {
 namespace impl {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "jit/eltwise_emitter.hpp"
-#include "jit/op_stream.hpp"
+#include "jit/op_sink.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "prim/error.hpp"
 
@@ -91,7 +91,7 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
 template <cpu_isa isa>
 void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const injector_regs &regs) {
     // Up to max_streams accumulators at a time, each with its own spares and opmasks, their
-    // instructions interleaved (op_stream.hpp); as many as the lent registers allow.
+    // instructions interleaved (op_sink.hpp); as many as the lent registers allow.
     const size_t n_aux = aux_vecs_count(e.alg, e.alpha, e.beta);
     const size_t n_masks = aux_opmasks_count(e.alg, e.alpha, e.beta);
     size_t streams = max_streams;

@@ -94,7 +94,7 @@ public:
     void compute(const injector_regs &regs);
 
 private:
-    // Accumulators whose code is interleaved at most (op_stream.hpp).
+    // Accumulators whose code is interleaved at most (op_sink.hpp).
     static constexpr size_t max_streams = 4;
     void emit_eltwise(const post_ops::entry &e, const injector_regs &regs);
 

@@ -1,4 +1,5 @@
 // The reference eltwise primitive: in place or out of place, any layouts.
+#include "common/plain_layout.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 

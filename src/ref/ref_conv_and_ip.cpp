@@ -1,6 +1,7 @@
 // The reference convolution and inner product primitives: any layout, reordered to plain around
 // the reference kernel (ref_conv_fwd, ref_ip_fwd). Both have src, weights, optional bias and dst,
 // and differ only in their problem and kernel.
+#include "common/plain_layout.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 

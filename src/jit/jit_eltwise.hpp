@@ -1,5 +1,4 @@
-// The JIT implementations' entry points, for the implementation lists (src/common/impl_list.cpp).
-// Each returns null and fills why_not when it declines the request.
+// The JIT eltwise primitive's entry point, for the implementation list (src/common/impl_list.cpp).
 #pragma once
 #include <memory>
 #include <string>

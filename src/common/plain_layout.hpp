@@ -1,0 +1,69 @@
+// Plain row-major layouts ("a", "ab", "abc", ...): the layout of the reference kernels and of
+// the JIT inner product's rows, and the per-call copy into it of an argument in another layout.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace impl {
+
+// The plain row-major layout of a shape: "a", "ab", "abc", ... (outermost dim first).
+inline memory::desc plain_desc(const memory::dims &dims) {
+    std::string pattern;
+    for (size_t i = 0; i < dims.size(); ++i) pattern += static_cast<char>('a' + i);
+    return memory::desc(dims, memory::data_type::f32, pattern);
+}
+
+// Equal to plain_desc(md.get_dims()) (dense, row-major, no blocks), checked without building
+// that desc: execute() asks this for every argument on every call.
+inline bool is_plain(const memory::desc &md) {
+    if (md.is_zero() || md.is_any() || md.padded_dims() != md.get_dims()) return false;
+    memory::dim dense = 1;
+    for (int i = md.ndims() - 1; i >= 0; --i) {
+        if (md.strides()[i] != dense) return false;
+        dense *= md.get_dims()[i];
+    }
+    return true;
+}
+
+// The layout an implementation runs on for an argument: 'any' becomes plain, a zero desc (no
+// such argument) stays zero, anything else is kept as the user gave it.
+inline memory::desc plain_if_any(const memory::desc &md) {
+    return md.is_any() ? plain_desc(md.get_dims()) : md;
+}
+
+// One argument's data in the plain layout the kernels read: the user's own buffer when it is
+// already plain, otherwise a copy reordered into plain (copy_in = false skips reading the
+// user's data, for a dst whose old value nobody reads).
+class plain_buffer {
+public:
+    plain_buffer(const memory::desc &md, const float *user, bool copy_in)
+        : md_(&md), user_(const_cast<float *>(user)) {
+        if (md.is_zero() || !user || is_plain(md)) {
+            ptr_ = user_;
+            return;
+        }
+        const memory::desc plain = plain_desc(md.get_dims());
+        copy_.resize(static_cast<size_t>(plain.nelems_padded()));
+        ptr_ = copy_.data();
+        if (copy_in) reorder(md, plain).execute(memory(md, user_), memory(plain, ptr_));
+    }
+    float *get() const { return ptr_; }
+    // After the kernel wrote a dst through get(): moves a copy back into the user's layout.
+    void copy_out() const {
+        if (ptr_ == user_) return;
+        const memory::desc plain = plain_desc(md_->get_dims());
+        reorder(plain, *md_).execute(memory(plain, ptr_), memory(*md_, user_));
+    }
+
+private:
+    const memory::desc *md_; // the implementation's, which outlives the call
+    float *user_;
+    float *ptr_ = nullptr;
+    std::vector<float> copy_;
+};
+
+} // namespace impl
+} // namespace prim
