@@ -14,6 +14,7 @@
 
 #include "common/problem.hpp"
 #include "prim/error.hpp"
+#include "jit/conv_conf.hpp"
 #include "jit/conv_unit_stride.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/jit_convolution.hpp"
@@ -139,17 +140,17 @@ std::vector<float> run_jit(const conv_problem &p, const buffers &in, const post_
     INFO("declined: " << why);
     REQUIRE(impl);
     name = impl->name();
-    CHECK(!impl->src_md.is_any());
-    const std::vector<float> src = to_layout(in.src, src_plain, impl->src_md);
-    const std::vector<float> wei = to_layout(in.wei, wei_plain, impl->wei_md);
-    std::vector<float> dst = to_layout(in.dst_old, dst_plain, impl->dst_md);
+    CHECK(!impl->src_md().is_any());
+    const std::vector<float> src = to_layout(in.src, src_plain, impl->src_md());
+    const std::vector<float> wei = to_layout(in.wei, wei_plain, impl->wei_md());
+    std::vector<float> dst = to_layout(in.dst_old, dst_plain, impl->dst_md());
     prim::impl::exec_ptrs args;
     args.src = src.data();
     args.wei = wei.data();
     args.bias = with_bias ? in.bias.data() : nullptr;
     args.dst = dst.data();
     impl->execute(args);
-    return from_layout(dst, impl->dst_md, dst_plain);
+    return from_layout(dst, impl->dst_md(), dst_plain);
 }
 
 bool exact_chain(const post_ops &po) {
@@ -373,9 +374,9 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
         std::string why;
         auto impl = prim::impl::create_jit_conv(req, isa, why);
         REQUIRE(impl);
-        CHECK(impl->src_md.layout() == "aBcd" + w + "b");
-        CHECK(impl->dst_md.layout() == "aBcd" + w + "b");
-        CHECK(impl->wei_md.layout() == "ABcd" + w + "b" + w + "a");
+        CHECK(impl->src_md().layout() == "aBcd" + w + "b");
+        CHECK(impl->dst_md().layout() == "aBcd" + w + "b");
+        CHECK(impl->wei_md().layout() == "ABcd" + w + "b" + w + "a");
         CHECK(impl->name() == std::string("jit:") + prim::cpu_isa_name(isa));
 
         req.wei = memory::desc({64, 64, 3, 3}, memory::data_type::f32, memory::format_tag::oihw);
@@ -394,8 +395,8 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
         std::string why;
         auto impl = prim::impl::create_jit_conv(req, isa, why);
         REQUIRE(impl);
-        CHECK(impl->src_md.layout() == "aBcd" + w + "b");
-        CHECK(impl->wei_md.layout() == "Abcde" + w + "a");
+        CHECK(impl->src_md().layout() == "aBcd" + w + "b");
+        CHECK(impl->wei_md().layout() == "Abcde" + w + "a");
     }
     std::string why;
     conv_request req;
@@ -423,6 +424,55 @@ TEST_CASE("jit conv: equal layers share kernels through the cache", "[jit_conv]"
         req.attr.set_post_ops(prim::parse_post_ops("sum:0.5+tanh"));
         REQUIRE(prim::impl::create_jit_conv(req, isa, why));
         CHECK(prim::jit::kernel_cache::instance().stats().misses > after.misses);
+    }
+}
+
+TEST_CASE("jit conv: the kernel cache key holds every byte of the configuration", "[jit_conv]") {
+    // conv_conf has no padding (kernel_key checks it at compile time), so every byte belongs to
+    // a field: a configuration differing in any one field, even one added later, has another key.
+    const prim::jit::conv_conf c;
+    const post_ops chain = prim::parse_post_ops("sum+relu");
+    const std::string key = prim::jit::kernel_key("conv_avx512", c, chain);
+    for (size_t b = 0; b < sizeof(c); ++b) {
+        prim::jit::conv_conf d = c;
+        reinterpret_cast<unsigned char *>(&d)[b] ^= 1; // 0/1 stays a valid bool
+        CHECK(prim::jit::kernel_key("conv_avx512", d, chain) != key);
+    }
+    CHECK(prim::jit::kernel_key("conv_avx2", c, chain) != key);
+    CHECK(prim::jit::kernel_key("conv_avx512", c, prim::parse_post_ops("sum+relu:0.5")) != key);
+}
+
+TEST_CASE("jit conv: layers differing in one field get their own kernels", "[jit_conv]") {
+    // Shapes that differ from the first in one field each: padding, stride, dilation, width,
+    // channels, bias, layout. Each needs a kernel of its own.
+    const char *shapes[] = {"mb2ic16ih9oc16oh9kh3ph1", "mb2ic16ih9iw9oc16oh9ow7kh3kw3ph1pw0",
+                            "mb2ic16ih9oc16oh5kh3sh2ph1", "mb2ic16ih9oc16oh7kh3ph1dh1",
+                            "mb2ic16ih9iw10oc16oh9ow10kh3kw3ph1pw1", "mb2ic24ih9oc16oh9kh3ph1"};
+    for (cpu_isa isa : isas()) {
+        std::string why;
+        auto misses = [] { return prim::jit::kernel_cache::instance().stats().misses; };
+        auto request = [](const char *shape, bool bias, memory::format_tag tag) {
+            conv_request req;
+            req.prb = prim::impl::parse_conv_problem(shape);
+            const conv_problem &p = req.prb;
+            req.src = memory::desc(data_dims(p, p.ic, p.i), memory::data_type::f32, tag);
+            req.dst = memory::desc(data_dims(p, p.oc, p.o), memory::data_type::f32, tag);
+            req.wei = memory::desc(wei_dims(p), memory::data_type::f32, memory::format_tag::any);
+            req.with_bias = bias;
+            if (bias) req.bias = memory::desc({p.oc}, memory::data_type::f32, memory::format_tag::x);
+            return req;
+        };
+        for (const char *shape : shapes) {
+            REQUIRE(prim::impl::create_jit_conv(request(shape, false, memory::format_tag::any), isa, why));
+            const long before = misses();
+            REQUIRE(prim::impl::create_jit_conv(request(shape, false, memory::format_tag::any), isa, why));
+            CHECK(misses() == before); // the same layer again: the cached kernel
+            REQUIRE(prim::impl::create_jit_conv(request(shape, true, memory::format_tag::any), isa, why));
+            CHECK(misses() > before); // with bias
+            const long with_bias = misses();
+            REQUIRE(prim::impl::create_jit_conv(request(shape, false, memory::format_tag::nhwc), isa, why));
+            CHECK(misses() > with_bias); // nhwc strides
+        }
     }
 }
 

@@ -83,12 +83,12 @@ TEST_CASE("jit eltwise: name and checks", "[jit][eltwise]") {
         CHECK(create_jit_eltwise(req, cpu_isa::all, why)->name() == "jit:avx512");
     }
     // 'any' on both sides resolves to plain; on one side to the other one's layout
-    CHECK(impl2->src_md == memory::desc({2, 17, 5, 7}, memory::data_type::f32, tag::nchw));
-    CHECK(impl2->dst_md == impl2->src_md);
+    CHECK(impl2->src_md() == memory::desc({2, 17, 5, 7}, memory::data_type::f32, tag::nchw));
+    CHECK(impl2->dst_md() == impl2->src_md());
     auto nhwc = create_jit_eltwise(make_request({2, 17, 5, 7}, algorithm::eltwise_relu, 0, 0, "", tag::nhwc),
                                    cpu_isa::avx2, why);
     REQUIRE(nhwc);
-    CHECK(nhwc->dst_md == memory::desc({2, 17, 5, 7}, memory::data_type::f32, tag::nhwc));
+    CHECK(nhwc->dst_md() == memory::desc({2, 17, 5, 7}, memory::data_type::f32, tag::nhwc));
 
     why.clear();
     CHECK_FALSE(create_jit_eltwise(req, cpu_isa::none, why));

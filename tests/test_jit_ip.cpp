@@ -120,9 +120,9 @@ run_result run_case(cpu_isa isa, const ip_problem &p, const case_opts &o, unsign
                                          memory(md, out.data()));
         return out;
     };
-    const auto src_l = to_layout(plain_desc(src_dims(p)), impl->src_md, src.data());
-    const auto wei_l = to_layout(plain_desc(wei_dims(p)), impl->wei_md, wei.data());
-    REQUIRE(impl->dst_md == plain_desc({p.mb, p.oc}));
+    const auto src_l = to_layout(plain_desc(src_dims(p)), impl->src_md(), src.data());
+    const auto wei_l = to_layout(plain_desc(wei_dims(p)), impl->wei_md(), wei.data());
+    REQUIRE(impl->dst_md() == plain_desc({p.mb, p.oc}));
 
     run_result r;
     r.impl_name = impl->name();
@@ -310,7 +310,7 @@ TEST_CASE("jit ip: results identical across runs and thread counts", "[jit_ip]")
             return v;
         };
         const auto src = fill(static_cast<size_t>(p.mb * p.ic));
-        const auto wei = fill(static_cast<size_t>(impl->wei_md.nelems_padded()));
+        const auto wei = fill(static_cast<size_t>(impl->wei_md().nelems_padded()));
         const auto bias = fill(static_cast<size_t>(p.oc));
         const auto dst_old = fill(static_cast<size_t>(p.mb * p.oc));
         auto run = [&](int threads) {
@@ -338,8 +338,8 @@ TEST_CASE("jit ip: 'any' weights become one panel of oc innermost", "[jit_ip]") 
         std::string why_not;
         auto impl = prim::impl::create_jit_ip(req, isa, why_not);
         REQUIRE(impl != nullptr);
-        CHECK(impl->src_md == plain_desc(src_dims(p)));
-        return impl->wei_md.layout();
+        CHECK(impl->src_md() == plain_desc(src_dims(p)));
+        return impl->wei_md().layout();
     };
     for (cpu_isa isa : isas_to_test()) {
         const bool avx512 = isa == cpu_isa::avx512;

@@ -352,21 +352,21 @@ TEST_CASE("reference conv primitive: 'any' becomes plain, other layouts are hono
         REQUIRE(impl);
         CHECK(impl->name() == "ref");
         // 'any' resolves to plain; anything else is kept.
-        CHECK(impl->src_md == (req.src.is_any() ? prim::impl::plain_desc(src_dims) : req.src));
-        CHECK(impl->wei_md == (req.wei.is_any() ? prim::impl::plain_desc(wei_dims) : req.wei));
-        CHECK(impl->bias_md == prim::impl::plain_desc({6}));
-        CHECK(impl->dst_md == (req.dst.is_any() ? prim::impl::plain_desc(dst_dims) : req.dst));
+        CHECK(impl->src_md() == (req.src.is_any() ? prim::impl::plain_desc(src_dims) : req.src));
+        CHECK(impl->wei_md() == (req.wei.is_any() ? prim::impl::plain_desc(wei_dims) : req.wei));
+        CHECK(impl->bias_md() == prim::impl::plain_desc({6}));
+        CHECK(impl->dst_md() == (req.dst.is_any() ? prim::impl::plain_desc(dst_dims) : req.dst));
 
-        const auto s = to_layout(src, impl->src_md);
-        const auto w = to_layout(wei, impl->wei_md);
-        auto d = to_layout(dst_old, impl->dst_md);
+        const auto s = to_layout(src, impl->src_md());
+        const auto w = to_layout(wei, impl->wei_md());
+        auto d = to_layout(dst_old, impl->dst_md());
         prim::impl::exec_ptrs args;
         args.src = s.data();
         args.wei = w.data();
         args.bias = bias.data();
         args.dst = d.data();
         impl->execute(args);
-        CHECK(from_layout(d, impl->dst_md) == want);
+        CHECK(from_layout(d, impl->dst_md()) == want);
     }
 
     SECTION("ungrouped weights of rank nsp + 2") {
@@ -383,7 +383,7 @@ TEST_CASE("reference conv primitive: 'any' becomes plain, other layouts are hono
         std::string why_not;
         auto impl = prim::impl::create_ref_conv(req, prim::cpu_isa::none, why_not);
         REQUIRE(impl);
-        CHECK(impl->bias_md.is_zero());
+        CHECK(impl->bias_md().is_zero());
         const auto sl = to_layout(s, req.src), wl = to_layout(w, req.wei);
         auto dl = to_layout(dold, req.dst);
         prim::impl::exec_ptrs args;

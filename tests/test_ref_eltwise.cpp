@@ -130,27 +130,27 @@ TEST_CASE("reference eltwise primitive, in place and out of place, any layout",
         auto impl = prim::impl::create_ref_eltwise(req, prim::cpu_isa::none, why_not);
         REQUIRE(impl);
         CHECK(impl->name() == "ref");
-        CHECK(impl->src_md == req.src);
-        CHECK(impl->dst_md == (req.dst.is_any() ? req.src : req.dst));
-        CHECK(impl->wei_md.is_zero());
+        CHECK(impl->src_md() == req.src);
+        CHECK(impl->dst_md() == (req.dst.is_any() ? req.src : req.dst));
+        CHECK(impl->wei_md().is_zero());
 
         // Out of place.
-        const auto s = to_layout(src, impl->src_md);
-        auto d = to_layout(dst_old, impl->dst_md);
+        const auto s = to_layout(src, impl->src_md());
+        auto d = to_layout(dst_old, impl->dst_md());
         prim::impl::exec_ptrs args;
         args.src = s.data();
         args.dst = d.data();
         impl->execute(args);
-        CHECK(from_layout(d, impl->dst_md) == want_out);
-        CHECK(from_layout(s, impl->src_md) == src);
+        CHECK(from_layout(d, impl->dst_md()) == want_out);
+        CHECK(from_layout(s, impl->src_md()) == src);
 
         // In place (same buffer, so only when the layouts agree).
-        if (impl->src_md == impl->dst_md) {
-            auto x = to_layout(src, impl->src_md);
+        if (impl->src_md() == impl->dst_md()) {
+            auto x = to_layout(src, impl->src_md());
             args.src = x.data();
             args.dst = x.data();
             impl->execute(args);
-            CHECK(from_layout(x, impl->dst_md) == want_in_place);
+            CHECK(from_layout(x, impl->dst_md()) == want_in_place);
         }
     }
 }

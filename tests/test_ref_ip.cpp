@@ -194,21 +194,21 @@ TEST_CASE("reference ip primitive on any layout", "[ref_ip]") {
         auto impl = prim::impl::create_ref_ip(req, prim::cpu_isa::none, why_not);
         REQUIRE(impl);
         CHECK(impl->name() == "ref");
-        CHECK(impl->src_md == (req.src.is_any() ? prim::impl::plain_desc(l.src_dims) : req.src));
-        CHECK(impl->wei_md == (req.wei.is_any() ? prim::impl::plain_desc(l.wei_dims) : req.wei));
-        CHECK(impl->bias_md.is_zero() == !l.bias);
-        CHECK(impl->dst_md
+        CHECK(impl->src_md() == (req.src.is_any() ? prim::impl::plain_desc(l.src_dims) : req.src));
+        CHECK(impl->wei_md() == (req.wei.is_any() ? prim::impl::plain_desc(l.wei_dims) : req.wei));
+        CHECK(impl->bias_md().is_zero() == !l.bias);
+        CHECK(impl->dst_md()
               == (req.dst.is_any() ? prim::impl::plain_desc({p.mb, p.oc}) : req.dst));
 
-        const auto s = reorder_to(src, impl->src_md);
-        const auto w = reorder_to(wei, impl->wei_md);
-        auto d = reorder_to(dst_old, impl->dst_md);
+        const auto s = reorder_to(src, impl->src_md());
+        const auto w = reorder_to(wei, impl->wei_md());
+        auto d = reorder_to(dst_old, impl->dst_md());
         prim::impl::exec_ptrs args;
         args.src = s.data();
         args.wei = w.data();
         args.bias = l.bias ? bias.data() : nullptr;
         args.dst = d.data();
         impl->execute(args);
-        CHECK(reorder_from(d, impl->dst_md) == want);
+        CHECK(reorder_from(d, impl->dst_md()) == want);
     }
 }

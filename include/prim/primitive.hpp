@@ -11,7 +11,7 @@ namespace prim {
 enum class prop_kind { forward_training, forward_inference };
 
 namespace impl {
-class primitive_impl; // src/common/primitive_impl.hpp
+struct chosen_impl; // src/common/primitive_impl.hpp
 }
 
 // The result of creation: the implementation chosen for a descriptor and an attribute, and the
@@ -27,7 +27,7 @@ public:
     const primitive_attr &get_primitive_attr() const;
 
 protected:
-    std::shared_ptr<const impl::primitive_impl> impl_;
+    std::shared_ptr<const impl::chosen_impl> impl_;
     friend class primitive;
 };
 
@@ -38,7 +38,7 @@ public:
 
 protected:
     explicit primitive(const primitive_desc_base &pd) : impl_(pd.impl_) {}
-    std::shared_ptr<const impl::primitive_impl> impl_;
+    std::shared_ptr<const impl::chosen_impl> impl_;
 };
 
 } // namespace prim

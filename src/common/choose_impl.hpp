@@ -26,7 +26,7 @@ inline cpu_isa request_isa(const primitive_attr &attr) {
 // Throws unimplemented when nothing takes the request, or when strict mode is on and only the
 // reference would (unless the ISA cap itself is 'none').
 template <typename request>
-std::shared_ptr<const primitive_impl> choose_impl(primitive_kind kind,
+std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
         const std::vector<impl_entry<request>> &list, const request &req,
         const std::string &problem_str, bool empty) {
     const double start = now_ms();
@@ -48,15 +48,12 @@ std::shared_ptr<const primitive_impl> choose_impl(primitive_kind kind,
                         std::string(kind_name) + " " + problem_str
                                 + ": strict mode refuses the reference fallback ("
                                 + (reasons.empty() ? "no faster implementation" : reasons) + ")");
-        impl->kind = kind;
-        impl->problem_str = problem_str;
-        impl->attr = req.attr;
-        impl->empty = empty;
         if (verbose_level() >= 2)
             verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
-        return std::shared_ptr<const primitive_impl>(std::move(impl));
+        return std::make_shared<const chosen_impl>(
+                chosen_impl {kind, problem_str, req.attr, empty, std::move(impl)});
     }
     throw error(status::unimplemented, std::string(kind_name) + " " + problem_str
                                                + ": no implementation (" + reasons + ")");

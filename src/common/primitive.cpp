@@ -20,11 +20,11 @@ const char *primitive_kind_name(primitive_kind k) {
 }
 } // namespace impl
 
-std::string primitive_desc_base::impl_name() const { return impl_->name(); }
-memory::desc primitive_desc_base::src_desc() const { return impl_->src_md; }
-memory::desc primitive_desc_base::weights_desc() const { return impl_->wei_md; }
-memory::desc primitive_desc_base::bias_desc() const { return impl_->bias_md; }
-memory::desc primitive_desc_base::dst_desc() const { return impl_->dst_md; }
+std::string primitive_desc_base::impl_name() const { return impl_->impl->name(); }
+memory::desc primitive_desc_base::src_desc() const { return impl_->impl->src_md(); }
+memory::desc primitive_desc_base::weights_desc() const { return impl_->impl->wei_md(); }
+memory::desc primitive_desc_base::bias_desc() const { return impl_->impl->bias_md(); }
+memory::desc primitive_desc_base::dst_desc() const { return impl_->impl->dst_md(); }
 const primitive_attr &primitive_desc_base::get_primitive_attr() const { return impl_->attr; }
 
 namespace {
@@ -38,7 +38,7 @@ std::string md_str(const memory::desc &md) {
 
 // The data pointer of one argument, after checking that it is there, that its desc is the one
 // the implementation runs on, and that it has data.
-void *arg_data(const impl::primitive_impl &pi, const exec_args &args, int arg, const char *name,
+void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, const char *name,
                const memory::desc &expected) {
     // The message prefix is built only on error: this runs for every argument of every call.
     const auto who = [&] {
@@ -61,24 +61,26 @@ void *arg_data(const impl::primitive_impl &pi, const exec_args &args, int arg, c
 } // namespace
 
 void primitive::execute(const exec_args &args) const {
-    const impl::primitive_impl &pi = *impl_;
+    const impl::chosen_impl &pi = *impl_;
+    const impl::primitive_impl &ii = *pi.impl;
     impl::exec_ptrs ptrs;
-    ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", pi.src_md));
-    ptrs.dst = static_cast<float *>(arg_data(pi, args, PRIM_ARG_DST, "dst", pi.dst_md));
-    if (!pi.wei_md.is_zero())
+    ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", ii.src_md()));
+    ptrs.dst = static_cast<float *>(arg_data(pi, args, PRIM_ARG_DST, "dst", ii.dst_md()));
+    if (!ii.wei_md().is_zero())
         ptrs.wei = static_cast<const float *>(
-                arg_data(pi, args, PRIM_ARG_WEIGHTS, "weights", pi.wei_md));
-    if (!pi.bias_md.is_zero())
-        ptrs.bias = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_BIAS, "bias", pi.bias_md));
+                arg_data(pi, args, PRIM_ARG_WEIGHTS, "weights", ii.wei_md()));
+    if (!ii.bias_md().is_zero())
+        ptrs.bias = static_cast<const float *>(
+                arg_data(pi, args, PRIM_ARG_BIAS, "bias", ii.bias_md()));
 
     const bool verbose = impl::verbose_level() >= 1;
     const double start = verbose ? impl::now_ms() : 0.0;
-    if (!pi.empty) pi.execute(ptrs);
+    if (!pi.empty) ii.execute(ptrs);
     if (verbose) {
         char ms[32];
         std::snprintf(ms, sizeof(ms), "%.4f", impl::now_ms() - start);
         impl::verbose_print(std::string("prim_verbose,exec,") + impl::primitive_kind_name(pi.kind)
-                            + "," + pi.name() + "," + pi.problem_str + ","
+                            + "," + ii.name() + "," + pi.problem_str + ","
                             + to_string(pi.attr.get_post_ops()) + "," + ms);
     }
 }

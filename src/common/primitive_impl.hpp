@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/problem.hpp"
@@ -24,24 +25,39 @@ struct exec_ptrs {
     float *dst = nullptr;
 };
 
-// One implementation bound to one problem. Immutable after construction, so execute() may run
-// from many threads at once; scratch memory is per call.
+// The layouts an implementation runs on (never 'any'); a zero desc for an argument the
+// primitive does not have.
+struct arg_layouts {
+    memory::desc src, wei, bias, dst;
+};
+
+// One implementation bound to one problem, complete when its constructor returns and immutable
+// after, so execute() may run from many threads at once; scratch memory is per call.
 class primitive_impl {
 public:
+    explicit primitive_impl(arg_layouts layouts) : layouts_(std::move(layouts)) {}
     virtual ~primitive_impl() = default;
     // "jit:avx512", "jit:avx2", "ref".
     virtual std::string name() const = 0;
     virtual void execute(const exec_ptrs &args) const = 0;
 
-    // Filled by the implementation's constructor: the layouts it runs on (never 'any'); a zero
-    // desc for an argument the primitive does not have.
-    memory::desc src_md, wei_md, bias_md, dst_md;
+    const memory::desc &src_md() const { return layouts_.src; }
+    const memory::desc &wei_md() const { return layouts_.wei; }
+    const memory::desc &bias_md() const { return layouts_.bias; }
+    const memory::desc &dst_md() const { return layouts_.dst; }
 
-    // Filled by the primitive's creation code after the implementation is chosen.
-    primitive_kind kind = primitive_kind::convolution;
-    std::string problem_str; // contract section 3 descriptor, for verbose lines
+private:
+    const arg_layouts layouts_;
+};
+
+// A primitive as creation leaves it: the implementation chosen, and what execution's argument
+// checks and verbose lines say about the primitive. Built whole by choose_impl().
+struct chosen_impl {
+    primitive_kind kind;
+    std::string problem_str; // doc/reference.md §3 descriptor, for messages and verbose lines
     primitive_attr attr;
-    bool empty = false;      // mb0: execute is a no-op
+    bool empty;              // mb0: execute is a no-op
+    std::unique_ptr<const primitive_impl> impl;
 };
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,

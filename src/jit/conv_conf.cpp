@@ -1,6 +1,6 @@
-// Sizes, strides and register blocking of the JIT convolution (see conv_conf.hpp).
+// The JIT convolution's configuration, decided in one place (see conv_conf.hpp): sizes, register
+// blocking, layouts, strides, depthwise and row merging.
 #include <algorithm>
-#include <cctype>
 #include <climits>
 #include <cstdlib>
 
@@ -11,17 +11,10 @@ namespace jit {
 
 namespace {
 
+using impl::conv_problem;
+using impl::conv_request;
+
 int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Spatial dim j (0 = outermost in use) of an nsp-dim problem as an index into the d/h/w arrays.
-int sp_index(int nsp, int j) { return 3 - nsp + j; }
-
-// The letters of the spatial dims of a rank-(first + nsp) tensor, starting at letter `first`.
-std::string spatial_letters(int first, int nsp) {
-    std::string s;
-    for (int j = 0; j < nsp; ++j) s += static_cast<char>('a' + first + j);
-    return s;
-}
 
 bool fits_i32(double v) { return v >= INT32_MIN / 2 && v <= INT32_MAX / 2; }
 
@@ -34,85 +27,15 @@ double row_span_bytes(const conv_conf &c) {
     return (dbl(c.o[2]) * dbl(c.s[2]) + dbl(c.k[2]) * dbl(c.dil[2]) + dbl(c.p[2])) * std::abs(dbl(c.src_sp[2]));
 }
 
-} // namespace
-
-std::vector<row_block> plan_row(const conv_conf &c) {
-    const int64_t OW = c.o[2], IW = c.i[2], sw = c.s[2], pw = c.p[2];
-    const int64_t last_tap = (c.k[2] - 1) * c.dil[2];
-    const int ur = c.ur_w;
-    const int64_t nblocks = div_up(OW, ur);
-    auto len_of = [&](int64_t b) { return static_cast<int>(std::min<int64_t>(ur, OW - b * ur)); };
-    auto interior = [&](int64_t b) {
-        const int64_t ow0 = b * ur, ow1 = ow0 + len_of(b) - 1;
-        return ow0 * sw - pw >= 0 && ow1 * sw - pw + last_tap < IW;
-    };
-    // The middle run of full interior blocks becomes one loop; the others are unrolled.
-    int64_t b1 = 0;
-    while (b1 < nblocks && !(interior(b1) && len_of(b1) == ur)) ++b1;
-    int64_t b2 = b1;
-    while (b2 < nblocks && interior(b2) && len_of(b2) == ur) ++b2;
-    if (b2 - b1 < 2) b1 = b2 = nblocks; // not worth a loop
-    std::vector<row_block> plan;
-    for (int64_t b = 0; b < nblocks;) {
-        if (b == b1) {
-            plan.push_back({b1 * ur, ur, true, b2 - b1});
-            b = b2;
-        } else {
-            plan.push_back({b * ur, len_of(b), interior(b), 1});
-            ++b;
-        }
-    }
-    return plan;
+// A desc of like's dims in the layout pattern ("aBcd16b").
+memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
+    return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
 }
 
-data_geom analyze_data_desc(const memory::desc &md, int nsp) {
-    data_geom g;
-    if (md.is_zero() || md.is_any() || md.ndims() != nsp + 2) return g;
-    // The layout string: one letter per dim, then the inner blocks ("aBcd16b").
-    const std::string lay = md.layout();
-    size_t pos = 0;
-    while (pos < lay.size() && std::isalpha(static_cast<unsigned char>(lay[pos]))) ++pos;
-    const std::string blocks = lay.substr(pos);
-    const auto &st = md.strides();
-    if (blocks.empty()) {
-        g.blk = 1;
-        g.s_c = st[1];
-        g.s_cb = st[1];
-    } else {
-        // Exactly one inner block, on the channel dim (b).
-        size_t end = 0;
-        const long blk = std::stol(blocks, &end);
-        if (end + 1 != blocks.size() || blocks[end] != 'b') return g;
-        g.blk = blk;
-        g.s_c = 1;
-        g.s_cb = st[1];
-    }
-    g.s_n = st[0];
-    for (int j = 0; j < nsp; ++j) g.s_sp[sp_index(nsp, j)] = st[2 + j];
-    g.ok = true;
-    return g;
-}
-
-std::string blocked_data_pattern(int nsp, int simd_w) {
-    return "aB" + spatial_letters(2, nsp) + std::to_string(simd_w) + "b";
-}
-
-std::string channels_last_pattern(int nsp) { return "a" + spatial_letters(2, nsp) + "b"; }
-
-memory::desc packed_weights_desc(const memory::dims &wei_dims, bool grouped, int nsp, int simd_w) {
-    const std::string w = std::to_string(simd_w);
-    const std::string pattern = grouped ? "aBC" + spatial_letters(3, nsp) + w + "c" + w + "b"
-                                        : "AB" + spatial_letters(2, nsp) + w + "b" + w + "a";
-    return memory::desc(wei_dims, memory::data_type::f32, pattern);
-}
-
-memory::desc packed_dw_weights_desc(const memory::dims &wei_dims, int nsp, int simd_w) {
-    return memory::desc(wei_dims, memory::data_type::f32,
-                        "Abc" + spatial_letters(3, nsp) + std::to_string(simd_w) + "a");
-}
-
-std::string init_conv_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa,
-                               int aux_vecs) {
+// Fills the sizes and the register blocking (not the strides, which depend on the layouts;
+// see set_strides). Returns the cost model's FMA-pipe efficiency of the blocking (0..1), or -1
+// when no accumulator block fits beside the aux_vecs spares the post-ops injector needs.
+double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, int aux_vecs) {
     const bool avx512 = isa == cpu_isa::avx512;
     c.simd_w = avx512 ? 16 : 8;
     c.n_vregs = avx512 ? 32 : 16;
@@ -180,17 +103,15 @@ std::string init_conv_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_
             c.ur_w = ur;
             c.nb_oc = nb;
             c.hold_bcast = hold;
-            c.model_eff = eff;
         }
     }
-    if (best < 0)
-        return "the post-ops chain needs " + std::to_string(aux_vecs)
-                + " spare vector registers, too many to keep any accumulator block";
     c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
     c.ocbg_inner = c.n_ocb * wei_bytes_per_block <= 512.0 * 1024;
-    return "";
+    return best;
 }
 
+// Strides from the three layouts the kernel will read. Returns "" or a reason (e.g. a byte
+// displacement beyond 32 bits).
 std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &wei, bool grouped,
                         const data_geom &dst, int nsp) {
     const int64_t W = c.simd_w, f = sizeof(float);
@@ -227,6 +148,7 @@ std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &
     return "";
 }
 
+// The same for the depthwise kernel (channel blocks along src_ocb / dst_ocb / wei_ocb).
 std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::desc &wei,
                            const data_geom &dst, int nsp) {
     const int64_t W = c.simd_w, f = sizeof(float);
@@ -252,6 +174,193 @@ std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::des
     for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
     return "";
+}
+
+// For a 1x1, stride 1, unpadded problem whose src and dst rows are contiguous along h
+// (h stride = width * w stride), merges m output rows into one: m is the smallest divisor of
+// OH giving rows of at least 48 pixels. Adjusts the problem and both row strides.
+bool flatten_rows(conv_problem &p, data_geom &sg, data_geom &dg) {
+    const int h = impl::SP_H, w = impl::SP_W;
+    if (p.nsp < 2 || p.k[h] != 1 || p.k[w] != 1 || p.s[h] != 1 || p.s[w] != 1 || p.p[h] != 0
+            || p.p[w] != 0 || p.p_end[h] != 0 || p.p_end[w] != 0)
+        return false;
+    if (sg.s_sp[h] != p.i[w] * sg.s_sp[w] || dg.s_sp[h] != p.o[w] * dg.s_sp[w]) return false;
+    int64_t m = 1;
+    while (m < p.o[h] && (p.o[h] % m != 0 || p.o[w] * m < 48)) ++m;
+    if (m == 1) return false;
+    p.o[w] = p.i[w] = p.o[w] * m;
+    p.o[h] = p.i[h] = p.o[h] / m;
+    sg.s_sp[h] *= m;
+    dg.s_sp[h] *= m;
+    return true;
+}
+
+// A 1x1 convolution with stride 1 and no padding on dense rows is a matrix product over
+// pixels, so several output rows can be one kernel row: short rows (14, 7 pixels) then fill
+// the register blocks. But a merged row's src no longer stays in L1 while each oc block group
+// reads it, so rows are merged only when the register blocking gains: by the cost model's
+// efficiency, at least 5% on AVX-512 (measured, mb2, 2 threads: MobileNet-v2's 1x1 layers
+// ic144-960 -> oc32-320 ran 6-12% faster unmerged, where merging gained 0-4% in the model;
+// ic512 14x14 -> oc16, +8% in the model, ran 10% faster merged), any gain on AVX2, whose
+// blocks of 3-6 pixels leave tails on short rows (ResNet-50's 14x14 and 7x7 1x1 layers: +1-3%).
+void merge_rows_if_better(conv_problem &p, data_geom &sg, data_geom &dg, cpu_isa isa,
+                          int aux_vecs) {
+    conv_problem merged = p;
+    data_geom msg = sg, mdg = dg;
+    if (!flatten_rows(merged, msg, mdg)) return;
+    conv_conf as_is, as_merged;
+    const double eff = init_blocking(as_is, p, isa, aux_vecs);
+    const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs);
+    if (eff < 0 || merged_eff < 0) return;
+    const double min_gain = isa == cpu_isa::avx512 ? 1.05 : 1.0;
+    if (merged_eff <= eff * min_gain) return;
+    p = merged;
+    sg = msg;
+    dg = mdg;
+}
+
+// Weights in the kernel's packed layout kwei: with 'any' the user passes them packed (reordered
+// once), else execute() repacks them per call. Merged small groups: the user's weights, or plain
+// goihw for 'any', expanded per call. Bias stays the user's plain vector. False if it is not plain.
+bool set_weights_and_bias(conv_setup &s, const conv_request &req, const memory::desc &kwei) {
+    s.kwei = kwei;
+    if (s.merged_groups.enabled())
+        s.user.wei = s.merged_groups.user_wei_md();
+    else
+        s.user.wei = req.wei.is_any() ? kwei : req.wei;
+    if (!req.with_bias) return true;
+    const memory::desc plain_bias = make_desc(req.bias, "a");
+    s.user.bias = req.bias.is_any() ? plain_bias : req.bias;
+    return s.user.bias == plain_bias;
+}
+
+// Accumulators (pixels times channel blocks) the depthwise kernel can hold beside its FMA
+// registers and the chain's spares: the weight vector, plus on AVX2 with a tail a register for
+// the masked src load and the mask itself (kept for the whole kernel).
+int dw_max_acc(const conv_conf &c, int aux_vecs) {
+    const bool avx2_tail = c.simd_w == 8 && c.oc_tail != 0;
+    const int fma_regs = 1 + (avx2_tail ? 2 : 0);
+    const int post_regs = aux_vecs + (avx2_tail ? 1 : 0);
+    return std::min(c.simd_w == 16 ? 28 : 13, c.n_vregs - std::max(fma_regs, post_regs));
+}
+
+// Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
+// channel-blocked by W ('any') or nhwc; other layouts are repacked to the blocked one.
+std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs) {
+    const conv_problem &prb = req.prb;
+    conv_conf &c = s.conf;
+    // The regular blocking fills the sizes; the depthwise fields are set below.
+    init_blocking(c, prb, isa, 0);
+    const int nsp = prb.nsp, W = c.simd_w;
+    const int64_t C = prb.g;
+    c.depthwise = true;
+    c.g = 1; // the channel blocks are the oc blocks of one group
+    c.icg = c.ocg = C;
+    c.nb_ic = 1;
+    c.ic_tail = 0;
+    c.n_ocb = div_up(C, W);
+    c.oc_tail = static_cast<int>(C % W);
+    c.ocbg_inner = false; // each thread walks whole channel planes
+    const int acc_max = dw_max_acc(c, aux_vecs);
+    if (acc_max < 1) return "the post-ops chain needs too many spare vector registers";
+    const int64_t OW = c.o[2], nblocks = div_up(OW, acc_max);
+    c.ur_w = static_cast<int>(div_up(OW, nblocks));
+    // Short rows: up to 4 channel blocks per call fill the registers (7-wide rows: 4 x 7).
+    c.nb_oc = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({acc_max / c.ur_w, 4, c.n_ocb})));
+    c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
+
+    const std::string blocked = blocked_data_pattern(nsp, W);
+    s.user.src = req.src.is_any() ? make_desc(req.src, blocked) : req.src;
+    s.user.dst = req.dst.is_any() ? make_desc(req.dst, blocked) : req.dst;
+    auto direct = [&](const data_geom &g) {
+        return g.ok && g.s_c == 1 && (g.blk == 1 || g.blk == W);
+    };
+    const bool src_direct = direct(analyze_data_desc(s.user.src, nsp));
+    const bool dst_direct = direct(analyze_data_desc(s.user.dst, nsp));
+    s.ksrc = src_direct ? s.user.src : make_desc(req.src, blocked);
+    s.kdst = dst_direct ? s.user.dst : make_desc(req.dst, blocked);
+    if (!set_weights_and_bias(s, req, packed_dw_weights_desc(req.wei.get_dims(), nsp, W)))
+        return "bias must be a plain vector";
+    return set_dw_strides(c, analyze_data_desc(s.ksrc, nsp), s.kwei,
+                          analyze_data_desc(s.kdst, nsp), nsp);
+}
+
+} // namespace
+
+std::vector<row_block> plan_row(const conv_conf &c) {
+    const int64_t OW = c.o[2], IW = c.i[2], sw = c.s[2], pw = c.p[2];
+    const int64_t last_tap = (c.k[2] - 1) * c.dil[2];
+    const int ur = c.ur_w;
+    const int64_t nblocks = div_up(OW, ur);
+    auto len_of = [&](int64_t b) { return static_cast<int>(std::min<int64_t>(ur, OW - b * ur)); };
+    auto interior = [&](int64_t b) {
+        const int64_t ow0 = b * ur, ow1 = ow0 + len_of(b) - 1;
+        return ow0 * sw - pw >= 0 && ow1 * sw - pw + last_tap < IW;
+    };
+    // The middle run of full interior blocks becomes one loop; the others are unrolled.
+    int64_t b1 = 0;
+    while (b1 < nblocks && !(interior(b1) && len_of(b1) == ur)) ++b1;
+    int64_t b2 = b1;
+    while (b2 < nblocks && interior(b2) && len_of(b2) == ur) ++b2;
+    if (b2 - b1 < 2) b1 = b2 = nblocks; // not worth a loop
+    std::vector<row_block> plan;
+    for (int64_t b = 0; b < nblocks;) {
+        if (b == b1) {
+            plan.push_back({b1 * ur, ur, true, b2 - b1});
+            b = b2;
+        } else {
+            plan.push_back({b * ur, len_of(b), interior(b), 1});
+            ++b;
+        }
+    }
+    return plan;
+}
+
+std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs) {
+    const conv_problem &prb = req.prb;
+    s.chain = req.attr.get_post_ops();
+    s.conf.with_bias = req.with_bias;
+    if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1) return init_depthwise(s, req, isa, aux_vecs);
+    const int nsp = prb.nsp, W = isa == cpu_isa::avx512 ? 16 : 8;
+    const bool grouped = req.wei.ndims() == nsp + 3;
+    const std::string blocked = blocked_data_pattern(nsp, W);
+    const std::string nhwc = channels_last_pattern(nsp);
+    // Groups smaller than a vector become vector-wide ones (conv_merged_groups.hpp): from here
+    // on kprb is the problem the kernel runs.
+    conv_problem kprb = prb;
+    s.merged_groups.init(kprb, W, req.wei);
+
+    // src and dst: 'any' becomes channel-blocked when groups start on block boundaries (nhwc
+    // otherwise, and for the few channels of a first layer); a given layout is read directly
+    // when the kernel can, else repacked to nhwc per call.
+    const bool src_blk_ok = kprb.g == 1 || kprb.icg() % W == 0;
+    const bool dst_blk_ok = kprb.g == 1 || kprb.ocg() % W == 0;
+    s.user.src = req.src.is_any() ? make_desc(req.src, src_blk_ok && prb.ic >= W ? blocked : nhwc)
+                                  : req.src;
+    s.user.dst = req.dst.is_any() ? make_desc(req.dst, dst_blk_ok ? blocked : nhwc) : req.dst;
+    const data_geom user_sg = analyze_data_desc(s.user.src, nsp);
+    const bool src_direct
+            = user_sg.ok && (user_sg.blk == 1 || (user_sg.blk == W && user_sg.s_c == 1 && src_blk_ok));
+    const data_geom user_dg = analyze_data_desc(s.user.dst, nsp);
+    const bool dst_direct
+            = user_dg.ok && user_dg.s_c == 1 && (user_dg.blk == 1 || (user_dg.blk == W && dst_blk_ok));
+    s.ksrc = src_direct ? s.user.src : make_desc(req.src, nhwc);
+    s.kdst = dst_direct ? s.user.dst : make_desc(req.dst, nhwc);
+    data_geom sg = analyze_data_desc(s.ksrc, nsp), dg = analyze_data_desc(s.kdst, nsp);
+
+    // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1
+    // (conv_unit_stride.hpp); then short rows of a 1x1 convolution may be merged.
+    if (s.unit_stride.init(kprb, s.ksrc)) sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
+    merge_rows_if_better(kprb, sg, dg, isa, aux_vecs);
+    if (init_blocking(s.conf, kprb, isa, aux_vecs) < 0)
+        return "the post-ops chain needs " + std::to_string(aux_vecs)
+                + " spare vector registers, too many to keep any accumulator block";
+
+    if (!set_weights_and_bias(s, req, s.merged_groups.enabled()
+                                              ? s.merged_groups.packed_md()
+                                              : packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)))
+        return "bias must be a plain vector";
+    return set_strides(s.conf, sg, s.kwei, grouped, dg, nsp);
 }
 
 } // namespace jit

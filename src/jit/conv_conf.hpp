@@ -1,6 +1,8 @@
-// The plain configuration of one JIT convolution: the problem's sizes, the byte strides of the
-// three tensors as the kernel walks them, and the register blocking. Filled once at creation by
-// init_conv_conf() (conv_conf.cpp); the kernel generator (conv_kernel.cpp) and the primitive's
+// The configuration of one JIT convolution, decided once at creation by init_conv_conf() and
+// read-only afterwards: the problem's sizes, the byte strides of the three tensors as the kernel
+// walks them, the register blocking (conv_conf, from which the kernels are generated and keyed
+// in the kernel cache), and the layouts and per-call transformations around the kernel
+// (conv_setup). The kernel generators (conv_kernel.cpp, conv_dw_kernel.cpp) and the primitive's
 // threading loops (jit_convolution.cpp) only read it.
 //
 // Layouts the kernel reads directly (anything else is repacked by the primitive):
@@ -15,7 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "common/primitive_impl.hpp"
 #include "common/problem.hpp"
+#include "jit/conv_layouts.hpp"
+#include "jit/conv_merged_groups.hpp"
+#include "jit/conv_unit_stride.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/memory.hpp"
@@ -23,16 +29,12 @@
 namespace prim {
 namespace jit {
 
+// Integer fields only, without padding: its bytes are the kernel cache's key (kernel_key()).
 struct conv_conf {
-    int simd_w = 16;          // f32 lanes of one vector: the channel block W
-    int n_vregs = 32;         // vector registers of the ISA
-
     // Sizes per group; spatial arrays indexed d, h, w (impl::SP_D..SP_W).
     int64_t mb = 0, g = 1, icg = 0, ocg = 0;
     int64_t nb_ic = 0;        // ic blocks of W per group, the last one possibly partial
-    int ic_tail = 0;          // valid channels of the last ic block, 0 when icg % W == 0
     int64_t n_ocb = 0;        // oc blocks of W per group
-    int oc_tail = 0;          // valid channels of the last oc block, 0 when ocg % W == 0
     int64_t i[3] = {1, 1, 1}, o[3] = {1, 1, 1}, k[3] = {1, 1, 1};
     int64_t s[3] = {1, 1, 1}, p[3] = {0, 0, 0};
     int64_t dil[3] = {1, 1, 1}; // distance between taps: benchdnn's d + 1
@@ -45,12 +47,18 @@ struct conv_conf {
     int64_t wei_ic = 0, wei_sp[3] = {0, 0, 0}, wei_icb = 0, wei_ocb = 0, wei_g = 0;
     // dst: per oc block, per pixel along d/h/w, per image, per group.
     int64_t dst_ocb = 0, dst_sp[3] = {0, 0, 0}, dst_n = 0, dst_g = 0;
+    // Depthwise: the src pointer moves with the channel block by src_ocb bytes (0 otherwise).
+    int64_t src_ocb = 0;
+    int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
 
+    int simd_w = 16;          // f32 lanes of one vector: the channel block W
+    int n_vregs = 32;         // vector registers of the ISA
+    int ic_tail = 0;          // valid channels of the last ic block, 0 when icg % W == 0
+    int oc_tail = 0;          // valid channels of the last oc block, 0 when ocg % W == 0
     // Register blocking: ur_w output pixels of one row times nb_oc oc blocks per kernel call.
     int ur_w = 1;
     int nb_oc = 1;
-    double model_eff = 0; // the cost model's FMA-pipe efficiency of that blocking (0..1)
-    int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
+
     // During the FMAs, hold the ur broadcast src values and stream the nb weight vectors one at a
     // time (registers: ur * nb + ur + 1), instead of holding the nb weight vectors and streaming
     // the broadcasts (ur * nb + nb + 1).
@@ -58,16 +66,31 @@ struct conv_conf {
     // Threading order: oc block groups innermost (the weights of a group stay in L2 while src
     // rows are reused) or outermost (large weights: each thread keeps a slice of them).
     bool ocbg_inner = false;
-
     bool with_bias = false;
-    post_ops chain;
-
     // Depthwise (one input and one output channel per group): the groups are on the vector
-    // lanes, g is 1 for the threading loops, n_ocb counts channel blocks, and the src pointer
-    // moves with the channel block by src_ocb bytes (0 otherwise).
+    // lanes, g is 1 for the threading loops, and n_ocb counts channel blocks.
     bool depthwise = false;
-    int64_t src_ocb = 0;
+    bool pad_[4] = {};        // explicit zero padding: every byte of the struct is in its key
 };
+
+// Everything creation decides for one JIT convolution besides the kernels' configuration: the
+// layouts of the user's arguments ('any' resolved), the layouts the kernel reads, and the per-call
+// transformations between them. Execution repacks an argument whose user layout differs from
+// the kernel's.
+struct conv_setup {
+    conv_conf conf;
+    post_ops chain;
+    impl::arg_layouts user;          // what the user passes (wei: before packing or merging)
+    memory::desc ksrc, kwei, kdst;   // what the kernel reads
+    jit::unit_stride_src unit_stride; // strided 1x1: the kernel reads a dense copy of src
+    jit::merged_groups merged_groups; // small groups: block-diagonal weights, expanded per call
+};
+
+// The whole configuration for the request on isa (avx2 or avx512), depthwise and row merging
+// included. aux_vecs: spare vector registers the post-ops injector needs. Returns "" or the
+// reason the JIT cannot take the request.
+std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
+                           int aux_vecs);
 
 // What one kernel call computes: a full output row (all OW pixels) of nb_oc oc blocks, at one
 // (image, group, oc block group, od, oh). Pointers already point at the first valid kd/kh tap.
@@ -91,41 +114,6 @@ struct row_block {
     int64_t count;
 };
 std::vector<row_block> plan_row(const conv_conf &c);
-
-// How a data tensor (src or dst) can be addressed by the kernel; ok = false when its layout is
-// not one the kernel reads directly (then the primitive repacks it to nhwc).
-struct data_geom {
-    bool ok = false;
-    int64_t blk = 1;        // channel block (1 for plain layouts)
-    int64_t s_c = 0;        // elements between channels inside a block (plain: between channels)
-    int64_t s_cb = 0;       // elements between channel blocks (plain: blk * s_c)
-    int64_t s_n = 0;
-    int64_t s_sp[3] = {0, 0, 0};
-};
-data_geom analyze_data_desc(const memory::desc &md, int nsp);
-
-// Layout patterns the primitive uses.
-std::string blocked_data_pattern(int nsp, int simd_w);    // "aBcd16b"
-std::string channels_last_pattern(int nsp);               // "acdb"
-// The packed weights for the user's weight dims (grouped or not): "ABcd16b16a" / "aBCde16c16b".
-memory::desc packed_weights_desc(const memory::dims &wei_dims, bool grouped, int nsp, int simd_w);
-
-// Depthwise weights (dims g, 1, 1, k...): [channel block][k...][W channels], "Abcde16a".
-memory::desc packed_dw_weights_desc(const memory::dims &wei_dims, int nsp, int simd_w);
-
-// Fills the sizes and the register blocking (not the strides, which depend on the layouts the
-// primitive settles on; see set_strides). Returns "" or the reason the JIT cannot take it.
-// aux_vecs: spare vector registers the post-ops injector needs.
-std::string init_conv_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa,
-                               int aux_vecs);
-// Strides from the three layouts the kernel will read. Returns "" or a reason (e.g. a byte
-// displacement beyond 32 bits).
-std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &wei,
-                        bool grouped, const data_geom &dst, int nsp);
-
-// The same for the depthwise kernel (channel blocks along src_ocb / dst_ocb / wei_ocb).
-std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::desc &wei,
-                           const data_geom &dst, int nsp);
 
 } // namespace jit
 } // namespace prim

@@ -20,19 +20,10 @@ constexpr int tail_opmask = 1; // AVX-512: k1 holds the channel tail mask
 } // namespace
 
 template <cpu_isa isa>
-conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, int nb, int oc_tail)
+conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, const post_ops &chain, int nb,
+                                    int oc_tail)
     : jit_generator(std::string("conv_dw_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), nb_(nb), oc_tail_(oc_tail) {}
-
-template <cpu_isa isa>
-int conv_dw_kernel<isa>::max_acc(int aux_vecs, bool tail) {
-    const bool avx512 = isa == cpu_isa::avx512;
-    // FMAs: the weight vector, plus on AVX2 with a tail a register for the masked src load and
-    // the mask itself (kept for the whole kernel).
-    const int fma_regs = 1 + (!avx512 && tail ? 2 : 0);
-    const int post_regs = aux_vecs + (!avx512 && tail ? 1 : 0);
-    return std::min(avx512 ? 28 : 13, isa_traits<isa>::n_vregs - std::max(fma_regs, post_regs));
-}
+      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
 
 // AVX-512: the opmask; AVX2: the last vector register, reserved for the whole kernel.
 template <cpu_isa isa>
@@ -58,7 +49,7 @@ void conv_dw_kernel<isa>::generate() {
         else
             vfmadd231ps(acc, old, s.scale_vec);
     };
-    injector_ = std::make_unique<post_ops_injector<isa>>(*this, c_.chain, sum);
+    injector_ = std::make_unique<post_ops_injector<isa>>(*this, chain_, sum);
 
     emit_row_walk(*this, c_, {reg_param, reg_src_blk, reg_dst_blk, reg_ow_cnt, reg_tmp},
                   [this](int ur, int64_t ow0, bool interior) { emit_block(ur, ow0, interior); });
@@ -72,7 +63,7 @@ void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
     // ask for the dst_old (read by a sum) of this block and of the same block one row down,
     // and, in each kh row, for the src pixels the next output row will read (stride rows
     // down; measured 50% faster on 112x112 rows than prefetching the next block).
-    if (c_.chain.has_sum())
+    if (chain_.has_sum())
         for (int b = 0; b < nb_; ++b)
             for (int j = 0; j < ur; ++j) {
                 prefetcht0(dst_addr(b, j));
@@ -164,7 +155,7 @@ void conv_dw_kernel<isa>::emit_post_ops_and_store(int ur) {
         if (!(isa != cpu_isa::avx512 && oc_tail_ && v == mask_idx())) regs.aux.push_back(v);
     if (isa == cpu_isa::avx512)
         for (int m = 2; m <= 7; ++m) regs.opmasks.push_back(m);
-    if (c_.chain.len() > 0) injector_->compute(regs);
+    if (chain_.len() > 0) injector_->compute(regs);
     for (int b = 0; b < nb_; ++b)
         for (int j = 0; j < ur; ++j) {
             if (is_tail(b))

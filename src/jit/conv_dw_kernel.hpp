@@ -31,12 +31,9 @@ class conv_dw_kernel : public jit_generator {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
 
-    // nb: channel blocks per call; oc_tail: valid channels of the last one, 0 when full.
-    conv_dw_kernel(const conv_conf &conf, int nb, int oc_tail);
-
-    // Accumulators (pixels times channel blocks) the kernel can hold with this ISA, chain and
-    // tail.
-    static int max_acc(int aux_vecs, bool tail);
+    // nb: channel blocks per call; oc_tail: valid channels of the last one, 0 when full. The
+    // blocking in conf leaves room for the registers the kernel needs (conv_conf.cpp, dw_max_acc).
+    conv_dw_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail);
 
 private:
     void generate() override;
@@ -52,6 +49,7 @@ private:
     static int acc(int b, int j, int ur) { return b * ur + j; }
 
     conv_conf c_;
+    post_ops chain_;
     int nb_, oc_tail_;
     int cur_ur_ = 0; // the pixels of the block being emitted (for the sum callback)
     std::unique_ptr<post_ops_injector<isa>> injector_;

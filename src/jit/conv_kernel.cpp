@@ -19,9 +19,9 @@ constexpr int tail_opmask = 1; // AVX-512: k1 holds the oc tail mask for the who
 } // namespace
 
 template <cpu_isa isa>
-conv_kernel<isa>::conv_kernel(const conv_conf &conf, int nb, int oc_tail)
+conv_kernel<isa>::conv_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), nb_(nb), oc_tail_(oc_tail) {}
+      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
 
 template <cpu_isa isa>
 Address conv_kernel<isa>::dst_addr(int j, int k) const {
@@ -49,7 +49,7 @@ void conv_kernel<isa>::generate() {
         else
             vfmadd231ps(acc_v, old, s.scale_vec);
     };
-    injector_ = std::make_unique<post_ops_injector<isa>>(*this, c_.chain, sum);
+    injector_ = std::make_unique<post_ops_injector<isa>>(*this, chain_, sum);
 
     emit_row();
     postamble();
@@ -133,7 +133,7 @@ void conv_kernel<isa>::emit_taps(int ur, int64_t ow0, bool interior, int n_ic) {
 template <cpu_isa isa>
 void conv_kernel<isa>::emit_init(int ur) {
     // The sum reads dst_old only after every FMA of the block: ask for it now.
-    if (c_.chain.has_sum())
+    if (chain_.has_sum())
         for (int j = 0; j < ur; ++j)
             for (int k = 0; k < nb_; ++k) prefetcht0(dst_addr(j, k));
     if (!c_.with_bias) {
@@ -164,20 +164,19 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
     // Prefetch the src pixels of the next block (same ic block and row), so the streams of a
     // large input do not stall the broadcasts.
     for (int j = 0; j < ur; ++j) prefetcht0(ptr[reg_src_kh + ((ur + j) * sw - pw) * c_.src_sp[2]]);
-    const int unroll = ic_unroll;
-    if (n_ic % unroll != 0 || n_ic / unroll < 2) {
-        for (int ic = 0; ic < n_ic; ++ic) emit_ic_step(ur, ow0, interior, ic);
+    if (n_ic < 2) {
+        if (n_ic == 1) emit_ic_step(ur, ow0, interior, 0);
         return;
     }
-    // A runtime loop over the channels, `unroll` per iteration: the code of a block stays small
+    // A runtime loop over the channels, one per iteration: the code of a block stays small
     // enough for the op cache (fully unrolled, a 3x3 block is ~10 KiB per variant, and measured
     // 5-15% slower on the 14- and 7-wide layers of ResNet-50).
-    mov(reg_tmp, n_ic / unroll);
+    mov(reg_tmp, n_ic);
     Label loop;
     L(loop);
-    for (int u = 0; u < unroll; ++u) emit_ic_step(ur, ow0, interior, u);
-    add(reg_src_kh, static_cast<int>(unroll * c_.src_ic));
-    add(reg_wei_kh, static_cast<int>(unroll * c_.wei_ic));
+    emit_ic_step(ur, ow0, interior, 0);
+    add(reg_src_kh, static_cast<int>(c_.src_ic));
+    add(reg_wei_kh, static_cast<int>(c_.wei_ic));
     dec(reg_tmp);
     jnz(loop, T_NEAR);
     sub(reg_src_kh, static_cast<int>(n_ic * c_.src_ic));
@@ -238,7 +237,7 @@ void conv_kernel<isa>::emit_post_ops_and_store(int ur) {
     }
     if (isa == cpu_isa::avx512)
         for (int m = 2; m <= 7; ++m) regs.opmasks.push_back(m);
-    if (c_.chain.len() > 0) injector_->compute(regs);
+    if (chain_.len() > 0) injector_->compute(regs);
 
     for (int j = 0; j < ur; ++j)
         for (int k = 0; k < nb_; ++k) {

@@ -37,11 +37,7 @@ public:
 
     // nb: oc blocks this kernel computes (conf.nb_oc, or fewer for the last oc block group);
     // oc_tail: valid lanes of its last block, 0 when full.
-    conv_kernel(const conv_conf &conf, int nb, int oc_tail);
-
-    void operator()(const conv_call_args *args) const {
-        entry_as<void (*)(const conv_call_args *)>()(args);
-    }
+    conv_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail);
 
 private:
     void generate() override;
@@ -60,9 +56,9 @@ private:
     Xbyak::Address dst_addr(int j, int k) const;
 
     conv_conf c_;
+    post_ops chain_;
     int nb_;
     int oc_tail_;
-    static constexpr int ic_unroll = 1; // channels per iteration of the runtime ic loop
     int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
     std::unique_ptr<post_ops_injector<isa>> injector_;
 

@@ -1,7 +1,7 @@
 // Merging small groups into vector-wide ones (conv_merged_groups.hpp).
 #include <algorithm>
 
-#include "jit/conv_conf.hpp"
+#include "jit/conv_layouts.hpp"
 #include "jit/conv_merged_groups.hpp"
 #include "common/plain_layout.hpp"
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "common/problem.hpp"
-#include "jit/conv_conf.hpp"
+#include "jit/conv_layouts.hpp"
 #include "prim/memory.hpp"
 
 namespace prim {

@@ -1,10 +1,10 @@
-// The JIT convolution primitive: which layouts it runs on, how the work is split over threads,
-// and the per-call repacking of layouts the kernel does not read directly.
+// The JIT convolution primitive: built whole from the configuration init_conv_conf() decides
+// (conv_conf.hpp), it generates the kernels, splits the work over threads, and repacks per call
+// the arguments whose layout the kernel does not read directly.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include <omp.h>
@@ -12,10 +12,9 @@
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
-#include "jit/conv_merged_groups.hpp"
-#include "jit/conv_unit_stride.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/post_ops_injector.hpp"
 #include "jit/work_threads.hpp"
 #include "prim/error.hpp"
 
@@ -25,6 +24,7 @@ namespace {
 
 using jit::conv_call_args;
 using jit::conv_conf;
+using jit::conv_setup;
 using kernel_fn = void (*)(const conv_call_args *);
 
 // A 64-byte-aligned float buffer for one call's repacked argument.
@@ -66,13 +66,61 @@ T *offset_ptr(T *p, int64_t bytes) {
     return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
 }
 
-// A desc of like's dims in the layout pattern ("aBcd16b").
-memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
-    return memory::desc(like.get_dims(), memory::data_type::f32, pattern);
+// The kernel for one oc block group variant: nb oc blocks, the last with oc_tail valid lanes
+// (0: full), generated or taken from the process-wide cache.
+std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_setup &s, int nb,
+                                                     int oc_tail) {
+    struct variant {
+        conv_conf conf;
+        int64_t nb, oc_tail;
+    } const v {s.conf, nb, oc_tail};
+    const bool avx512 = isa == cpu_isa::avx512, dw = s.conf.depthwise;
+    const char *kind = dw ? (avx512 ? "conv_dw_avx512" : "conv_dw_avx2")
+                          : (avx512 ? "conv_avx512" : "conv_avx2");
+    return jit::kernel_cache::instance().get_or_create(
+            jit::kernel_key(kind, v, s.chain), [&]() -> std::unique_ptr<jit::jit_generator> {
+                using A = jit::conv_dw_kernel<cpu_isa::avx512>;
+                using B = jit::conv_dw_kernel<cpu_isa::avx2>;
+                using C = jit::conv_kernel<cpu_isa::avx512>;
+                using D = jit::conv_kernel<cpu_isa::avx2>;
+                if (dw && avx512) return std::make_unique<A>(s.conf, s.chain, nb, oc_tail);
+                if (dw) return std::make_unique<B>(s.conf, s.chain, nb, oc_tail);
+                if (avx512) return std::make_unique<C>(s.conf, s.chain, nb, oc_tail);
+                return std::make_unique<D>(s.conf, s.chain, nb, oc_tail);
+            });
+}
+
+// A reorder between two layouts, or null when they are the same.
+std::unique_ptr<reorder> reorder_if_differ(const memory::desc &from, const memory::desc &to) {
+    return from == to ? nullptr : std::make_unique<reorder>(from, to);
 }
 
 class jit_convolution : public primitive_impl {
 public:
+    // Generates the kernels (or takes them from the cache); throws prim::error when code
+    // generation fails.
+    jit_convolution(conv_setup setup, cpu_isa isa)
+        : primitive_impl(setup.user), s_(std::move(setup)), c_(s_.conf),
+          src_reorder_(reorder_if_differ(s_.user.src, s_.ksrc)),
+          wei_reorder_(s_.merged_groups.enabled() ? nullptr : reorder_if_differ(s_.user.wei, s_.kwei)),
+          dst_in_reorder_(reorder_if_differ(s_.user.dst, s_.kdst)),
+          dst_out_reorder_(reorder_if_differ(s_.kdst, s_.user.dst)) {
+        // "jit:avx512", with "+repack" when execute() copies an argument into another layout.
+        const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_
+                || s_.merged_groups.enabled();
+        name_ = std::string("jit:") + cpu_isa_name(isa) + (repack ? "+repack" : "");
+        // The main kernel for groups of nb_oc full oc blocks, the last group's when it has
+        // fewer blocks or the tail.
+        const int last_nb = static_cast<int>(c_.n_ocb - (c_.n_ocbg - 1) * c_.nb_oc);
+        if (c_.n_ocbg > 1) main_kernel_ = make_kernel(isa, s_, c_.nb_oc, 0);
+        if (c_.n_ocbg == 1 || last_nb != c_.nb_oc || c_.oc_tail)
+            last_kernel_ = make_kernel(isa, s_, last_nb, c_.oc_tail);
+        if (!main_kernel_) main_kernel_ = std::move(last_kernel_);
+        // The valid kd / kh taps of every output depth / row.
+        for (int64_t od = 0; od < c_.o[0]; ++od) taps_d_.push_back(taps(c_, 0, od));
+        for (int64_t oh = 0; oh < c_.o[1]; ++oh) taps_h_.push_back(taps(c_, 1, oh));
+    }
+
     std::string name() const override { return name_; }
 
     void execute(const exec_ptrs &args) const override {
@@ -81,93 +129,35 @@ public:
         const float *src = args.src, *wei = args.wei;
         float *dst = args.dst;
         if (src_reorder_) {
-            src_s = std::make_unique<scratch>(ksrc_md_.get_size());
-            src_reorder_->execute(memory(src_md, const_cast<float *>(args.src)),
-                                  memory(ksrc_md_, src_s->get()));
+            src_s = std::make_unique<scratch>(s_.ksrc.get_size());
+            src_reorder_->execute(memory(s_.user.src, const_cast<float *>(args.src)),
+                                  memory(s_.ksrc, src_s->get()));
             src = src_s->get();
         }
-        if (unit_stride_.enabled()) {
-            gathered_s = std::make_unique<scratch>(unit_stride_.compact_md().get_size());
-            unit_stride_.gather(src, gathered_s->get());
+        if (s_.unit_stride.enabled()) {
+            gathered_s = std::make_unique<scratch>(s_.unit_stride.compact_md().get_size());
+            s_.unit_stride.gather(src, gathered_s->get());
             src = gathered_s->get();
         }
-        if (merged_groups_.enabled()) {
-            wei_s = std::make_unique<scratch>(kwei_md_.get_size());
-            merged_groups_.expand(args.wei, wei_s->get());
+        if (s_.merged_groups.enabled()) {
+            wei_s = std::make_unique<scratch>(s_.kwei.get_size());
+            s_.merged_groups.expand(args.wei, wei_s->get());
             wei = wei_s->get();
         } else if (wei_reorder_) {
-            wei_s = std::make_unique<scratch>(kwei_md_.get_size());
-            wei_reorder_->execute(memory(wei_md, const_cast<float *>(args.wei)),
-                                  memory(kwei_md_, wei_s->get()));
+            wei_s = std::make_unique<scratch>(s_.kwei.get_size());
+            wei_reorder_->execute(memory(s_.user.wei, const_cast<float *>(args.wei)),
+                                  memory(s_.kwei, wei_s->get()));
             wei = wei_s->get();
         }
         if (dst_in_reorder_) {
-            dst_s = std::make_unique<scratch>(kdst_md_.get_size());
-            if (c_.chain.has_sum())
-                dst_in_reorder_->execute(memory(dst_md, args.dst), memory(kdst_md_, dst_s->get()));
+            dst_s = std::make_unique<scratch>(s_.kdst.get_size());
+            if (s_.chain.has_sum())
+                dst_in_reorder_->execute(memory(s_.user.dst, args.dst), memory(s_.kdst, dst_s->get()));
             dst = dst_s->get();
         }
         run(src, wei, args.bias, dst);
         if (dst_out_reorder_)
-            dst_out_reorder_->execute(memory(kdst_md_, dst), memory(dst_md, args.dst));
-    }
-
-    // Weights in the kernel's packed layout kwei: with 'any' the user reorders once, else
-    // execute() repacks per call. Bias stays the user's plain vector. False if it is not plain.
-    // (Merged small groups: the user's weights, or plain goihw for 'any', expanded per call.)
-    bool set_weights_and_bias(const conv_request &req, const memory::desc &kwei) {
-        kwei_md_ = kwei;
-        if (merged_groups_.enabled()) {
-            wei_md = merged_groups_.user_wei_md();
-        } else {
-            wei_md = req.wei.is_any() ? kwei_md_ : req.wei;
-            if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<reorder>(wei_md, kwei_md_);
-        }
-        if (!req.with_bias) return true;
-        const memory::desc plain_bias = make_desc(req.bias, "a");
-        bias_md = req.bias.is_any() ? plain_bias : req.bias;
-        return bias_md == plain_bias;
-    }
-
-    // "jit:avx512", with "+repack" when execute() copies an argument into another layout.
-    template <cpu_isa isa>
-    void set_name() {
-        const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_ || merged_groups_.enabled();
-        name_ = std::string("jit:") + jit::isa_traits<isa>::name + (repack ? "+repack" : "");
-    }
-
-    // Filled by create_jit_conv.
-    conv_conf c_;
-    std::string name_;
-    memory::desc ksrc_md_, kwei_md_, kdst_md_; // the layouts the kernel reads
-    std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
-    jit::unit_stride_src unit_stride_; // strided 1x1: the kernel reads a dense copy of src
-    jit::merged_groups merged_groups_; // small groups: block-diagonal weights, expanded per call
-    std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
-    // The valid kd / kh taps of every output depth / row, computed once (init_taps).
-    std::vector<tap_range> taps_d_, taps_h_;
-    void init_taps() {
-        for (int64_t od = 0; od < c_.o[0]; ++od) taps_d_.push_back(taps(c_, 0, od));
-        for (int64_t oh = 0; oh < c_.o[1]; ++oh) taps_h_.push_back(taps(c_, 1, oh));
-    }
-
-    // The kernels through make(conf, nb, oc_tail): the main one for groups of nb_oc full oc
-    // blocks, the last group's when it has fewer blocks or the tail; then the taps. False,
-    // with why_not, when code generation fails.
-    template <typename make_fn>
-    bool make_kernels(make_fn make, std::string &why_not) {
-        try {
-            const int last_nb = static_cast<int>(c_.n_ocb - (c_.n_ocbg - 1) * c_.nb_oc);
-            if (c_.n_ocbg > 1) main_kernel_ = make(c_, c_.nb_oc, 0);
-            if (c_.n_ocbg == 1 || last_nb != c_.nb_oc || c_.oc_tail)
-                last_kernel_ = make(c_, last_nb, c_.oc_tail);
-            if (!main_kernel_) main_kernel_ = std::move(last_kernel_);
-        } catch (const error &e) {
-            why_not = std::string("kernel generation failed: ") + e.what();
-            return false;
-        }
-        init_taps();
-        return true;
+            dst_out_reorder_->execute(memory(s_.kdst, dst), memory(s_.user.dst, args.dst));
     }
 
 private:
@@ -236,219 +226,43 @@ private:
         for (int64_t chunk = 0; chunk < n_chunks; ++chunk)
             run_items(work * chunk / n_chunks, work * (chunk + 1) / n_chunks);
     }
+
+    const conv_setup s_;
+    const conv_conf &c_; // s_.conf
+    std::string name_;
+    // Per-call repacking of the arguments whose user layout is not the kernel's.
+    const std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
+    std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
+    std::vector<tap_range> taps_d_, taps_h_; // the valid kd / kh taps of every od / oh
 };
-
-// Everything the generated code depends on (not the batch or group strides, which only the
-// threading loops use), so equal layers of a network share one kernel through the cache.
-std::string kernel_key(const conv_conf &c, const char *kind, int nb, int oc_tail) {
-    std::ostringstream k;
-    k << kind << ":" << c.simd_w << ":" << c.nb_ic << ":" << c.ic_tail << ":" << c.ur_w << ":"
-      << nb << ":" << oc_tail << ":" << c.hold_bcast << ":" << c.with_bias << ":" << c.src_ic
-      << ":" << c.src_icb << ":"
-      << c.wei_ic << ":" << c.wei_icb << ":" << c.wei_ocb << ":" << c.dst_ocb << ":" << c.src_ocb;
-    for (int sp = 0; sp < 3; ++sp)
-        k << ":" << c.i[sp] << "," << c.o[sp] << "," << c.k[sp] << "," << c.s[sp] << "," << c.p[sp]
-          << "," << c.dil[sp] << "," << c.src_sp[sp] << "," << c.wei_sp[sp] << "," << c.dst_sp[sp];
-    k << ":" << jit::key_of(c.chain);
-    return k.str();
-}
-
-template <cpu_isa isa>
-std::shared_ptr<const jit::jit_generator> make_kernel(const conv_conf &c, int nb, int oc_tail) {
-    return jit::kernel_cache::instance().get_or_create(
-            kernel_key(c, isa == cpu_isa::avx512 ? "conv_avx512" : "conv_avx2", nb, oc_tail),
-            [&] { return std::make_unique<jit::conv_kernel<isa>>(c, nb, oc_tail); });
-}
-
-template <cpu_isa isa>
-std::shared_ptr<const jit::jit_generator> make_dw_kernel(const conv_conf &c, int nb, int oc_tail) {
-    return jit::kernel_cache::instance().get_or_create(
-            kernel_key(c, isa == cpu_isa::avx512 ? "conv_dw_avx512" : "conv_dw_avx2", nb, oc_tail),
-            [&] { return std::make_unique<jit::conv_dw_kernel<isa>>(c, nb, oc_tail); });
-}
-
-// Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
-// channel-blocked by W ('any') or nhwc; other layouts are repacked to the blocked one.
-template <cpu_isa isa>
-std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
-        std::unique_ptr<jit_convolution> impl, std::string &why_not) {
-    using injector = jit::post_ops_injector<isa>;
-    const conv_problem &prb = req.prb;
-    conv_conf &c = impl->c_;
-    // The regular blocking fills the sizes; the depthwise fields are set below.
-    const std::string sizes = jit::init_conv_blocking(c, prb, isa, 0);
-    PRIM_DISPATCH(sizes.empty(), sizes);
-    const int nsp = prb.nsp, W = c.simd_w;
-    const int64_t C = prb.g;
-    c.depthwise = true;
-    c.g = 1; // the channel blocks are the oc blocks of one group
-    c.icg = c.ocg = C;
-    c.nb_ic = 1;
-    c.ic_tail = 0;
-    c.n_ocb = (C + W - 1) / W;
-    c.oc_tail = static_cast<int>(C % W);
-    c.ocbg_inner = false; // each thread walks whole channel planes
-    const int acc_max = jit::conv_dw_kernel<isa>::max_acc(injector::aux_vecs_count(c.chain),
-                                                          c.oc_tail != 0);
-    PRIM_DISPATCH(acc_max >= 1, "the post-ops chain needs too many spare vector registers");
-    const int64_t OW = c.o[2], nblocks = (OW + acc_max - 1) / acc_max;
-    c.ur_w = static_cast<int>((OW + nblocks - 1) / nblocks);
-    // Short rows: up to 4 channel blocks per call fill the registers (7-wide rows: 4 x 7).
-    c.nb_oc = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({acc_max / c.ur_w, 4, c.n_ocb})));
-    c.n_ocbg = (c.n_ocb + c.nb_oc - 1) / c.nb_oc;
-
-    const std::string blocked = jit::blocked_data_pattern(nsp, W);
-    impl->src_md = req.src.is_any() ? make_desc(req.src, blocked) : req.src;
-    impl->dst_md = req.dst.is_any() ? make_desc(req.dst, blocked) : req.dst;
-    auto direct = [&](const jit::data_geom &g) {
-        return g.ok && g.s_c == 1 && (g.blk == 1 || g.blk == W);
-    };
-    jit::data_geom sg = jit::analyze_data_desc(impl->src_md, nsp);
-    jit::data_geom dg = jit::analyze_data_desc(impl->dst_md, nsp);
-    impl->ksrc_md_ = direct(sg) ? impl->src_md : make_desc(req.src, blocked);
-    impl->kdst_md_ = direct(dg) ? impl->dst_md : make_desc(req.dst, blocked);
-    if (!direct(sg)) {
-        sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
-        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
-    }
-    if (!direct(dg)) {
-        dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
-        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
-        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
-    }
-    PRIM_DISPATCH(impl->set_weights_and_bias(
-                          req, jit::packed_dw_weights_desc(req.wei.get_dims(), nsp, W)),
-                  "bias must be a plain vector");
-    const std::string strides = jit::set_dw_strides(c, sg, impl->kwei_md_, dg, nsp);
-    PRIM_DISPATCH(strides.empty(), strides);
-
-    impl->template set_name<isa>();
-    if (!impl->make_kernels(make_dw_kernel<isa>, why_not)) return nullptr;
-    return impl;
-}
-
-// For a 1x1, stride 1, unpadded problem whose src and dst rows are contiguous along h
-// (h stride = width * w stride), merges m output rows into one: m is the smallest divisor of
-// OH giving rows of at least 48 pixels. Adjusts the problem and both row strides.
-bool flatten_rows(conv_problem &p, jit::data_geom &sg, jit::data_geom &dg) {
-    const int h = SP_H, w = SP_W;
-    if (p.nsp < 2 || p.k[h] != 1 || p.k[w] != 1 || p.s[h] != 1 || p.s[w] != 1 || p.p[h] != 0
-            || p.p[w] != 0 || p.p_end[h] != 0 || p.p_end[w] != 0)
-        return false;
-    if (sg.s_sp[h] != p.i[w] * sg.s_sp[w] || dg.s_sp[h] != p.o[w] * dg.s_sp[w]) return false;
-    int64_t m = 1;
-    while (m < p.o[h] && (p.o[h] % m != 0 || p.o[w] * m < 48)) ++m;
-    if (m == 1) return false;
-    p.o[w] = p.i[w] = p.o[w] * m;
-    p.o[h] = p.i[h] = p.o[h] / m;
-    sg.s_sp[h] *= m;
-    dg.s_sp[h] *= m;
-    return true;
-}
-
-// A 1x1 convolution with stride 1 and no padding on dense rows is a matrix product over
-// pixels, so several output rows can be one kernel row: short rows (14, 7 pixels) then fill
-// the register blocks. But a merged row's src no longer stays in L1 while each oc block group
-// reads it, so rows are merged only when the register blocking gains: by the cost model's
-// efficiency, at least 5% on AVX-512 (measured, mb2, 2 threads: MobileNet-v2's 1x1 layers
-// ic144-960 -> oc32-320 ran 6-12% faster unmerged, where merging gained 0-4% in the model;
-// ic512 14x14 -> oc16, +8% in the model, ran 10% faster merged), any gain on AVX2, whose
-// blocks of 3-6 pixels leave tails on short rows (ResNet-50's 14x14 and 7x7 1x1 layers: +1-3%).
-void merge_rows_if_better(conv_problem &p, jit::data_geom &sg, jit::data_geom &dg, cpu_isa isa,
-                          int aux_vecs) {
-    conv_problem merged = p;
-    jit::data_geom msg = sg, mdg = dg;
-    if (!flatten_rows(merged, msg, mdg)) return;
-    conv_conf as_is, as_merged;
-    if (!jit::init_conv_blocking(as_is, p, isa, aux_vecs).empty()
-            || !jit::init_conv_blocking(as_merged, merged, isa, aux_vecs).empty())
-        return;
-    const double min_gain = isa == cpu_isa::avx512 ? 1.05 : 1.0;
-    if (as_merged.model_eff <= as_is.model_eff * min_gain) return;
-    p = merged;
-    sg = msg;
-    dg = mdg;
-}
-
-template <cpu_isa isa>
-std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::string &why_not) {
-    using injector = jit::post_ops_injector<isa>;
-    const conv_problem &prb = req.prb;
-    const post_ops &chain = req.attr.get_post_ops();
-    for (const auto &e : chain.entries())
-        PRIM_DISPATCH(e.kind == post_ops::kind::sum || injector::is_supported(e.alg),
-                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
-    PRIM_DISPATCH(injector::aux_opmasks_count(chain) <= 6,
-                  "the post-ops chain needs too many opmasks");
-
-    auto impl = std::make_unique<jit_convolution>();
-    conv_conf &c = impl->c_;
-    c.with_bias = req.with_bias;
-    c.chain = chain;
-    if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1)
-        return create_depthwise<isa>(req, std::move(impl), why_not);
-    const int nsp = prb.nsp, W = jit::isa_traits<isa>::simd_w;
-    const bool grouped = req.wei.ndims() == nsp + 3;
-    const std::string blocked = jit::blocked_data_pattern(nsp, W);
-    const std::string nhwc = jit::channels_last_pattern(nsp);
-    // Groups smaller than a vector become vector-wide ones (conv_merged_groups.hpp): from here
-    // on kprb is the problem the kernel runs.
-    conv_problem kprb = prb;
-    impl->merged_groups_.init(kprb, W, req.wei);
-
-    // src and dst: 'any' becomes channel-blocked when groups start on block boundaries (nhwc
-    // otherwise, and for the few channels of a first layer); a given layout is read directly
-    // when the kernel can, else repacked to nhwc per call.
-    const bool src_blk_ok = kprb.g == 1 || kprb.icg() % W == 0;
-    const bool dst_blk_ok = kprb.g == 1 || kprb.ocg() % W == 0;
-    impl->src_md = req.src.is_any() ? make_desc(req.src, src_blk_ok && prb.ic >= W ? blocked : nhwc)
-                                    : req.src;
-    impl->dst_md = req.dst.is_any() ? make_desc(req.dst, dst_blk_ok ? blocked : nhwc) : req.dst;
-    jit::data_geom sg = jit::analyze_data_desc(impl->src_md, nsp);
-    const bool src_direct = sg.ok && (sg.blk == 1 || (sg.blk == W && sg.s_c == 1 && src_blk_ok));
-    jit::data_geom dg = jit::analyze_data_desc(impl->dst_md, nsp);
-    const bool dst_direct = dg.ok && dg.s_c == 1 && (dg.blk == 1 || (dg.blk == W && dst_blk_ok));
-    impl->ksrc_md_ = src_direct ? impl->src_md : make_desc(req.src, nhwc);
-    impl->kdst_md_ = dst_direct ? impl->dst_md : make_desc(req.dst, nhwc);
-    if (!src_direct) {
-        sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
-        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
-    }
-    if (!dst_direct) {
-        dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
-        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
-        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
-    }
-
-    // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1
-    // (conv_unit_stride.hpp); then short rows of a 1x1 convolution may be merged.
-    if (impl->unit_stride_.init(kprb, impl->ksrc_md_))
-        sg = jit::analyze_data_desc(impl->unit_stride_.compact_md(), nsp);
-    merge_rows_if_better(kprb, sg, dg, isa, injector::aux_vecs_count(chain));
-    const std::string blocking
-            = jit::init_conv_blocking(c, kprb, isa, injector::aux_vecs_count(chain));
-    PRIM_DISPATCH(blocking.empty(), blocking);
-
-    PRIM_DISPATCH(impl->set_weights_and_bias(
-                          req, impl->merged_groups_.enabled()
-                                       ? impl->merged_groups_.packed_md()
-                                       : jit::packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)),
-                  "bias must be a plain vector");
-    const std::string strides = jit::set_strides(c, sg, impl->kwei_md_, grouped, dg, nsp);
-    PRIM_DISPATCH(strides.empty(), strides);
-
-    impl->template set_name<isa>();
-    if (!impl->make_kernels(make_kernel<isa>, why_not)) return nullptr;
-    return impl;
-}
 
 } // namespace
 
 std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not) {
     PRIM_DISPATCH(isa >= cpu_isa::avx2, "the ISA cap is below avx2");
-    if (isa >= cpu_isa::avx512) return create_for_isa<cpu_isa::avx512>(req, why_not);
-    return create_for_isa<cpu_isa::avx2>(req, why_not);
+    const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
+    const post_ops &chain = req.attr.get_post_ops();
+    const bool avx512 = kernel_isa == cpu_isa::avx512;
+    using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
+    using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
+    for (const auto &e : chain.entries())
+        PRIM_DISPATCH(e.kind == post_ops::kind::sum
+                              || (avx512 ? inj512::is_supported(e.alg) : inj2::is_supported(e.alg)),
+                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
+    PRIM_DISPATCH((avx512 ? inj512::aux_opmasks_count(chain) : inj2::aux_opmasks_count(chain)) <= 6,
+                  "the post-ops chain needs too many opmasks");
+    const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
+
+    conv_setup setup;
+    const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, aux_vecs);
+    PRIM_DISPATCH(reason.empty(), reason);
+    try {
+        return std::make_unique<jit_convolution>(std::move(setup), kernel_isa);
+    } catch (const error &e) {
+        why_not = std::string("kernel generation failed: ") + e.what();
+        return nullptr;
+    }
 }
 
 } // namespace impl

@@ -1,6 +1,7 @@
-// The JIT convolution primitive (fp32 forward, AVX-512 and AVX2): creation checks, layout choice
-// for 'any', threading loops and execution around the kernels of conv_kernel.hpp (and the
-// depthwise kernel of conv_dw_kernel.hpp). Design notes: doc/convolution.md.
+// The JIT convolution primitive (fp32 forward, AVX-512 and AVX2): the configuration of
+// conv_conf.hpp (layouts, blocking, depthwise, row merging), then threading loops and execution
+// around the kernels of conv_kernel.hpp (and the depthwise kernel of conv_dw_kernel.hpp).
+// Design notes: doc/convolution.md.
 #pragma once
 #include <memory>
 #include <string>

@@ -27,9 +27,7 @@ const int64_t min_elems_per_thread = 32 * 1024;
 class jit_eltwise : public primitive_impl {
 public:
     jit_eltwise(cpu_isa isa, const post_ops &chain, int64_t nelems, const memory::desc &md)
-        : isa_(isa), nelems_(nelems) {
-        src_md = md;
-        dst_md = md;
+        : primitive_impl({md, {}, {}, md}), isa_(isa), nelems_(nelems) {
         jit::eltwise_kernel_conf conf;
         conf.chain = chain;
         kernel_ = jit::get_eltwise_kernel(isa, conf);
@@ -108,9 +106,7 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
         else
             chain.append_eltwise(e.alg, e.alpha, e.beta, e.scale);
     }
-    auto impl = std::make_unique<jit_eltwise>(kernel_isa, chain, req.prb.nelems(), src);
-    impl->attr = req.attr;
-    return impl;
+    return std::make_unique<jit_eltwise>(kernel_isa, chain, req.prb.nelems(), src);
 }
 
 } // namespace impl

@@ -41,18 +41,14 @@ public:
     static constexpr int simd_w = jit::isa_traits<isa>::simd_w;
 
     jit_inner_product(const ip_request &req, const ip_blocking &blk)
-        : prb_(req.prb), blk_(blk), has_sum_(req.attr.get_post_ops().has_sum()) {
-        src_md = plain_if_any(req.src);
-        wei_block_ = static_cast<int64_t>(blk_.nr) * simd_w;
-        const memory::desc packed = packed_weights_desc(req.wei.get_dims(), wei_block_);
-        wei_md = req.wei.is_any() ? packed : req.wei;
-        bias_md = req.with_bias ? plain_if_any(req.bias) : memory::desc();
-        dst_md = plain_if_any(req.dst);
-        packed_wei_md_ = packed;
-        repack_src_ = !is_plain(src_md);
-        repack_wei_ = wei_md != packed;
-        repack_bias_ = req.with_bias && !is_plain(bias_md);
-        repack_dst_ = !is_plain(dst_md);
+        : primitive_impl(layouts(req, blk)), prb_(req.prb), blk_(blk),
+          has_sum_(req.attr.get_post_ops().has_sum()),
+          packed_wei_md_(packed_weights_desc(req.wei.get_dims(), wei_block(blk))),
+          wei_block_(wei_block(blk)) {
+        repack_src_ = !is_plain(src_md());
+        repack_wei_ = wei_md() != packed_wei_md_;
+        repack_bias_ = req.with_bias && !is_plain(bias_md());
+        repack_dst_ = !is_plain(dst_md());
 
         // Up to four kernels: full tile rows or the mb tail, full panels or the last one.
         const int64_t m_tail = blk_.mb % blk_.mr;
@@ -87,18 +83,18 @@ public:
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
         // Arguments not in the layout the kernels read are copied per call (documented cost).
-        const plain_buffer src(src_md, args.src, true);
-        const plain_buffer bias(bias_md, args.bias, true);
-        const plain_buffer dst(dst_md, args.dst, has_sum_);
+        const plain_buffer src(src_md(), args.src, true);
+        const plain_buffer bias(bias_md(), args.bias, true);
+        const plain_buffer dst(dst_md(), args.dst, has_sum_);
         std::vector<float> wei_copy;
         const float *wei = args.wei;
         if (repack_wei_) {
             wei_copy.resize(static_cast<size_t>(packed_wei_md_.nelems_padded()));
-            if (jit::can_pack_ip_weights(wei_md))
-                jit::pack_ip_weights(wei_md, args.wei, blk_.oc, blk_.k, wei_block_, wei_copy.data());
+            if (jit::can_pack_ip_weights(wei_md()))
+                jit::pack_ip_weights(wei_md(), args.wei, blk_.oc, blk_.k, wei_block_, wei_copy.data());
             else
-                reorder(wei_md, packed_wei_md_)
-                        .execute(memory(wei_md, const_cast<float *>(args.wei)),
+                reorder(wei_md(), packed_wei_md_)
+                        .execute(memory(wei_md(), const_cast<float *>(args.wei)),
                                  memory(packed_wei_md_, wei_copy.data()));
             wei = wei_copy.data();
         }
@@ -107,6 +103,16 @@ public:
     }
 
 private:
+    // oc per block of the packed weights: one panel, nr * simd_w.
+    static int64_t wei_block(const ip_blocking &blk) { return static_cast<int64_t>(blk.nr) * simd_w; }
+
+    // src, bias and dst plain ('any' becomes plain); weights packed by panel for 'any'.
+    static arg_layouts layouts(const ip_request &req, const ip_blocking &blk) {
+        const memory::desc packed = packed_weights_desc(req.wei.get_dims(), wei_block(blk));
+        return {plain_if_any(req.src), req.wei.is_any() ? packed : req.wei,
+                req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst)};
+    }
+
     jit::ip_gemm_fn kernel(bool row_tail, bool last_panel) const {
         const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
         return (k ? k : kernels_[row_tail ? 1 : 0][0])->entry_as<jit::ip_gemm_fn>();
@@ -202,7 +208,7 @@ private:
     ip_blocking blk_;
     bool has_sum_;
     memory::desc packed_wei_md_;
-    int64_t wei_block_ = 0; // oc per block of the packed weights: one panel, nr * simd_w
+    int64_t wei_block_; // wei_block(blk_)
     bool repack_src_ = false, repack_wei_ = false, repack_bias_ = false, repack_dst_ = false;
     std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_gemm_kernel<isa>, cached
 };

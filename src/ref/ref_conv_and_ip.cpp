@@ -16,33 +16,31 @@ using weighted_kernel = void (*)(const problem &, const float *src, const float 
 template <typename request, typename problem, weighted_kernel<problem> kernel>
 class ref_weighted_primitive : public primitive_impl {
 public:
-    explicit ref_weighted_primitive(const request &req) : prb_(req.prb) {
-        // Plain row-major is each kernel's layout whatever the number of spatial dims: conv
-        // weights (oc, ic/g, k...) and grouped (g, oc/g, ic/g, k...) both have the kernel's
-        // [g][oc/g][ic/g][kd][kh][kw] order, and unused spatial dims have size 1.
-        src_md = plain_if_any(req.src);
-        wei_md = plain_if_any(req.wei);
-        bias_md = req.with_bias ? plain_if_any(req.bias) : memory::desc();
-        dst_md = plain_if_any(req.dst);
-        attr = req.attr;
-    }
+    // Plain row-major is each kernel's layout whatever the number of spatial dims: conv
+    // weights (oc, ic/g, k...) and grouped (g, oc/g, ic/g, k...) both have the kernel's
+    // [g][oc/g][ic/g][kd][kh][kw] order, and unused spatial dims have size 1.
+    explicit ref_weighted_primitive(const request &req)
+        : primitive_impl({plain_if_any(req.src), plain_if_any(req.wei),
+                          req.with_bias ? plain_if_any(req.bias) : memory::desc(),
+                          plain_if_any(req.dst)}),
+          prb_(req.prb), chain_(req.attr.get_post_ops()) {}
 
     std::string name() const override { return "ref"; }
 
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
-        const post_ops &po = attr.get_post_ops();
-        const plain_buffer src(src_md, args.src, true);
-        const plain_buffer wei(wei_md, args.wei, true);
-        const plain_buffer bias(bias_md, args.bias, true);
+        const plain_buffer src(src_md(), args.src, true);
+        const plain_buffer wei(wei_md(), args.wei, true);
+        const plain_buffer bias(bias_md(), args.bias, true);
         // dst's old value is read only by a sum post-op.
-        const plain_buffer dst(dst_md, args.dst, po.has_sum());
-        kernel(prb_, src.get(), wei.get(), bias.get(), po, dst.get());
+        const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
+        kernel(prb_, src.get(), wei.get(), bias.get(), chain_, dst.get());
         dst.copy_out();
     }
 
 private:
     problem prb_;
+    post_ops chain_;
 };
 
 } // namespace

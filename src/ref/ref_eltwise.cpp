@@ -10,33 +10,36 @@ namespace {
 class ref_eltwise : public primitive_impl {
 public:
     explicit ref_eltwise(const eltwise_request &req)
-        : alg_(req.alg), alpha_(req.alpha), beta_(req.beta), nelems_(req.prb.nelems()) {
-        src_md = plain_if_any(req.src);
-        // dst 'any' takes src's layout, as in oneDNN: no reorder between the two.
-        dst_md = req.dst.is_any() ? src_md : req.dst;
-        attr = req.attr;
-    }
+        : primitive_impl(layouts(req)), alg_(req.alg), alpha_(req.alpha), beta_(req.beta),
+          chain_(req.attr.get_post_ops()), nelems_(req.prb.nelems()) {}
 
     std::string name() const override { return "ref"; }
 
     void execute(const exec_ptrs &args) const override {
         if (nelems_ == 0) return;
-        const post_ops &po = attr.get_post_ops();
+        const post_ops &po = chain_;
         // Same layout without padding: element i of src goes to element i of dst, whatever the
         // layout, so the flat buffers can be walked directly.
-        if (src_md == dst_md && src_md.nelems_padded() == nelems_) {
+        if (src_md() == dst_md() && src_md().nelems_padded() == nelems_) {
             ref_eltwise_fwd(alg_, alpha_, beta_, po, args.src, args.dst, nelems_);
             return;
         }
-        const plain_buffer src(src_md, args.src, true);
-        const plain_buffer dst(dst_md, args.dst, po.has_sum());
+        const plain_buffer src(src_md(), args.src, true);
+        const plain_buffer dst(dst_md(), args.dst, po.has_sum());
         ref_eltwise_fwd(alg_, alpha_, beta_, po, src.get(), dst.get(), nelems_);
         dst.copy_out();
     }
 
 private:
+    static arg_layouts layouts(const eltwise_request &req) {
+        const memory::desc src = plain_if_any(req.src);
+        // dst 'any' takes src's layout, as in oneDNN: no reorder between the two.
+        return {src, {}, {}, req.dst.is_any() ? src : req.dst};
+    }
+
     algorithm alg_;
     float alpha_, beta_;
+    post_ops chain_;
     int64_t nelems_;
 };
 
