@@ -39,7 +39,7 @@ public:
 
     // Filled by the primitive's creation code after the implementation is chosen.
     primitive_kind kind = primitive_kind::convolution;
-    std::string problem_str; // contract section 3 descriptor, for verbose lines
+    std::string problem_str; // doc/reference.md §3 descriptor, for verbose lines
     primitive_attr attr;
     bool empty = false;      // mb0: execute is a no-op
 };
