@@ -1,4 +1,4 @@
-// benchdnn_lite: benchdnn's command line for prim (contract section 4).
+// benchdnn_lite: benchdnn's command line for prim (doc/reference.md §4).
 //   benchdnn_lite --conv|--ip|--eltwise [OPTION|DESC]...
 // Options apply to the descriptors that follow them. Every option (batch files included) is
 // checked before the first case runs; a bad one stops the run with exit status 2.

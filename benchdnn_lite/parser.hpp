@@ -1,4 +1,4 @@
-// The command line: options (contract section 4) and batch files.
+// The command line: options (doc/reference.md §4) and batch files.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -26,7 +26,7 @@ class problem_case {
 public:
     virtual ~problem_case() = default;
 
-    // The descriptor of contract section 3, canonical form.
+    // The descriptor of doc/reference.md §3, canonical form.
     virtual std::string desc() const = 0;
     // Extra REPRO options of this case (eltwise: "--alg=... "), each followed by a space.
     virtual std::string repro_options() const { return ""; }

@@ -1,4 +1,4 @@
-// What benchdnn_lite prints (contract section 4): one status line per case in C mode, perf
+// What benchdnn_lite prints (doc/reference.md §4): one status line per case in C mode, perf
 // lines in P mode, the final "P passed, F failed" line, and a progress line on a terminal.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The options that apply to the descriptors that follow them (contract section 4), and how a
+// The options that apply to the descriptors that follow them (doc/reference.md §4), and how a
 // case's REPRO line writes back the ones that are not at their default.
 #pragma once
 #include <memory>

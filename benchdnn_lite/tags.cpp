@@ -17,7 +17,7 @@ struct named_tag {
     int rank;
 };
 
-// The contract's names first, then the other plain tags prim knows.
+// The names doc/reference.md §4 promises first, then the other plain tags prim knows.
 const named_tag named_tags[] = {
     {"nchw", tag::nchw, 4}, {"nhwc", tag::nhwc, 4}, {"ncw", tag::ncw, 3}, {"nwc", tag::nwc, 3},
     {"ncdhw", tag::ncdhw, 5}, {"ndhwc", tag::ndhwc, 5},

@@ -1,5 +1,5 @@
-// Layout tags of --stag/--wtag/--dtag: the contract's names, "any", and oneDNN-style patterns
-// ("aBcd16b") that prim::memory::desc understands.
+// Layout tags of --stag/--wtag/--dtag: the names of doc/reference.md §4, "any", and oneDNN-style
+// patterns ("aBcd16b") that prim::memory::desc understands.
 #pragma once
 #include <optional>
 #include <string>

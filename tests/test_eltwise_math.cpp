@@ -282,7 +282,7 @@ TEST_CASE("infinite inputs give the limit, never NaN, where it exists", "[eltwis
     }
 }
 
-TEST_CASE("aliases of the contract agree", "[eltwise_math]") {
+TEST_CASE("aliases of the reference agree", "[eltwise_math]") {
     for (double x : {-50.0, -3.0, -0.25, 0.0, 0.7, 4.0, 60.0}) {
         CHECK(f(algorithm::eltwise_softplus, x, 0.5) == f(algorithm::eltwise_soft_relu, x, 0.5));
         CHECK(f(algorithm::eltwise_clip_v2, x, -1, 2) == f(algorithm::eltwise_clip, x, -1, 2));

@@ -1,4 +1,4 @@
-// Fusion strings (contract section 2): grammar, defaults, aliases, printing, bit-exact round
+// Fusion strings (doc/reference.md §2): grammar, defaults, aliases, printing, bit-exact round
 // trips, comma lists, and every kind of parse error with its token and position.
 #include <catch2/catch.hpp>
 
@@ -23,13 +23,14 @@ namespace {
 
 const float inf_f = std::numeric_limits<float>::infinity();
 
-// The contract's table, written out by hand (independent of src/attr/algorithm_table.cpp).
+// The table of doc/reference.md §1, written out by hand (independent of
+// src/attr/algorithm_table.cpp).
 struct expected_algorithm {
     const char *name;
     algorithm alg;
     float alpha, beta; // defaults when a fusion string omits them
 };
-const expected_algorithm contract_table[] = {
+const expected_algorithm reference_table[] = {
     {"relu", algorithm::eltwise_relu, 0.f, 0.f},
     {"tanh", algorithm::eltwise_tanh, 0.f, 0.f},
     {"elu", algorithm::eltwise_elu, 1.f, 0.f},
@@ -145,18 +146,18 @@ bool divides_by_alpha(algorithm alg) {
 
 } // namespace
 
-TEST_CASE("fusion string: the contract's table covers every algorithm", "[fusion_string]") {
+TEST_CASE("fusion string: the reference's table covers every algorithm", "[fusion_string]") {
     // Every eltwise value of prim::algorithm is in the hand-written table above, once.
     const int first = static_cast<int>(algorithm::eltwise_relu);
     const int last = static_cast<int>(algorithm::eltwise_logsigmoid);
-    REQUIRE(sizeof contract_table / sizeof contract_table[0] == size_t(last - first + 1));
+    REQUIRE(sizeof reference_table / sizeof reference_table[0] == size_t(last - first + 1));
     for (int a = first; a <= last; ++a) {
         int found = 0;
-        for (const expected_algorithm &e : contract_table)
+        for (const expected_algorithm &e : reference_table)
             if (static_cast<int>(e.alg) == a) ++found;
         CHECK(found == 1);
     }
-    for (const expected_algorithm &e : contract_table) {
+    for (const expected_algorithm &e : reference_table) {
         INFO(e.name);
         REQUIRE(prim::algorithm_name(e.alg) != nullptr);
         CHECK(std::string(prim::algorithm_name(e.alg)) == e.name);
@@ -176,7 +177,7 @@ TEST_CASE("fusion string: the contract's table covers every algorithm", "[fusion
         CHECK(prim::impl::find_algorithm(alias) == nullptr);
 }
 
-TEST_CASE("fusion string: the contract's examples", "[fusion_string]") {
+TEST_CASE("fusion string: the reference's examples", "[fusion_string]") {
     post_ops po = prim::parse_post_ops("sum+relu");
     REQUIRE(po.len() == 2);
     CHECK(po.get_kind(0) == post_ops::kind::sum);
@@ -218,8 +219,8 @@ TEST_CASE("fusion string: the contract's examples", "[fusion_string]") {
     CHECK(po == built);
 }
 
-TEST_CASE("fusion string: omitted parameters take the contract's defaults", "[fusion_string]") {
-    for (const expected_algorithm &e : contract_table) {
+TEST_CASE("fusion string: omitted parameters take the reference's defaults", "[fusion_string]") {
+    for (const expected_algorithm &e : reference_table) {
         INFO(e.name);
         post_ops po = prim::parse_post_ops(e.name);
         REQUIRE(po.len() == 1);
@@ -478,7 +479,7 @@ TEST_CASE("fusion string: comma lists", "[fusion_string]") {
 TEST_CASE("fusion string: long chains with sums anywhere", "[fusion_string]") {
     // 40 entries: every algorithm once plus sums first, in the middle, twice in a row and last.
     std::string text = "sum:0.5";
-    for (const expected_algorithm &e : contract_table) {
+    for (const expected_algorithm &e : reference_table) {
         text += std::string("+") + e.name;
         if (e.alg == algorithm::eltwise_exp) text += "+sum+sum:-2";
     }
@@ -499,7 +500,7 @@ TEST_CASE("fusion string: long chains with sums anywhere", "[fusion_string]") {
 TEST_CASE("fusion string: random round trips are bit-identical", "[fusion_string]") {
     std::mt19937 rng(20261122);
     // Every algorithm with random parameters, alone.
-    for (const expected_algorithm &e : contract_table) {
+    for (const expected_algorithm &e : reference_table) {
         for (int rep = 0; rep < 300; ++rep) {
             float alpha = random_param(rng), beta = random_param(rng), scale = random_param(rng);
             if (divides_by_alpha(e.alg) && alpha == 0.f) alpha = 2.f;
@@ -537,7 +538,7 @@ TEST_CASE("fusion string: random round trips are bit-identical", "[fusion_string
                 continue;
             }
             const expected_algorithm &e =
-                    contract_table[rng() % (sizeof contract_table / sizeof contract_table[0])];
+                    reference_table[rng() % (sizeof reference_table / sizeof reference_table[0])];
             float alpha = random_param(rng);
             if (divides_by_alpha(e.alg) && alpha == 0.f) alpha = -1.f;
             po.append_eltwise(e.alg, alpha, random_param(rng), random_param(rng));

@@ -485,7 +485,7 @@ TEST_CASE("jit conv matches the reference on random shapes", "[jit_conv]") {
     for (int t = 0; t < 60; ++t) {
         const int nsp = pick(1, 3);
         const int g = pick(0, 3) == 0 ? pick(2, 4) : 1;
-        // Fields in the order contract section 3 requires: i, o, k, s, p, d per dim in use.
+        // Fields in the canonical order of doc/reference.md §3: i, o, k, s, p, d per dim in use.
         std::string f[6];
         const char *names[3] = {"d", "h", "w"};
         for (int j = 3 - nsp; j < 3; ++j) {

@@ -31,8 +31,7 @@ struct alg_params {
     float alpha, beta;
 };
 
-// Every algorithm of the contract, with the default parameters of contract section 1 and some
-// non-default ones.
+// Every algorithm, with the default parameters of doc/reference.md §1 and some non-default ones.
 const std::vector<alg_params> all_algs = {
     {algorithm::eltwise_relu, 0.f, 0.f}, {algorithm::eltwise_relu, -0.25f, 0.f},
     {algorithm::eltwise_tanh, 0.f, 0.f}, {algorithm::eltwise_elu, 1.f, 0.f},

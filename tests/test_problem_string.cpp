@@ -1,4 +1,4 @@
-// Problem descriptors (contract section 3): every rule, every error, canonical printing and
+// Problem descriptors (doc/reference.md §3): every rule, every error, canonical printing and
 // round trips, FLOP counts. Expected values are worked out by hand in the comments.
 #include <catch2/catch.hpp>
 
@@ -178,7 +178,7 @@ TEST_CASE("conv: validity rules name the problem", "[problem][conv][errors]") {
     CHECK(conv_error("g3ic16ih5oc16kh3") == "oc=16 is not divisible by g=3");
     CHECK(conv_error("g3ic16ih5oc15kh3") == "ic=16 is not divisible by g=3");
     CHECK(conv_error("g0ic16ih5oc16kh3") == "g=0 must be positive");
-    // Fields out of the contract's order are refused before any rule is checked.
+    // Fields out of the canonical order are refused before any rule is checked.
     CHECK(conv_error("g3ic16oc16ih5kh3")
           == "field 'ih' at position 10 is out of order: it must come before 'oc'");
     CHECK(conv_error("ic0ih5oc1kh3") == "ic=0 must be positive");
@@ -262,7 +262,7 @@ TEST_CASE("conv: canonical printing", "[problem][conv]") {
     const conv_problem z = parse_conv_problem("ic1ih5oc1oh5kh3ph0");
     CHECK(z.p_end[SP_H] == 2);
     CHECK(to_string(z) == "mb2ic1ih5oc1oh5kh3ph0");
-    // Asymmetric padding of the contract's example.
+    // Asymmetric padding of the example in doc/reference.md §3.
     CHECK(to_string(parse_conv_problem("ic1ih19oc1oh10kh4sh2ph1")) == "mb2ic1ih19oc1oh10kh4sh2ph1");
     // Large stride in one dim, 3D with distinct groups.
     CHECK(to_string(parse_conv_problem("ic8id4ih6iw8oc8kd2kh3kw3sw2pw1dh1"))

@@ -21,12 +21,12 @@ using prim::impl::conv_problem;
 
 namespace {
 
-// One spatial dimension of a test problem; o = 0 means "derive it" (contract section 3).
+// One spatial dimension of a test problem; o = 0 means "derive it" (doc/reference.md §3).
 struct dim_spec {
     int64_t i, k, s = 1, p = 0, d = 0, o = 0;
 };
 
-// A complete problem with o and p_end derived as contract section 3 says. dims: the spatial
+// A complete problem with o and p_end derived as doc/reference.md §3 says. dims: the spatial
 // dims in use, outermost first (w last), so 1D is {w}, 2D {h, w}, 3D {d, h, w}.
 conv_problem make_problem(int64_t g, int64_t mb, int64_t ic, int64_t oc,
                           const std::vector<dim_spec> &dims) {

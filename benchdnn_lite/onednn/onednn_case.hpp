@@ -40,7 +40,7 @@ public:
 
     void execute();
     // oneDNN's dst in the plain layout of pc.dst_dims(). Eltwise: NaN where the source is NaN
-    // (prim's contract says every algorithm returns NaN there, oneDNN's relu, clip or exp do
+    // (doc/reference.md §1 says every algorithm returns NaN there, oneDNN's relu, clip or exp do
     // not: a different policy, not a different function, so the check leaves them out).
     std::vector<float> result() const;
     // oneDNN's implementation name, e.g. "jit_1x1:avx512_core".

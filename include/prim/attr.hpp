@@ -10,7 +10,7 @@ namespace prim {
 enum class algorithm {
     undef,
     convolution_direct,
-    // Eltwise algorithms; formulas in doc/design.md and the contract.
+    // Eltwise algorithms; formulas in doc/reference.md §1.
     eltwise_relu,
     eltwise_tanh,
     eltwise_elu,
@@ -80,7 +80,7 @@ private:
     std::vector<entry> entries_;
 };
 
-// The fusion string of a chain ("sum+relu:0.1"), as contract section 2 prints it.
+// The fusion string of a chain ("sum+relu:0.1"), as doc/reference.md §2 prints it.
 std::string to_string(const post_ops &po);
 // Parses one chain (no commas). Throws invalid_arguments naming the bad token and its position.
 post_ops parse_post_ops(const std::string &chain);

@@ -1,5 +1,5 @@
 // The one table of eltwise algorithms: main fusion-string name and the defaults a fusion string
-// uses for an omitted alpha or beta (contract section 1). Also the check of forbidden parameters.
+// uses for an omitted alpha or beta (doc/reference.md §1). Also the check of forbidden parameters.
 #include "attr/algorithm_table.hpp"
 
 #include <cmath>
@@ -12,7 +12,7 @@ namespace {
 
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-// Algorithms whose columns read "–" in the contract take 0, 0: the value is never used.
+// Algorithms whose columns read "–" in doc/reference.md §1 take 0, 0: the value is never used.
 const algorithm_info algorithm_table[] = {
     {algorithm::eltwise_relu, "relu", 0.f, 0.f},
     {algorithm::eltwise_tanh, "tanh", 0.f, 0.f},

@@ -1,4 +1,4 @@
-// The scalar definition of every eltwise algorithm (contract section 1), in double.
+// The scalar definition of every eltwise algorithm (doc/reference.md §1), in double.
 //
 // Conventions, applied uniformly so that the oracle is predictable:
 // - NaN in gives NaN out for every algorithm, checked once up front (so comparisons such as

@@ -1,4 +1,4 @@
-// Fusion strings (contract section 2): parsing "sum:0.5+relu,gelu_erf" into post_ops chains and
+// Fusion strings (doc/reference.md §2): parsing "sum:0.5+relu,gelu_erf" into post_ops chains and
 // printing a chain back so that parsing the printed text gives bit-identical parameters.
 //
 //   CHAINS := CHAIN (',' CHAIN)*

@@ -28,7 +28,7 @@ const impl::desc_checks check {"convolution"};
 
 [[noreturn]] void invalid(const std::string &msg) { check.fail(msg); }
 
-// The problem the descriptor describes, checked as the contract's section 3 checks a string.
+// The problem the descriptor describes, checked as doc/reference.md §3 checks a string.
 conv_problem make_problem(const convolution_forward::desc &d) {
     if (d.alg != algorithm::convolution_direct) invalid("algorithm must be convolution_direct");
     check.prop(d.prop);
@@ -90,7 +90,7 @@ conv_problem make_problem(const convolution_forward::desc &d) {
             invalid("dst spatial dim " + std::to_string(j) + " is " + std::to_string(p.o[sp])
                     + " but input, kernel, stride, dilation and padding give "
                     + std::to_string(expect_o));
-        // The end padding that matters is the one the output size implies (contract section 3).
+        // The end padding that matters is the one the output size implies (doc/reference.md §3).
         p.p_end[sp] = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
     }
     check.bias(d.bias, p.oc);

@@ -1,4 +1,4 @@
-// Problem shapes in benchdnn's terms (contract section 3), shared by the library (verbose lines,
+// Problem shapes in benchdnn's terms (doc/reference.md §3), shared by the library (verbose lines,
 // validation) and benchdnn_lite (descriptor parsing, REPRO lines).
 #pragma once
 #include <cstdint>
@@ -53,14 +53,14 @@ std::string to_string(const conv_problem &prb);
 std::string to_string(const ip_problem &prb);
 std::string to_string(const eltwise_problem &prb); // "2x17x5x7"
 
-// Parse contract section 3 strings; the result is complete (o, p and p_end derived) and valid.
+// Parse doc/reference.md §3 strings; the result is complete (o, p and p_end derived) and valid.
 // Throw prim::error(invalid_arguments) with a message naming the problem
 // ("oc=16 is not divisible by g=3", "unknown field 'xx' at position 7").
 conv_problem parse_conv_problem(const std::string &s);
 ip_problem parse_ip_problem(const std::string &s);
 eltwise_problem parse_eltwise_problem(const std::string &s);
 
-// The contract's validity rules for a complete problem: "" when valid, else the message.
+// doc/reference.md §3's validity rules for a complete problem: "" when valid, else the message.
 std::string check_conv_problem(const conv_problem &prb);
 std::string check_ip_problem(const ip_problem &prb);
 

@@ -1,4 +1,4 @@
-// Problem descriptors as strings (contract section 3): parsing with benchdnn's rules, the
+// Problem descriptors as strings (doc/reference.md §3): parsing with benchdnn's rules, the
 // validity checks, the canonical printed form, and FLOP counts.
 #include <cctype>
 #include <cstdio>
@@ -126,8 +126,8 @@ std::vector<field_value> scan_fields(const std::string &s, const std::vector<con
 
 // ---- convolution -----------------------------------------------------------------------------
 
-// Field order of the contract; the spatial fields of kind K for dims d, h, w are at
-// K_base + 0, 1, 2.
+// The canonical field order (doc/reference.md §3); the spatial fields of kind K for dims d, h, w
+// are at K_base + 0, 1, 2.
 const std::vector<const char *> conv_fields = {"g", "mb", "ic", "id", "ih", "iw", "oc", "od",
     "oh", "ow", "kd", "kh", "kw", "sd", "sh", "sw", "pd", "ph", "pw", "dd", "dh", "dw"};
 enum conv_field { F_G = 0, F_MB = 1, F_IC = 2, F_I = 3, F_OC = 6, F_O = 7, F_K = 10, F_S = 13,

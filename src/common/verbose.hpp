@@ -1,4 +1,4 @@
-// PRIM_VERBOSE: one line per primitive execution (contract section 5), plus creation and
+// PRIM_VERBOSE: one line per primitive execution (doc/reference.md §5), plus creation and
 // dispatch lines at level 2.
 #pragma once
 #include <string>

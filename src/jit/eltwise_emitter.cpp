@@ -1,4 +1,4 @@
-// The eltwise algorithms of the contract, each in place on one vector register, and the few
+// The eltwise algorithms of doc/reference.md §1, each in place on one vector register, and the few
 // helpers where AVX2 and AVX-512 differ (compare to mask, blend, NaN-keeping min/max).
 //
 // NaN: vminps/vmaxps return their SECOND operand when either is NaN, so "max(lo, x)" is written

@@ -5,8 +5,8 @@
 // Split in two files: eltwise_emitter.cpp has the algorithms and the per-ISA helpers (compare to
 // mask, blend, NaN-keeping min/max); eltwise_emitter_math.cpp has the shared math cores
 // (exp, expm1, log, log1p, softplus) with their polynomial coefficients.
-// The register needs of each algorithm are in aux_vecs_count() / aux_opmasks_count() and in
-// doc/injector.md; compute() never uses more than those.
+// The register needs of each algorithm are in aux_vecs_count() / aux_opmasks_count() (one
+// table, needs_of() in eltwise_emitter.cpp); compute() never uses more than those.
 #pragma once
 #include <cstdint>
 #include <vector>

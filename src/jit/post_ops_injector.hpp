@@ -25,7 +25,7 @@
 //   inj.compute({acc_indices, spare_indices, spare_opmasks, reg_table});
 //   ... stores ...
 //
-// Semantics (contract section 1): entries run in order; eltwise: x = scale * f(x; alpha, beta),
+// Semantics (doc/reference.md §1): entries run in order; eltwise: x = scale * f(x; alpha, beta),
 // scale applied once after the algorithm and skipped when 1; sum: the host's callback, called
 // at the sum's place in the chain, once per accumulator. Chains may be of any length and order
 // with any number of sums. NaN in gives NaN out for every algorithm; MXCSR is never written
@@ -33,7 +33,7 @@
 //
 // Register contract: the injector writes only the accumulators, the spare vectors and spare
 // opmasks it is given; it reads reg_table; it touches no general register and no memory other
-// than the constant table. Each algorithm's needs are listed in doc/injector.md.
+// than the constant table. Each algorithm's needs: needs_of() in eltwise_emitter.cpp.
 //
 // Constants (alphas, betas, scales, polynomial coefficients) go into the host's constant table
 // (jit_generator::table()), as 32-bit patterns broadcast to a full vector, after the code.
@@ -86,7 +86,7 @@ public:
     // The same for a single eltwise algorithm with its parameters.
     static int aux_vecs_count(algorithm alg, float alpha, float beta);
     static int aux_opmasks_count(algorithm alg, float alpha, float beta);
-    // True for every algorithm of the contract.
+    // True for every algorithm of doc/reference.md §1.
     static bool is_supported(algorithm alg);
 
     // Emits the whole chain over regs.acc (entry by entry, each over every accumulator).

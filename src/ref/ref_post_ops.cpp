@@ -1,4 +1,4 @@
-// The reference post-ops chain on one value (contract section 1). Each entry is computed in
+// The reference post-ops chain on one value (doc/reference.md §1). Each entry is computed in
 // double and rounded to f32 right after it, as the JIT kernels do, so that both take the same
 // branch at discontinuities (round, shrink, clip).
 #include "attr/eltwise_math.hpp"
