@@ -6,5 +6,6 @@
 #include "prim/eltwise.hpp"
 #include "prim/error.hpp"
 #include "prim/inner_product.hpp"
+#include "prim/kernel_cache.hpp"
 #include "prim/memory.hpp"
 #include "prim/primitive.hpp"

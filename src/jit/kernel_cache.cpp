@@ -1,11 +1,18 @@
-// The kernel cache: a map from key to kernel under one mutex. Kernels live until the process
-// ends (their number is bounded by the distinct primitives a program creates).
+// The kernel cache: a least-recently-used list of kernels, indexed by key, under one mutex.
+// An evicted kernel lives on in the primitives holding it and is freed with the last of them.
+#include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <map>
+#include <list>
 #include <mutex>
+#include <unordered_map>
+#include <utility>
 
 #include "jit/kernel_cache.hpp"
+#include "prim/error.hpp"
+#include "prim/kernel_cache.hpp"
 
 namespace prim {
 namespace jit {
@@ -34,33 +41,93 @@ std::string key_of(const post_ops &chain) {
     return key;
 }
 
+// Most recently used first; the map points into the list, so a hit moves its entry to the front
+// and eviction pops the back, both in O(1).
 struct kernel_cache::impl {
+    using entry = std::pair<std::string, std::shared_ptr<const jit_generator>>;
     mutable std::mutex mutex;
-    std::map<std::string, std::shared_ptr<const jit_generator>> kernels;
+    std::list<entry> lru;
+    std::unordered_map<std::string, std::list<entry>::iterator> index;
+    int capacity = 1024;
+    std::string env_error; // a bad PRIM_KERNEL_CACHE_CAPACITY, reported at every use
     long hits = 0, misses = 0;
+    int64_t generated = 0;
+
+    void check_env() const {
+        if (!env_error.empty()) throw error(status::invalid_arguments, env_error);
+    }
+    void evict_to(size_t n) {
+        while (lru.size() > n) {
+            index.erase(lru.back().first);
+            lru.pop_back();
+        }
+    }
 };
+
+namespace {
+
+// PRIM_KERNEL_CACHE_CAPACITY: unset keeps the default; else a decimal integer >= 0.
+void read_capacity_env(int &capacity, std::string &env_error) {
+    const char *v = std::getenv("PRIM_KERNEL_CACHE_CAPACITY");
+    if (!v) return;
+    char *end = nullptr;
+    errno = 0;
+    const long n = std::strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno != 0 || n < 0 || n > INT_MAX)
+        env_error = std::string("PRIM_KERNEL_CACHE_CAPACITY=") + v + " is not a non-negative integer";
+    else
+        capacity = static_cast<int>(n);
+}
+
+} // namespace
 
 kernel_cache &kernel_cache::instance() {
     static kernel_cache cache;
     static std::once_flag once;
-    std::call_once(once, [] { cache.impl_ = std::make_shared<impl>(); });
+    std::call_once(once, [] {
+        cache.impl_ = std::make_shared<impl>();
+        read_capacity_env(cache.impl_->capacity, cache.impl_->env_error);
+    });
     return cache;
 }
 
 std::shared_ptr<const jit_generator> kernel_cache::get_or_create(
         const std::string &key, const std::function<std::unique_ptr<jit_generator>()> &make) {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    auto it = impl_->kernels.find(key);
-    if (it != impl_->kernels.end()) {
+    impl_->check_env();
+    auto it = impl_->index.find(key);
+    if (it != impl_->index.end()) {
         ++impl_->hits;
-        return it->second;
+        impl_->lru.splice(impl_->lru.begin(), impl_->lru, it->second);
+        return it->second->second;
     }
     std::unique_ptr<jit_generator> kernel = make();
     kernel->create_kernel();
     std::shared_ptr<const jit_generator> shared(std::move(kernel));
-    impl_->kernels.emplace(key, shared);
     ++impl_->misses;
+    ++impl_->generated;
+    if (impl_->capacity > 0) {
+        impl_->lru.emplace_front(key, shared);
+        impl_->index.emplace(key, impl_->lru.begin());
+        impl_->evict_to(static_cast<size_t>(impl_->capacity));
+    }
     return shared;
+}
+
+void kernel_cache::set_capacity(int capacity) {
+    if (capacity < 0)
+        throw error(status::invalid_arguments,
+                    "kernel cache capacity " + std::to_string(capacity) + " is negative");
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->check_env();
+    impl_->capacity = capacity;
+    impl_->evict_to(static_cast<size_t>(capacity));
+}
+
+int kernel_cache::capacity() const {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->check_env();
+    return impl_->capacity;
 }
 
 kernel_cache::stats_t kernel_cache::stats() const {
@@ -68,9 +135,19 @@ kernel_cache::stats_t kernel_cache::stats() const {
     stats_t s;
     s.hits = impl_->hits;
     s.misses = impl_->misses;
-    s.size = static_cast<long>(impl_->kernels.size());
+    s.size = static_cast<long>(impl_->lru.size());
     return s;
 }
 
+int64_t kernel_cache::generated() const {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    return impl_->generated;
+}
+
 } // namespace jit
+
+void set_kernel_cache_capacity(int capacity) { jit::kernel_cache::instance().set_capacity(capacity); }
+int get_kernel_cache_capacity() { return jit::kernel_cache::instance().capacity(); }
+int64_t get_generated_kernel_count() { return jit::kernel_cache::instance().generated(); }
+
 } // namespace prim

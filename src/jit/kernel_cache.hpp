@@ -1,4 +1,5 @@
-// One process-wide cache of generated kernels, so that equal primitives share one kernel.
+// One process-wide cache of generated kernels, so that equal primitives share one kernel,
+// bounded (least recently used evicted first).
 // The key must hold everything that changes the code: kernel kind, ISA, configuration and the
 // post-ops chain with its parameters as exact bit patterns. kernel_key() derives it from the
 // configuration struct itself, so a field added there cannot be forgotten. Thread-safe.
@@ -32,6 +33,8 @@ std::string kernel_key(const char *kind, const conf &c, const post_ops &chain) {
     return key;
 }
 
+// The cache behind prim::set_kernel_cache_capacity (include/prim/kernel_cache.hpp): a map from
+// key to kernel with least-recently-used eviction.
 class kernel_cache {
 public:
     static kernel_cache &instance();
@@ -41,10 +44,14 @@ public:
     std::shared_ptr<const jit_generator> get_or_create(
             const std::string &key, const std::function<std::unique_ptr<jit_generator>()> &make);
 
+    void set_capacity(int capacity); // evicts down to it at once
+    int capacity() const;
+
     struct stats_t {
         long hits = 0, misses = 0, size = 0;
     };
     stats_t stats() const;
+    int64_t generated() const; // kernels generated so far, cached or not
 
 private:
     kernel_cache() = default;
