@@ -6,9 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "prim/api.hpp"
+
 namespace prim {
 
-class memory {
+class PRIM_API memory {
 public:
     using dim = int64_t;
     using dims = std::vector<dim>;
@@ -32,7 +34,7 @@ public:
 
     // A shape plus a layout. The layout is "blocked" in oneDNN's sense: every logical dim has an
     // outer stride, and at most one inner block per dim (nChw16c = "aBcd16b").
-    class desc {
+    class PRIM_API desc {
     public:
         desc() = default;
         desc(const dims &d, data_type dt, format_tag tag);
@@ -97,7 +99,7 @@ enum : int {
 using exec_args = std::unordered_map<int, memory>;
 
 // Copies data between any two layouts of the same shape. Padding of the destination is zeroed.
-class reorder {
+class PRIM_API reorder {
 public:
     reorder(const memory::desc &src, const memory::desc &dst);
     reorder(const memory &src, const memory &dst)
