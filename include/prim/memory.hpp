@@ -98,17 +98,8 @@ enum : int {
 
 using exec_args = std::unordered_map<int, memory>;
 
-// Copies data between any two layouts of the same shape. Padding of the destination is zeroed.
-class PRIM_API reorder {
-public:
-    reorder(const memory::desc &src, const memory::desc &dst);
-    reorder(const memory &src, const memory &dst)
-        : reorder(src.get_desc(), dst.get_desc()) {}
-    void execute(const memory &src, const memory &dst) const;
-    void execute(const exec_args &args) const; // PRIM_ARG_FROM, PRIM_ARG_TO
-
-private:
-    memory::desc src_, dst_;
-};
-
 } // namespace prim
+
+// reorder was declared here before it had its own header: programs that include only this
+// header and use prim::reorder keep building.
+#include "prim/reorder.hpp"

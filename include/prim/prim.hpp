@@ -8,3 +8,4 @@
 #include "prim/inner_product.hpp"
 #include "prim/memory.hpp"
 #include "prim/primitive.hpp"
+#include "prim/reorder.hpp"

@@ -9,6 +9,7 @@
 
 #include <omp.h>
 
+#include "common/internal_reorder.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -121,7 +122,7 @@ public:
             wei_md = merged_groups_.user_wei_md();
         } else {
             wei_md = req.wei.is_any() ? kwei_md_ : req.wei;
-            if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<reorder>(wei_md, kwei_md_);
+            if (wei_md != kwei_md_) wei_reorder_ = std::make_unique<internal_reorder>(wei_md, kwei_md_);
         }
         if (!req.with_bias) return true;
         const memory::desc plain_bias = make_desc(req.bias, "a");
@@ -140,7 +141,7 @@ public:
     conv_conf c_;
     std::string name_;
     memory::desc ksrc_md_, kwei_md_, kdst_md_; // the layouts the kernel reads
-    std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
+    std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
     jit::unit_stride_src unit_stride_; // strided 1x1: the kernel reads a dense copy of src
     jit::merged_groups merged_groups_; // small groups: block-diagonal weights, expanded per call
     std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
@@ -309,12 +310,12 @@ std::unique_ptr<primitive_impl> create_depthwise(const conv_request &req,
     impl->kdst_md_ = direct(dg) ? impl->dst_md : make_desc(req.dst, blocked);
     if (!direct(sg)) {
         sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
-        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
+        impl->src_reorder_ = std::make_unique<internal_reorder>(impl->src_md, impl->ksrc_md_);
     }
     if (!direct(dg)) {
         dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
-        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
-        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
+        impl->dst_in_reorder_ = std::make_unique<internal_reorder>(impl->dst_md, impl->kdst_md_);
+        impl->dst_out_reorder_ = std::make_unique<internal_reorder>(impl->kdst_md_, impl->dst_md);
     }
     PRIM_DISPATCH(impl->set_weights_and_bias(
                           req, jit::packed_dw_weights_desc(req.wei.get_dims(), nsp, W)),
@@ -412,12 +413,12 @@ std::unique_ptr<primitive_impl> create_for_isa(const conv_request &req, std::str
     impl->kdst_md_ = dst_direct ? impl->dst_md : make_desc(req.dst, nhwc);
     if (!src_direct) {
         sg = jit::analyze_data_desc(impl->ksrc_md_, nsp);
-        impl->src_reorder_ = std::make_unique<reorder>(impl->src_md, impl->ksrc_md_);
+        impl->src_reorder_ = std::make_unique<internal_reorder>(impl->src_md, impl->ksrc_md_);
     }
     if (!dst_direct) {
         dg = jit::analyze_data_desc(impl->kdst_md_, nsp);
-        impl->dst_in_reorder_ = std::make_unique<reorder>(impl->dst_md, impl->kdst_md_);
-        impl->dst_out_reorder_ = std::make_unique<reorder>(impl->kdst_md_, impl->dst_md);
+        impl->dst_in_reorder_ = std::make_unique<internal_reorder>(impl->dst_md, impl->kdst_md_);
+        impl->dst_out_reorder_ = std::make_unique<internal_reorder>(impl->kdst_md_, impl->dst_md);
     }
 
     // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1

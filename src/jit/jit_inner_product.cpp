@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "common/internal_reorder.hpp"
 #include "jit/ip_blocking.hpp"
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/ip_pack_weights.hpp"
@@ -97,7 +98,7 @@ public:
             if (jit::can_pack_ip_weights(wei_md))
                 jit::pack_ip_weights(wei_md, args.wei, blk_.oc, blk_.k, wei_block_, wei_copy.data());
             else
-                reorder(wei_md, packed_wei_md_)
+                internal_reorder(wei_md, packed_wei_md_)
                         .execute(memory(wei_md, const_cast<float *>(args.wei)),
                                  memory(packed_wei_md_, wei_copy.data()));
             wei = wei_copy.data();
