@@ -20,6 +20,7 @@
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
 #include "prim/memory.hpp"
+#include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 
 using prim::cpu_isa;
@@ -170,7 +171,7 @@ bool exact_chain(const post_ops &po) {
 // Compares the JIT result with the reference; exact unless the chain is transcendental.
 void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
                 layouts lay = layouts::any, bool with_bias = true) {
-    const conv_problem p = prim::impl::parse_conv_problem(desc);
+    const conv_problem p = bdl::parse_conv_problem(desc);
     const post_ops po = prim::parse_post_ops(chain);
     const buffers in = make_inputs(p, 42);
     std::vector<float> ref = in.dst_old;
@@ -281,17 +282,17 @@ TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "
     // The gather is taken (conv_unit_stride.hpp) for >= 1024 output channels per group on
     // channel-blocked and channels-last src, not below 1024 nor on nchw.
     for (const char *s : gathered_shapes) {
-        conv_problem p = prim::impl::parse_conv_problem(s);
+        conv_problem p = bdl::parse_conv_problem(s);
         const std::string nhwc = p.nsp == 3 ? "acdeb" : "acdb";
         const std::string blocked = p.nsp == 3 ? "aBcde16b" : "aBcd16b";
         INFO(s);
         CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc)));
-        p = prim::impl::parse_conv_problem(s);
+        p = bdl::parse_conv_problem(s);
         CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked)));
-        p = prim::impl::parse_conv_problem(s);
+        p = bdl::parse_conv_problem(s);
         CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd")));
     }
-    conv_problem narrow = prim::impl::parse_conv_problem("mb2ic24ih9oc512oh5kh1sh2");
+    conv_problem narrow = bdl::parse_conv_problem("mb2ic24ih9oc512oh5kh1sh2");
     CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b")));
 
     // And the results match the reference, the nchw ones (read in place) too.
@@ -339,7 +340,7 @@ TEST_CASE("jit conv applies post-ops chains in registers", "[jit_conv]") {
 }
 
 TEST_CASE("jit conv results do not depend on the thread count", "[jit_conv]") {
-    const conv_problem p = prim::impl::parse_conv_problem("mb1ic40ih13oc40oh13kh3ph1");
+    const conv_problem p = bdl::parse_conv_problem("mb1ic40ih13oc40oh13kh3ph1");
     const buffers in = make_inputs(p, 7);
     // Non-integer inputs, so a different summation order would show.
     buffers f = in;
@@ -365,7 +366,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
     for (cpu_isa isa : isas()) {
         const int W = isa == cpu_isa::avx512 ? 16 : 8;
         const std::string w = std::to_string(W);
-        const conv_problem p = prim::impl::parse_conv_problem("mb2ic64ih14oc64oh14kh3ph1");
+        const conv_problem p = bdl::parse_conv_problem("mb2ic64ih14oc64oh14kh3ph1");
         conv_request req;
         req.prb = p;
         req.src = memory::desc({2, 64, 14, 14}, memory::data_type::f32, memory::format_tag::any);
@@ -388,7 +389,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
     for (cpu_isa isa : isas()) { // depthwise: channels on lanes, weights blocked by channel
         const std::string w = isa == cpu_isa::avx512 ? "16" : "8";
         conv_request req;
-        req.prb = prim::impl::parse_conv_problem("g32mb2ic32ih10oc32oh10kh3ph1");
+        req.prb = bdl::parse_conv_problem("g32mb2ic32ih10oc32oh10kh3ph1");
         req.src = memory::desc({2, 32, 10, 10}, memory::data_type::f32, memory::format_tag::any);
         req.dst = req.src;
         req.wei = memory::desc({32, 1, 1, 3, 3}, memory::data_type::f32, memory::format_tag::any);
@@ -400,7 +401,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
     }
     std::string why;
     conv_request req;
-    req.prb = prim::impl::parse_conv_problem("mb2ic16ih8oc16oh8kh3ph1");
+    req.prb = bdl::parse_conv_problem("mb2ic16ih8oc16oh8kh3ph1");
     CHECK_FALSE(prim::impl::create_jit_conv(req, cpu_isa::none, why));
     CHECK(why.find("avx2") != std::string::npos);
 }
@@ -408,7 +409,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
 TEST_CASE("jit conv: equal layers share kernels through the cache", "[jit_conv]") {
     for (cpu_isa isa : isas()) {
         conv_request req;
-        req.prb = prim::impl::parse_conv_problem("mb2ic24ih9oc40oh9kh3ph1");
+        req.prb = bdl::parse_conv_problem("mb2ic24ih9oc40oh9kh3ph1");
         req.src = memory::desc({2, 24, 9, 9}, memory::data_type::f32, memory::format_tag::any);
         req.dst = memory::desc({2, 40, 9, 9}, memory::data_type::f32, memory::format_tag::any);
         req.wei = memory::desc({40, 24, 3, 3}, memory::data_type::f32, memory::format_tag::any);
@@ -453,7 +454,7 @@ TEST_CASE("jit conv: layers differing in one field get their own kernels", "[jit
         auto misses = [] { return prim::jit::kernel_cache::instance().stats().misses; };
         auto request = [](const char *shape, bool bias, memory::format_tag tag) {
             conv_request req;
-            req.prb = prim::impl::parse_conv_problem(shape);
+            req.prb = bdl::parse_conv_problem(shape);
             const conv_problem &p = req.prb;
             req.src = memory::desc(data_dims(p, p.ic, p.i), memory::data_type::f32, tag);
             req.dst = memory::desc(data_dims(p, p.oc, p.o), memory::data_type::f32, tag);
@@ -502,7 +503,7 @@ TEST_CASE("jit conv matches the reference on random shapes", "[jit_conv]") {
                 + std::to_string(g * pick(1, 20)) + f[0] + "oc" + std::to_string(g * pick(1, 40))
                 + f[1] + f[2] + f[3] + f[4] + f[5];
         try {
-            prim::impl::parse_conv_problem(d);
+            bdl::parse_conv_problem(d);
         } catch (const prim::error &) {
             continue; // an invalid combination (e.g. end padding too negative)
         }

@@ -7,8 +7,12 @@
 
 #include "common/problem.hpp"
 #include "prim/error.hpp"
+#include "problem_parse.hpp"
 
 using namespace prim::impl;
+using bdl::parse_conv_problem;
+using bdl::parse_eltwise_problem;
+using bdl::parse_ip_problem;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The convolution driver: descriptor -> primitive through the public API, reference through
 // ref_conv_fwd on plain buffers.
-#include "common/problem.hpp"
 #include "drivers.hpp"
+#include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 #include "weighted_case.hpp"
 
@@ -58,7 +58,7 @@ private:
 } // namespace
 
 std::unique_ptr<problem_case> make_conv_case(const std::string &text, const settings &s) {
-    prim::impl::conv_problem prb = prim::impl::parse_conv_problem(text);
+    prim::impl::conv_problem prb = parse_conv_problem(text);
     if (s.mb > 0) prb.mb = s.mb;
     return std::make_unique<conv_case>(prb, s);
 }

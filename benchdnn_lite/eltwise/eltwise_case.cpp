@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "attr/algorithm_table.hpp"
-#include "common/problem.hpp"
 #include "compare.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 #include "tags.hpp"
 
@@ -98,7 +98,7 @@ private:
 
 std::unique_ptr<problem_case> make_eltwise_case(const std::string &text, prim::algorithm alg,
                                                 const settings &s) {
-    prim::impl::eltwise_problem prb = prim::impl::parse_eltwise_problem(text);
+    prim::impl::eltwise_problem prb = parse_eltwise_problem(text);
     if (s.mb > 0) prb.dims[0] = s.mb;
     // Defaults of the main name; an alias (bounded_relu) never reaches here with other defaults.
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg);

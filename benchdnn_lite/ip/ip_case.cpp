@@ -1,7 +1,7 @@
 // The inner-product driver: descriptor -> primitive through the public API, reference through
 // ref_ip_fwd on plain buffers.
-#include "common/problem.hpp"
 #include "drivers.hpp"
+#include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 #include "weighted_case.hpp"
 
@@ -49,7 +49,7 @@ private:
 } // namespace
 
 std::unique_ptr<problem_case> make_ip_case(const std::string &text, const settings &s) {
-    prim::impl::ip_problem prb = prim::impl::parse_ip_problem(text);
+    prim::impl::ip_problem prb = parse_ip_problem(text);
     if (s.mb > 0) prb.mb = s.mb;
     return std::make_unique<ip_case>(prb, s);
 }

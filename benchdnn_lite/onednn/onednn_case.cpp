@@ -11,9 +11,9 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "attr/algorithm_table.hpp"
-#include "common/problem.hpp"
 #include "fill.hpp"
 #include "onednn/onednn_map.hpp"
+#include "problem_parse.hpp"
 
 namespace bdl {
 
@@ -100,7 +100,7 @@ struct onednn_case::state {
 
 void onednn_case::state::convolution(const problem_case &pc, const settings &s,
                                      const dnnl::primitive_attr &attr) {
-    const prim::impl::conv_problem prb = prim::impl::parse_conv_problem(pc.desc());
+    const prim::impl::conv_problem prb = parse_conv_problem(pc.desc());
     memory::dims src {prb.mb, prb.ic}, dst {prb.mb, prb.oc};
     memory::dims wei = prb.g > 1 ? memory::dims {prb.g, prb.ocg(), prb.icg()}
                                  : memory::dims {prb.oc, prb.ic};
@@ -142,7 +142,7 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
 
 void onednn_case::state::inner_product(const problem_case &pc, const settings &s,
                                        const dnnl::primitive_attr &attr) {
-    const prim::impl::ip_problem prb = prim::impl::parse_ip_problem(pc.desc());
+    const prim::impl::ip_problem prb = parse_ip_problem(pc.desc());
     memory::dims src {prb.mb, prb.ic}, wei {prb.oc, prb.ic}, dst {prb.mb, prb.oc};
     for (int sp = 3 - prb.nsp; sp < 3 && prb.nsp > 0; ++sp) {
         src.push_back(prb.i[sp]);
@@ -203,7 +203,7 @@ void onednn_case::state::eltwise(const problem_case &pc, const settings &s,
     const onednn_op first = main_ops.front();
     const dnnl::primitive_attr attr;
 
-    const prim::impl::eltwise_problem prb = prim::impl::parse_eltwise_problem(pc.desc());
+    const prim::impl::eltwise_problem prb = parse_eltwise_problem(pc.desc());
     const memory::dims dims(prb.dims.begin(), prb.dims.end());
     const memory::desc md(dims, f32, plain_tag(dims.size()));
     using elt = dnnl::eltwise_forward;

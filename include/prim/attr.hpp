@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "prim/api.hpp"
 #include "prim/cpu_isa.hpp"
 
 namespace prim {
@@ -45,13 +46,13 @@ enum class algorithm {
 };
 
 // Name as the fusion string prints it ("relu", "gelu_erf"), or nullptr for a non-eltwise value.
-const char *algorithm_name(algorithm alg);
+PRIM_API const char *algorithm_name(algorithm alg);
 
 // A chain of operations applied, in order, to a primitive's output before it is stored.
-class post_ops {
+class PRIM_API post_ops {
 public:
     enum class kind { sum, eltwise };
-    struct entry {
+    struct PRIM_API entry {
         post_ops::kind kind = kind::eltwise;
         algorithm alg = algorithm::undef; // eltwise only
         float alpha = 0.f, beta = 0.f;    // eltwise only
@@ -81,13 +82,13 @@ private:
 };
 
 // The fusion string of a chain ("sum+relu:0.1"), as doc/reference.md §2 prints it.
-std::string to_string(const post_ops &po);
+PRIM_API std::string to_string(const post_ops &po);
 // Parses one chain (no commas). Throws invalid_arguments naming the bad token and its position.
-post_ops parse_post_ops(const std::string &chain);
+PRIM_API post_ops parse_post_ops(const std::string &chain);
 // Parses a comma-separated list of chains; "" is one empty chain, "," two.
-std::vector<post_ops> parse_post_ops_list(const std::string &chains);
+PRIM_API std::vector<post_ops> parse_post_ops_list(const std::string &chains);
 
-class primitive_attr {
+class PRIM_API primitive_attr {
 public:
     void set_post_ops(const post_ops &po) { post_ops_ = po; }
     const post_ops &get_post_ops() const { return post_ops_; }

@@ -1,5 +1,6 @@
 // prim: instruction-set levels, for capping which kernels a primitive may use.
 #pragma once
+#include "prim/api.hpp"
 
 namespace prim {
 
@@ -11,10 +12,10 @@ enum class cpu_isa {
     all = 3,    // no cap: the best the machine has
 };
 
-const char *cpu_isa_name(cpu_isa isa);
+PRIM_API const char *cpu_isa_name(cpu_isa isa);
 
 // The best ISA this process may use: what the CPU supports, capped by PRIM_MAX_CPU_ISA.
 // Throws prim::error(invalid_arguments) if PRIM_MAX_CPU_ISA holds an unknown value.
-cpu_isa get_effective_cpu_isa();
+PRIM_API cpu_isa get_effective_cpu_isa();
 
 } // namespace prim

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "prim/api.hpp"
+
 namespace prim {
 
 enum class status {
@@ -13,9 +15,9 @@ enum class status {
     runtime_error,      // anything else that went wrong while running
 };
 
-const char *status_name(status s);
+PRIM_API const char *status_name(status s);
 
-class error : public std::runtime_error {
+class PRIM_API error : public std::runtime_error {
 public:
     error(prim::status s, const std::string &message)
         : std::runtime_error(message), status_(s) {}

@@ -4,10 +4,10 @@
 
 namespace prim {
 
-struct inner_product_forward : public primitive {
+struct PRIM_API inner_product_forward : public primitive {
     // src (mb, ic) or (mb, ic, spatial...); weights (oc, ic) or (oc, ic, spatial...) with the same
     // spatial dims; bias (oc); dst (mb, oc).
-    struct desc {
+    struct PRIM_API desc {
         desc(prop_kind pk, const memory::desc &src, const memory::desc &weights,
              const memory::desc &bias, const memory::desc &dst);
         desc(prop_kind pk, const memory::desc &src, const memory::desc &weights,
@@ -17,7 +17,7 @@ struct inner_product_forward : public primitive {
         memory::desc src, weights, bias, dst;
     };
 
-    struct primitive_desc : public primitive_desc_base {
+    struct PRIM_API primitive_desc : public primitive_desc_base {
         primitive_desc(const desc &d, const primitive_attr &attr = primitive_attr());
     };
 

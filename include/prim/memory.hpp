@@ -6,9 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "prim/api.hpp"
+
 namespace prim {
 
-class memory {
+class PRIM_API memory {
 public:
     using dim = int64_t;
     using dims = std::vector<dim>;
@@ -32,7 +34,7 @@ public:
 
     // A shape plus a layout. The layout is "blocked" in oneDNN's sense: every logical dim has an
     // outer stride, and at most one inner block per dim (nChw16c = "aBcd16b").
-    class desc {
+    class PRIM_API desc {
     public:
         desc() = default;
         desc(const dims &d, data_type dt, format_tag tag);
@@ -96,17 +98,8 @@ enum : int {
 
 using exec_args = std::unordered_map<int, memory>;
 
-// Copies data between any two layouts of the same shape. Padding of the destination is zeroed.
-class reorder {
-public:
-    reorder(const memory::desc &src, const memory::desc &dst);
-    reorder(const memory &src, const memory &dst)
-        : reorder(src.get_desc(), dst.get_desc()) {}
-    void execute(const memory &src, const memory &dst) const;
-    void execute(const exec_args &args) const; // PRIM_ARG_FROM, PRIM_ARG_TO
-
-private:
-    memory::desc src_, dst_;
-};
-
 } // namespace prim
+
+// reorder was declared here before it had its own header: programs that include only this
+// header and use prim::reorder keep building.
+#include "prim/reorder.hpp"

@@ -9,3 +9,4 @@
 #include "prim/kernel_cache.hpp"
 #include "prim/memory.hpp"
 #include "prim/primitive.hpp"
+#include "prim/reorder.hpp"

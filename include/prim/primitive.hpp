@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "prim/api.hpp"
 #include "prim/attr.hpp"
 #include "prim/memory.hpp"
 
@@ -16,7 +17,7 @@ struct chosen_impl; // src/common/primitive_impl.hpp
 
 // The result of creation: the implementation chosen for a descriptor and an attribute, and the
 // layouts it settled on for any argument given as format_tag::any.
-class primitive_desc_base {
+class PRIM_API primitive_desc_base {
 public:
     // "jit:avx512", "jit:avx2" or "ref".
     std::string impl_name() const;
@@ -31,7 +32,7 @@ protected:
     friend class primitive;
 };
 
-class primitive {
+class PRIM_API primitive {
 public:
     // Runs on the given arguments. Thread-safe: one primitive may run from many threads at once.
     void execute(const exec_args &args) const;

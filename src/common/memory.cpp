@@ -1,14 +1,9 @@
-// Memory descriptors (shape + blocked layout), memory objects and the generic reorder.
-#include <algorithm>
+// Memory descriptors (shape + blocked layout) and memory objects.
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+#include "common/verbose.hpp"
 #include "prim/error.hpp"
 #include "prim/memory.hpp"
 
@@ -23,11 +18,7 @@ constexpr memory::dim max_elements = memory::dim(1) << 60;
     throw error(status::invalid_arguments, msg);
 }
 
-std::string dims_str(const memory::dims &d) {
-    std::ostringstream os;
-    for (size_t i = 0; i < d.size(); ++i) os << (i ? "x" : "") << d[i];
-    return os.str();
-}
+using impl::dims_str;
 
 const char *tag_pattern(memory::format_tag tag) {
     using t = memory::format_tag;
@@ -222,68 +213,6 @@ void *memory::get_data_handle() const {
 void memory::set_data_handle(void *handle) const {
     if (!impl_) invalid("memory: empty memory object");
     impl_->handle = handle;
-}
-
-// ---- reorder --------------------------------------------------------------------------------
-
-reorder::reorder(const memory::desc &src, const memory::desc &dst) : src_(src), dst_(dst) {
-    if (src.is_any() || dst.is_any() || src.is_zero() || dst.is_zero())
-        invalid("reorder: both descs need a layout (not 'any' or empty)");
-    if (src.get_dims() != dst.get_dims())
-        invalid("reorder: src dims " + dims_str(src.get_dims()) + " differ from dst dims "
-                + dims_str(dst.get_dims()));
-}
-
-void reorder::execute(const exec_args &args) const {
-    auto src = args.find(PRIM_ARG_FROM), dst = args.find(PRIM_ARG_TO);
-    if (src == args.end() || dst == args.end())
-        invalid("reorder: PRIM_ARG_FROM and PRIM_ARG_TO are both required");
-    execute(src->second, dst->second);
-}
-
-void reorder::execute(const memory &src_mem, const memory &dst_mem) const {
-    if (src_mem.get_desc() != src_ || dst_mem.get_desc() != dst_)
-        invalid("reorder: memory descs differ from the ones the reorder was created for");
-    const float *src = static_cast<const float *>(src_mem.get_data_handle());
-    float *dst = static_cast<float *>(dst_mem.get_data_handle());
-    const auto &dims = src_.get_dims();
-    const int n = static_cast<int>(dims.size());
-    memory::dim total = 1;
-    for (auto d : dims) total *= d;
-    if (total == 0) return;
-    if (!src || !dst) invalid("reorder: null data handle");
-    if (src_ == dst_) {
-        if (src != dst) std::memcpy(dst, src, src_.get_size());
-        return;
-    }
-    // Padding of a blocked dst must hold zeros (kernels may read it).
-    if (dst_.nelems_padded() != total) std::memset(dst, 0, dst_.get_size());
-
-    // Walk the logical elements; each thread decodes its first index once, then counts up.
-#pragma omp parallel
-    {
-        int nthr = 1, ithr = 0;
-#ifdef _OPENMP
-        nthr = omp_get_num_threads();
-        ithr = omp_get_thread_num();
-#endif
-        const memory::dim chunk = (total + nthr - 1) / nthr;
-        const memory::dim begin = std::min(total, chunk * ithr);
-        const memory::dim end = std::min(total, begin + chunk);
-        std::vector<memory::dim> idx(n);
-        memory::dim rest = begin;
-        for (int i = n - 1; i >= 0; --i) {
-            idx[i] = rest % dims[i];
-            rest /= dims[i];
-        }
-        for (memory::dim e = begin; e < end; ++e) {
-            dst[dst_.offset(idx.data())] = src[src_.offset(idx.data())];
-            for (int i = n - 1; i >= 0; --i) {
-                if (++idx[i] < dims[i]) break;
-                idx[i] = 0;
-            }
-        }
-    }
 }
 
 } // namespace prim

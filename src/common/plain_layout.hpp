@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/internal_reorder.hpp"
 #include "prim/memory.hpp"
 
 namespace prim {
@@ -48,14 +49,14 @@ public:
         const memory::desc plain = plain_desc(md.get_dims());
         copy_.resize(static_cast<size_t>(plain.nelems_padded()));
         ptr_ = copy_.data();
-        if (copy_in) reorder(md, plain).execute(memory(md, user_), memory(plain, ptr_));
+        if (copy_in) internal_reorder(md, plain).execute(memory(md, user_), memory(plain, ptr_));
     }
     float *get() const { return ptr_; }
     // After the kernel wrote a dst through get(): moves a copy back into the user's layout.
     void copy_out() const {
         if (ptr_ == user_) return;
         const memory::desc plain = plain_desc(md_->get_dims());
-        reorder(plain, *md_).execute(memory(plain, ptr_), memory(*md_, user_));
+        internal_reorder(plain, *md_).execute(memory(plain, ptr_), memory(*md_, user_));
     }
 
 private:

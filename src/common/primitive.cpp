@@ -1,7 +1,5 @@
 // What every primitive shares: queries of the chosen implementation, and execution on an
 // argument map (checking each argument before any kernel sees it).
-#include <cstdio>
-
 #include "common/primitive_impl.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
@@ -29,12 +27,7 @@ const primitive_attr &primitive_desc_base::get_primitive_attr() const { return i
 
 namespace {
 
-std::string md_str(const memory::desc &md) {
-    std::string s = md.layout() + ":";
-    for (size_t i = 0; i < md.get_dims().size(); ++i)
-        s += (i ? "x" : "") + std::to_string(md.get_dims()[i]);
-    return s;
-}
+using impl::md_str;
 
 // The data pointer of one argument, after checking that it is there, that its desc is the one
 // the implementation runs on, and that it has data.
@@ -76,13 +69,9 @@ void primitive::execute(const exec_args &args) const {
     const bool verbose = impl::verbose_level() >= 1;
     const double start = verbose ? impl::now_ms() : 0.0;
     if (!pi.empty) ii.execute(ptrs);
-    if (verbose) {
-        char ms[32];
-        std::snprintf(ms, sizeof(ms), "%.4f", impl::now_ms() - start);
-        impl::verbose_print(std::string("prim_verbose,exec,") + impl::primitive_kind_name(pi.kind)
-                            + "," + ii.name() + "," + pi.problem_str + ","
-                            + to_string(pi.attr.get_post_ops()) + "," + ms);
-    }
+    if (verbose)
+        impl::verbose_print_exec(impl::primitive_kind_name(pi.kind), ii.name(), pi.problem_str,
+                                 to_string(pi.attr.get_post_ops()), start);
 }
 
 } // namespace prim

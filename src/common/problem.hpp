@@ -1,5 +1,6 @@
-// Problem shapes in benchdnn's terms (doc/reference.md §3), shared by the library (verbose lines,
-// validation) and benchdnn_lite (descriptor parsing, REPRO lines).
+// Problem shapes in benchdnn's terms (doc/reference.md §3): what the library needs of them
+// (validation, the printed form of verbose lines, FLOP counts). benchdnn_lite parses the strings
+// (benchdnn_lite/problem_parse.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,6 +29,8 @@ struct conv_problem {
     int64_t ocg() const { return oc / g; }
     // Taps' extent: (k - 1) * (d + 1) + 1.
     int64_t extent(int sp) const { return (k[sp] - 1) * (d[sp] + 1) + 1; }
+    // The start padding a string that gives o and not p implies: ((o-1)*s - i + E) / 2.
+    int64_t implied_pad(int sp) const;
     // 2 * MB * OC * OD*OH*OW * IC/G * KD*KH*KW, every tap counted.
     double flops() const;
 };
@@ -47,22 +50,20 @@ struct eltwise_problem {
     int64_t nelems() const;
 };
 
+// A spatial field's name in problem strings and messages: field_name('k', SP_H) is "kh".
+std::string field_name(char kind, int sp);
+
 // Canonical short forms, e.g. "mb2ic64ih56oc64oh56kh3ph1" (fields at their default omitted,
 // the w group omitted when it equals h, and so on). Parsing the result gives back the same problem.
 std::string to_string(const conv_problem &prb);
 std::string to_string(const ip_problem &prb);
 std::string to_string(const eltwise_problem &prb); // "2x17x5x7"
 
-// Parse doc/reference.md §3 strings; the result is complete (o, p and p_end derived) and valid.
-// Throw prim::error(invalid_arguments) with a message naming the problem
-// ("oc=16 is not divisible by g=3", "unknown field 'xx' at position 7").
-conv_problem parse_conv_problem(const std::string &s);
-ip_problem parse_ip_problem(const std::string &s);
-eltwise_problem parse_eltwise_problem(const std::string &s);
-
-// doc/reference.md §3's validity rules for a complete problem: "" when valid, else the message.
+// doc/reference.md §3's validity rules for a complete problem: "" when valid, else the message
+// ("oc=16 is not divisible by g=3").
 std::string check_conv_problem(const conv_problem &prb);
 std::string check_ip_problem(const ip_problem &prb);
+std::string check_eltwise_problem(const eltwise_problem &prb);
 
 } // namespace impl
 } // namespace prim

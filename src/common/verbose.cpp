@@ -41,5 +41,21 @@ double now_ms() {
     return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
 }
 
+void verbose_print_exec(const char *kind, const std::string &impl, const std::string &desc,
+                        const std::string &post_ops, double start_ms) {
+    char ms[32];
+    std::snprintf(ms, sizeof(ms), "%.4f", now_ms() - start_ms);
+    verbose_print(std::string("prim_verbose,exec,") + kind + "," + impl + "," + desc + ","
+                  + post_ops + "," + ms);
+}
+
+std::string dims_str(const memory::dims &dims) {
+    std::string s;
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
+    return s;
+}
+
+std::string md_str(const memory::desc &md) { return md.layout() + ":" + dims_str(md.get_dims()); }
+
 } // namespace impl
 } // namespace prim

@@ -9,6 +9,7 @@
 
 #include <omp.h>
 
+#include "common/internal_reorder.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -91,8 +92,9 @@ std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_se
 }
 
 // A reorder between two layouts, or null when they are the same.
-std::unique_ptr<reorder> reorder_if_differ(const memory::desc &from, const memory::desc &to) {
-    return from == to ? nullptr : std::make_unique<reorder>(from, to);
+std::unique_ptr<internal_reorder> reorder_if_differ(const memory::desc &from,
+                                                    const memory::desc &to) {
+    return from == to ? nullptr : std::make_unique<internal_reorder>(from, to);
 }
 
 class jit_convolution : public primitive_impl {
@@ -231,7 +233,7 @@ private:
     const conv_conf &c_; // s_.conf
     std::string name_;
     // Per-call repacking of the arguments whose user layout is not the kernel's.
-    const std::unique_ptr<reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
+    const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
     std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
     std::vector<tap_range> taps_d_, taps_h_; // the valid kd / kh taps of every od / oh
 };

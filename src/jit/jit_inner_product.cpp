@@ -14,6 +14,7 @@
 #include "jit/kernel_cache.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/work_threads.hpp"
+#include "common/internal_reorder.hpp"
 #include "common/plain_layout.hpp"
 
 namespace prim {
@@ -93,7 +94,7 @@ public:
             if (jit::can_pack_ip_weights(wei_md()))
                 jit::pack_ip_weights(wei_md(), args.wei, blk_.oc, blk_.k, wei_block_, wei_copy.data());
             else
-                reorder(wei_md(), packed_wei_md_)
+                internal_reorder(wei_md(), packed_wei_md_)
                         .execute(memory(wei_md(), const_cast<float *>(args.wei)),
                                  memory(packed_wei_md_, wei_copy.data()));
             wei = wei_copy.data();

@@ -1,4 +1,4 @@
-// Runs a fused convolution through the installed headers and library only.
+// Runs a fused convolution and a reorder through the installed headers and library only.
 #include <cstdio>
 
 #include <prim/prim.hpp>
@@ -27,6 +27,16 @@ int main() {
             std::printf("consumer: wrong result at %d: %g\n", i, o[i]);
             return 1;
         }
+    // The result transposed by a reorder: dst_t(x, y) = dst(y, x).
+    memory dst_t(memory::desc({1, 1, 3, 3}, memory::data_type::f32, std::string("abdc")));
+    reorder(dst, dst_t).execute(dst, dst_t);
+    const float *t = static_cast<const float *>(dst_t.get_data_handle());
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x)
+            if (t[x * 3 + y] != o[y * 3 + x]) {
+                std::printf("consumer: wrong reorder at %d,%d: %g\n", y, x, t[x * 3 + y]);
+                return 1;
+            }
     std::printf("consumer: OK\n");
     return 0;
 }

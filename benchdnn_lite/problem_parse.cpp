@@ -1,45 +1,26 @@
-// Problem descriptors as strings (doc/reference.md §3): parsing with benchdnn's rules, the
-// validity checks, the canonical printed form, and FLOP counts.
-#include <cctype>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
+// Problem strings (doc/reference.md §3) parsed with benchdnn's rules: fields in a fixed order,
+// spatial groups copied, o and p derived, then the library's validity check.
+#include "problem_parse.hpp"
 
-#include "common/problem.hpp"
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include "prim/error.hpp"
 
-namespace prim {
-namespace impl {
+namespace bdl {
 
-// In double throughout: the int64 products of a huge problem could overflow.
-double conv_problem::flops() const {
-    double f = 2.0 * static_cast<double>(mb) * static_cast<double>(oc) * static_cast<double>(icg());
-    for (int sp = 0; sp < 3; ++sp) f *= static_cast<double>(o[sp]) * static_cast<double>(k[sp]);
-    return f;
-}
-
-double ip_problem::flops() const {
-    double f = 2.0 * static_cast<double>(mb) * static_cast<double>(oc) * static_cast<double>(ic);
-    for (int sp = 0; sp < 3; ++sp) f *= static_cast<double>(i[sp]);
-    return f;
-}
-
-int64_t eltwise_problem::nelems() const {
-    if (dims.empty()) return 0;
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d; // parse_eltwise_problem keeps this below 2^62
-    return n;
-}
+using namespace prim::impl;
 
 namespace {
 
-const char sp_letter[3] = {'d', 'h', 'w'};
-
-[[noreturn]] void fail(const std::string &msg) { throw error(status::invalid_arguments, msg); }
-
-std::string field_name(char kind, int sp) { return std::string(1, kind) + sp_letter[sp]; }
+[[noreturn]] void fail(const std::string &msg) {
+    throw prim::error(prim::status::invalid_arguments, msg);
+}
 
 std::string num(int64_t v) { return std::to_string(v); }
+
+int first_sp(int nsp) { return 3 - nsp; }
 
 // ---- scanning "name value" fields in a fixed order ------------------------------------------
 
@@ -126,8 +107,8 @@ std::vector<field_value> scan_fields(const std::string &s, const std::vector<con
 
 // ---- convolution -----------------------------------------------------------------------------
 
-// The canonical field order (doc/reference.md §3); the spatial fields of kind K for dims d, h, w
-// are at K_base + 0, 1, 2.
+// Field order of doc/reference.md §3; the spatial fields of kind K for dims d, h, w are at
+// K_base + 0, 1, 2.
 const std::vector<const char *> conv_fields = {"g", "mb", "ic", "id", "ih", "iw", "oc", "od",
     "oh", "ow", "kd", "kh", "kw", "sd", "sh", "sw", "pd", "ph", "pw", "dd", "dh", "dw"};
 enum conv_field { F_G = 0, F_MB = 1, F_IC = 2, F_I = 3, F_OC = 6, F_O = 7, F_K = 10, F_S = 13,
@@ -142,22 +123,6 @@ bool group_given(const std::vector<field_value> &f, int sp) {
 
 void copy_group(std::vector<field_value> &f, int from, int to) {
     for (int kind : spatial_kinds) f[kind + to] = f[kind + from];
-}
-
-// Start padding that parsing derives when the output size is given and the padding is not.
-int64_t derived_pad(int64_t i, int64_t o, int64_t s, int64_t extent) {
-    return ((o - 1) * s - i + extent) / 2; // C++ division truncates toward zero, as benchdnn
-}
-
-// Tensors of more elements than this are refused, so that every int64 size and offset that the
-// library and the tools compute from a valid problem fits.
-constexpr double max_elements = 4611686018427387904.0; // 2^62
-
-std::string too_large(const char *what, double elements) {
-    if (elements <= max_elements) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", elements);
-    return std::string("problem too large: ") + what + " would have " + buf + " elements";
 }
 
 int64_t floor_div(int64_t a, int64_t b) {
@@ -185,80 +150,12 @@ int resolve_dims(std::vector<field_value> &f) {
     return 2;
 }
 
-int first_sp(int nsp) { return 3 - nsp; }
+// ---- inner product ---------------------------------------------------------------------------
 
-bool same_group(const conv_problem &p, int a, int b) {
-    return p.i[a] == p.i[b] && p.o[a] == p.o[b] && p.k[a] == p.k[b] && p.s[a] == p.s[b]
-           && p.p[a] == p.p[b] && p.p_end[a] == p.p_end[b] && p.d[a] == p.d[b];
-}
-
-// The spatial dims to_string prints: the copying rules give back the others.
-template <typename same_fn>
-std::vector<int> printed_dims(int nsp, same_fn same) {
-    if (nsp == 1) return {SP_W};
-    if (nsp == 2) {
-        if (same(SP_H, SP_W)) return {SP_H};
-        return {SP_H, SP_W};
-    }
-    if (nsp == 3) {
-        if (same(SP_D, SP_H) && same(SP_D, SP_W)) return {SP_D};
-        return {SP_D, SP_H, SP_W};
-    }
-    return {};
-}
-
-std::string quoted_name(const std::string &name) {
-    return name.empty() ? std::string() : "n\"" + name + "\"";
-}
+const std::vector<const char *> ip_fields = {"mb", "ic", "id", "ih", "iw", "oc"};
+enum ip_field { IF_MB = 0, IF_IC = 1, IF_I = 2, IF_OC = 5 };
 
 } // namespace
-
-std::string check_conv_problem(const conv_problem &p) {
-    if (p.g < 1) return "g=" + num(p.g) + " must be positive";
-    if (p.mb < 0) return "mb=" + num(p.mb) + " is negative";
-    if (p.ic < 1) return "ic=" + num(p.ic) + " must be positive";
-    if (p.oc < 1) return "oc=" + num(p.oc) + " must be positive";
-    if (p.oc % p.g != 0) return "oc=" + num(p.oc) + " is not divisible by g=" + num(p.g);
-    if (p.ic % p.g != 0) return "ic=" + num(p.ic) + " is not divisible by g=" + num(p.g);
-    if (p.nsp < 1 || p.nsp > 3) return "a convolution has 1 to 3 spatial dims, not " + num(p.nsp);
-    for (int sp = 0; sp < 3; ++sp) {
-        if (sp < first_sp(p.nsp)) {
-            if (p.i[sp] != 1 || p.o[sp] != 1 || p.k[sp] != 1 || p.s[sp] != 1 || p.p[sp] != 0
-                    || p.p_end[sp] != 0 || p.d[sp] != 0)
-                return std::string("spatial dim ") + sp_letter[sp]
-                       + " is not in use and must have size 1, stride 1, no padding or dilation";
-            continue;
-        }
-        const auto name = [&](char kind) { return field_name(kind, sp); };
-        if (p.i[sp] < 1) return name('i') + "=" + num(p.i[sp]) + " must be positive";
-        if (p.k[sp] < 1) return name('k') + "=" + num(p.k[sp]) + " must be positive";
-        if (p.s[sp] < 1) return name('s') + "=" + num(p.s[sp]) + " must be positive";
-        if (p.d[sp] < 0) return name('d') + "=" + num(p.d[sp]) + " is negative";
-        if (p.p[sp] < 0) return name('p') + "=" + num(p.p[sp]) + " is negative";
-        if (p.o[sp] < 1) return name('o') + "=" + num(p.o[sp]) + " must be positive";
-        const int64_t want_end = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
-        if (p.p_end[sp] != want_end)
-            return "end padding " + num(p.p_end[sp]) + " of dim " + sp_letter[sp]
-                   + " does not follow from " + name('o') + "=" + num(p.o[sp]) + " (expected "
-                   + num(want_end) + ")";
-        if (p.p_end[sp] <= -p.s[sp])
-            return name('o') + "=" + num(p.o[sp]) + " leaves the last " + num(-p.p_end[sp])
-                   + " of " + name('i') + "=" + num(p.i[sp]) + " unused (end padding "
-                   + num(p.p_end[sp]) + " must be greater than -" + name('s') + "="
-                   + num(-p.s[sp]) + ")";
-    }
-    const auto d = [](int64_t v) { return static_cast<double>(v); };
-    double src = d(p.mb) * d(p.ic), dst = d(p.mb) * d(p.oc), wei = d(p.oc) * d(p.icg());
-    for (int sp = 0; sp < 3; ++sp) {
-        src *= d(p.i[sp]);
-        dst *= d(p.o[sp]);
-        wei *= d(p.k[sp]);
-    }
-    for (const std::string &msg :
-            {too_large("src", src), too_large("weights", wei), too_large("dst", dst)})
-        if (!msg.empty()) return msg;
-    return "";
-}
 
 conv_problem parse_conv_problem(const std::string &s) {
     conv_problem p;
@@ -286,8 +183,7 @@ conv_problem parse_conv_problem(const std::string &s) {
         const int64_t e = p.extent(sp);
         if (f[F_O + sp].given) {
             p.o[sp] = f[F_O + sp].value;
-            p.p[sp] = f[F_P + sp].given ? f[F_P + sp].value
-                                        : derived_pad(p.i[sp], p.o[sp], p.s[sp], e);
+            p.p[sp] = f[F_P + sp].given ? f[F_P + sp].value : p.implied_pad(sp);
         } else {
             p.p[sp] = f[F_P + sp].given ? f[F_P + sp].value : 0;
             p.o[sp] = floor_div(p.i[sp] + 2 * p.p[sp] - e, p.s[sp]) + 1;
@@ -301,57 +197,6 @@ conv_problem parse_conv_problem(const std::string &s) {
     const std::string problem = check_conv_problem(p);
     if (!problem.empty()) fail(problem);
     return p;
-}
-
-std::string to_string(const conv_problem &p) {
-    const std::vector<int> dims
-            = printed_dims(p.nsp, [&](int a, int b) { return same_group(p, a, b); });
-    std::string s;
-    if (p.g != 1) s += "g" + num(p.g);
-    s += "mb" + num(p.mb) + "ic" + num(p.ic);
-    for (int sp : dims) s += field_name('i', sp) + num(p.i[sp]);
-    s += "oc" + num(p.oc);
-    for (int sp : dims) s += field_name('o', sp) + num(p.o[sp]);
-    for (int sp : dims) s += field_name('k', sp) + num(p.k[sp]);
-    for (int sp : dims)
-        if (p.s[sp] != 1) s += field_name('s', sp) + num(p.s[sp]);
-    // Padding is printed when non-zero (as benchdnn does) or when parsing would derive another.
-    for (int sp : dims)
-        if (p.p[sp] != 0 || p.p[sp] != derived_pad(p.i[sp], p.o[sp], p.s[sp], p.extent(sp)))
-            s += field_name('p', sp) + num(p.p[sp]);
-    for (int sp : dims)
-        if (p.d[sp] != 0) s += field_name('d', sp) + num(p.d[sp]);
-    return s + quoted_name(p.name);
-}
-
-// ---- inner product ---------------------------------------------------------------------------
-
-namespace {
-const std::vector<const char *> ip_fields = {"mb", "ic", "id", "ih", "iw", "oc"};
-enum ip_field { IF_MB = 0, IF_IC = 1, IF_I = 2, IF_OC = 5 };
-} // namespace
-
-std::string check_ip_problem(const ip_problem &p) {
-    if (p.mb < 0) return "mb=" + num(p.mb) + " is negative";
-    if (p.ic < 1) return "ic=" + num(p.ic) + " must be positive";
-    if (p.oc < 1) return "oc=" + num(p.oc) + " must be positive";
-    if (p.nsp < 0 || p.nsp > 3) return "an inner product has 0 to 3 spatial dims, not " + num(p.nsp);
-    for (int sp = 0; sp < 3; ++sp) {
-        if (sp < first_sp(p.nsp)) {
-            if (p.i[sp] != 1)
-                return std::string("spatial dim ") + sp_letter[sp]
-                       + " is not in use and must have size 1";
-        } else if (p.i[sp] < 1) {
-            return field_name('i', sp) + "=" + num(p.i[sp]) + " must be positive";
-        }
-    }
-    const auto d = [](int64_t v) { return static_cast<double>(v); };
-    const double spatial = d(p.i[0]) * d(p.i[1]) * d(p.i[2]);
-    for (const std::string &msg : {too_large("src", d(p.mb) * d(p.ic) * spatial),
-                                   too_large("weights", d(p.oc) * d(p.ic) * spatial),
-                                   too_large("dst", d(p.mb) * d(p.oc))})
-        if (!msg.empty()) return msg;
-    return "";
 }
 
 ip_problem parse_ip_problem(const std::string &s) {
@@ -383,16 +228,6 @@ ip_problem parse_ip_problem(const std::string &s) {
     return p;
 }
 
-std::string to_string(const ip_problem &p) {
-    std::string s = "mb" + num(p.mb) + "ic" + num(p.ic);
-    for (int sp : printed_dims(p.nsp, [&](int a, int b) { return p.i[a] == p.i[b]; }))
-        s += field_name('i', sp) + num(p.i[sp]);
-    s += "oc" + num(p.oc);
-    return s + quoted_name(p.name);
-}
-
-// ---- eltwise ---------------------------------------------------------------------------------
-
 eltwise_problem parse_eltwise_problem(const std::string &s) {
     if (s.empty()) fail("empty descriptor");
     eltwise_problem p;
@@ -417,24 +252,9 @@ eltwise_problem parse_eltwise_problem(const std::string &s) {
                  + " (dims are written like 2x17x5x7)");
         ++pos;
     }
-    if (p.dims.size() > 5) fail("an eltwise problem has 1 to 5 dims, not " + num(p.dims.size()));
-    double elements = 1;
-    for (size_t j = 0; j < p.dims.size(); ++j) {
-        if (j > 0 && p.dims[j] < 1)
-            fail("dim " + num(j) + " is " + num(p.dims[j])
-                 + ": only the first dim (the minibatch) may be 0");
-        elements *= static_cast<double>(p.dims[j]);
-    }
-    const std::string large = too_large("the tensor", elements);
-    if (!large.empty()) fail(large);
+    const std::string problem = check_eltwise_problem(p);
+    if (!problem.empty()) fail(problem);
     return p;
 }
 
-std::string to_string(const eltwise_problem &p) {
-    std::string s;
-    for (size_t j = 0; j < p.dims.size(); ++j) s += (j ? "x" : "") + num(p.dims[j]);
-    return s;
-}
-
-} // namespace impl
-} // namespace prim
+} // namespace bdl

@@ -1,0 +1,18 @@
+// Problem strings (doc/reference.md §3) parsed with benchdnn's rules into the library's problem
+// shapes. The library only prints and checks problems (src/common/problem.hpp); parsing is the
+// driver's, and the tests compile this file directly.
+#pragma once
+#include <string>
+
+#include "common/problem.hpp"
+
+namespace bdl {
+
+// The result is complete (o, p and p_end derived) and valid. Throw
+// prim::error(invalid_arguments) with a message naming the problem
+// ("oc=16 is not divisible by g=3", "unknown field 'xx' at position 7").
+prim::impl::conv_problem parse_conv_problem(const std::string &s);
+prim::impl::ip_problem parse_ip_problem(const std::string &s);
+prim::impl::eltwise_problem parse_eltwise_problem(const std::string &s);
+
+} // namespace bdl

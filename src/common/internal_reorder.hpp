@@ -1,0 +1,31 @@
+// The reorder's work (checks and the copy between layouts), shared by the public prim::reorder
+// and by implementations that repack an argument inside their own execute().
+#pragma once
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace impl {
+
+// Throws invalid_arguments unless both descs have a layout and the same dims.
+void check_reorder_descs(const memory::desc &src, const memory::desc &dst);
+
+// Copies src_mem into dst_mem, whose descs must be src and dst, and zeroes dst's padding.
+void reorder_data(const memory::desc &src, const memory::desc &dst, const memory &src_mem,
+                  const memory &dst_mem);
+
+// A reorder run as part of another primitive's execution (e.g. user data repacked into the
+// layout a kernel reads). It prints no verbose line: the enclosing primitive prints one line
+// for the whole call, and a user's own prim::reorder prints its own.
+class internal_reorder {
+public:
+    internal_reorder(const memory::desc &src, const memory::desc &dst) : src_(src), dst_(dst) {
+        check_reorder_descs(src, dst);
+    }
+    void execute(const memory &src, const memory &dst) const { reorder_data(src_, dst_, src, dst); }
+
+private:
+    memory::desc src_, dst_;
+};
+
+} // namespace impl
+} // namespace prim
