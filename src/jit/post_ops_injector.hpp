@@ -78,7 +78,7 @@ constexpr int injector_last_opmask = 7;
 struct injector_regs {
     std::vector<int> acc;      // accumulator vector indices, transformed in place (any number)
     std::vector<int> aux;      // spare vector indices, at least aux_vecs_count(), none in acc
-    std::vector<int> opmasks;  // AVX-512: opmasks(); any of k1..k7, at least aux_opmasks_count()
+    std::vector<int> opmasks;  // AVX-512: a host lends opmasks() (compute() accepts any of k1..k7)
     Xbyak::Reg64 reg_table;    // holds the address of the host's constant table
 };
 
