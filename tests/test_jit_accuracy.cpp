@@ -123,9 +123,9 @@ const std::vector<alg_case> cases = {
 
 template <cpu_isa isa>
 std::vector<float> run_jit(const alg_case &c, const std::vector<float> &in) {
-    jit::eltwise_kernel_conf conf;
-    conf.chain.append_eltwise(c.alg, c.alpha, c.beta, 1.f);
-    jit::eltwise_kernel<isa> kernel(conf);
+    post_ops chain;
+    chain.append_eltwise(c.alg, c.alpha, c.beta, 1.f);
+    jit::eltwise_kernel<isa> kernel(jit::eltwise_kernel_conf(), chain);
     kernel.create_kernel();
     std::vector<float> out(in.size());
     eltwise_call_args args{in.data(), out.data(), static_cast<int64_t>(in.size())};

@@ -66,9 +66,9 @@ TEST_CASE("ISA names and detection", "[jit][isa]") {
 
 TEST_CASE("PRIM_JIT_DUMP=1 writes each kernel for objdump", "[jit][dump]") {
     setenv("PRIM_JIT_DUMP", "1", 1); // read at the first kernel this program creates
-    jit::eltwise_kernel_conf conf;
-    conf.chain.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
-    jit::eltwise_kernel<cpu_isa::avx2> kernel(conf);
+    post_ops chain;
+    chain.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    jit::eltwise_kernel<cpu_isa::avx2> kernel(jit::eltwise_kernel_conf(), chain);
     kernel.create_kernel();
     unsetenv("PRIM_JIT_DUMP");
     // the first dump of this process is number 0

@@ -1,7 +1,8 @@
 // The post-ops injector, through the JIT eltwise kernel and through a "register contract" host
 // kernel: every algorithm x ISA x sizes with tails x chains with sums at different places,
 // compared with the reference chain (ref_apply_post_ops); registers not lent are preserved;
-// MXCSR is neither read for rounding nor changed.
+// MXCSR is neither read for rounding nor changed; why_not() takes every chain of the contract
+// and words a refusal one way.
 #include <catch2/catch.hpp>
 
 #include <xmmintrin.h>
@@ -85,9 +86,7 @@ std::string describe(const post_ops &po) { return po.len() ? to_string(po) : std
 // Runs chain over src through the eltwise kernel (dst holds dst_old on entry) and compares.
 template <cpu_isa isa>
 void check_kernel(const post_ops &chain, size_t n, bool in_place, unsigned seed) {
-    eltwise_kernel_conf conf;
-    conf.chain = chain;
-    eltwise_kernel<isa> kernel(conf);
+    eltwise_kernel<isa> kernel(eltwise_kernel_conf(), chain);
     kernel.create_kernel();
     const std::vector<float> src = inputs(n, seed), old = inputs(n, seed + 1);
     std::vector<float> dst = in_place ? src : old;
@@ -283,16 +282,51 @@ TEST_CASE("spare register counts are stated up front", "[jit][injector]") {
     }
 }
 
+TEST_CASE("why_not: every chain of the contract is taken, with the opmasks hosts lend", "[jit][injector]") {
+    using inj2 = post_ops_injector<cpu_isa::avx2>;
+    using inj5 = post_ops_injector<cpu_isa::avx512>;
+    CHECK(inj2::why_not(post_ops()) == "");
+    CHECK(inj5::why_not(post_ops()) == "");
+    CHECK(inj5::why_not(parse_post_ops("sum:0.5+log+sum+gelu_erf")) == "");
+    for (const alg_params &a : all_algs) {
+        post_ops po;
+        po.append_sum(2.f);
+        po.append_eltwise(a.alg, a.alpha, a.beta, 0.5f);
+        INFO(describe(po));
+        CHECK(inj2::why_not(po) == "");
+        CHECK(inj5::why_not(po) == "");
+        // what why_not promises: the chain's needs fit what every host lends
+        CHECK(inj5::aux_opmasks_count(po) <= static_cast<int>(inj5::opmasks().size()));
+    }
+    // The opmasks: the injector's k2..k7 on AVX-512, never the host's tail mask; none on AVX2.
+    const std::vector<int> ks = inj5::opmasks();
+    CHECK(ks == std::vector<int>{2, 3, 4, 5, 6, 7});
+    CHECK(std::count(ks.begin(), ks.end(), host_tail_opmask) == 0);
+    CHECK(inj2::opmasks().empty());
+}
+
+TEST_CASE("why_not: an entry without an emitter is refused, worded one way", "[jit][injector]") {
+    // post_ops refuses to hold such an entry, so it is built by hand.
+    post_ops::entry e;
+    e.kind = post_ops::kind::eltwise;
+    e.alg = algorithm::convolution_direct;
+    CHECK(post_ops_injector<cpu_isa::avx2>::why_not(e) == "post-op #1 has no JIT emitter");
+    CHECK(post_ops_injector<cpu_isa::avx512>::why_not(e) == "post-op #1 has no JIT emitter");
+    e.kind = post_ops::kind::sum; // a sum is the host's callback: always taken
+    CHECK(post_ops_injector<cpu_isa::avx512>::why_not(e) == "");
+    e.kind = post_ops::kind::eltwise;
+    e.alg = algorithm::eltwise_gelu_erf;
+    CHECK(post_ops_injector<cpu_isa::avx512>::why_not(e) == "");
+}
+
 TEST_CASE("the injector checks what the host lends", "[jit][injector]") {
-    eltwise_kernel_conf conf;
-    conf.chain = parse_post_ops("sum");
     // A chain with a sum needs a callback.
     struct no_sum_host : jit_generator {
         explicit no_sum_host(const post_ops &po) : jit_generator("t", 64), po_(po) {}
         void generate() override { post_ops_injector<cpu_isa::avx512> inj(*this, po_); }
         post_ops po_;
     };
-    no_sum_host h(conf.chain);
+    no_sum_host h(parse_post_ops("sum"));
     CHECK_THROWS_AS(h.create_kernel(), prim::error);
 }
 
@@ -300,9 +334,7 @@ namespace {
 
 template <cpu_isa isa>
 std::vector<float> run_chain(const post_ops &po, const std::vector<float> &src) {
-    eltwise_kernel_conf conf;
-    conf.chain = po;
-    eltwise_kernel<isa> kernel(conf);
+    eltwise_kernel<isa> kernel(eltwise_kernel_conf(), po);
     kernel.create_kernel();
     std::vector<float> dst(src.size(), 0.f);
     eltwise_call_args args{src.data(), dst.data(), static_cast<int64_t>(src.size())};

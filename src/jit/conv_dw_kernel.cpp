@@ -14,11 +14,6 @@ using namespace Xbyak;
 
 #define ARG(field) ptr[reg_param + offsetof(conv_call_args, field)]
 
-
-namespace {
-constexpr int tail_opmask = 1; // AVX-512: k1 holds the channel tail mask
-} // namespace
-
 template <cpu_isa isa>
 conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, const post_ops &chain, int nb,
                                     int oc_tail)
@@ -28,7 +23,7 @@ conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, const post_ops &chain
 // AVX-512: the opmask; AVX2: the last vector register, reserved for the whole kernel.
 template <cpu_isa isa>
 int conv_dw_kernel<isa>::mask_idx() const {
-    return isa == cpu_isa::avx512 ? tail_opmask : isa_traits<isa>::n_vregs - 1;
+    return isa == cpu_isa::avx512 ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
 }
 
 template <cpu_isa isa>
@@ -137,7 +132,7 @@ void conv_dw_kernel<isa>::emit_kw_taps(int ur, int64_t ow0, bool interior) {
                 if (!is_tail(b)) {
                     vfmadd231ps(a, wv, src);
                 } else if (isa == cpu_isa::avx512) {
-                    vfmadd231ps(a | Opmask(tail_opmask), wv, src);
+                    vfmadd231ps(a | Opmask(host_tail_opmask), wv, src);
                 } else {
                     tail_mask<isa>(*this, oc_tail_, mask_idx()).load(tmp, src);
                     vfmadd231ps(a, wv, tmp);
@@ -153,8 +148,7 @@ void conv_dw_kernel<isa>::emit_post_ops_and_store(int ur) {
     for (int i = 0; i < nb_ * ur; ++i) regs.acc.push_back(i);
     for (int v = nb_ * ur; v < isa_traits<isa>::n_vregs; ++v)
         if (!(isa != cpu_isa::avx512 && oc_tail_ && v == mask_idx())) regs.aux.push_back(v);
-    if (isa == cpu_isa::avx512)
-        for (int m = 2; m <= 7; ++m) regs.opmasks.push_back(m);
+    regs.opmasks = post_ops_injector<isa>::opmasks();
     if (chain_.len() > 0) injector_->compute(regs);
     for (int b = 0; b < nb_; ++b)
         for (int j = 0; j < ur; ++j) {

@@ -14,10 +14,6 @@ using namespace Xbyak;
 
 #define ARG(field) ptr[reg_param + offsetof(conv_call_args, field)]
 
-namespace {
-constexpr int tail_opmask = 1; // AVX-512: k1 holds the oc tail mask for the whole kernel
-} // namespace
-
 template <cpu_isa isa>
 conv_kernel<isa>::conv_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
@@ -33,14 +29,14 @@ void conv_kernel<isa>::generate() {
     preamble();
     load_table_address(reg_table);
     if (isa == cpu_isa::avx512 && oc_tail_)
-        tail_mask<isa>(*this, oc_tail_, tail_opmask).prepare(reg_table, reg_tmp);
+        tail_mask<isa>(*this, oc_tail_, host_tail_opmask).prepare(reg_table, reg_tmp);
 
     // sum: acc += scale * dst_old, dst_old read with the same mask as the store.
     auto sum = [this](const sum_args &s) {
         const int j = s.acc_idx / nb_, k = s.acc_idx % nb_;
         const Vmm acc_v(s.acc_idx), old(s.aux_idx);
         if (oc_tail_ && k == nb_ - 1)
-            tail_mask<isa>(*this, oc_tail_, isa == cpu_isa::avx512 ? tail_opmask : mask_vreg_)
+            tail_mask<isa>(*this, oc_tail_, isa == cpu_isa::avx512 ? host_tail_opmask : mask_vreg_)
                     .load(old, dst_addr(j, k));
         else
             vmovups(old, dst_addr(j, k));
@@ -146,7 +142,7 @@ void conv_kernel<isa>::emit_init(int ur) {
         const Address b = ptr[reg_tmp + k * c_.simd_w * static_cast<int>(sizeof(float))];
         if (oc_tail_ && k == nb_ - 1) {
             // AVX2: the mask goes to the first free register (the FMAs overwrite it later).
-            const int m = isa == cpu_isa::avx512 ? tail_opmask : ur * nb_;
+            const int m = isa == cpu_isa::avx512 ? host_tail_opmask : ur * nb_;
             tail_mask<isa> mask(*this, oc_tail_, m);
             if (isa != cpu_isa::avx512) mask.prepare(reg_table, reg_tmp); // reads reg_table only
             mask.load(Vmm(acc(0, k)), b);
@@ -235,14 +231,13 @@ void conv_kernel<isa>::emit_post_ops_and_store(int ur) {
         regs.aux.pop_back();
         tail_mask<isa>(*this, oc_tail_, mask_vreg_).prepare(reg_table, reg_tmp);
     }
-    if (isa == cpu_isa::avx512)
-        for (int m = 2; m <= 7; ++m) regs.opmasks.push_back(m);
+    regs.opmasks = post_ops_injector<isa>::opmasks();
     if (chain_.len() > 0) injector_->compute(regs);
 
     for (int j = 0; j < ur; ++j)
         for (int k = 0; k < nb_; ++k) {
             if (oc_tail_ && k == nb_ - 1)
-                tail_mask<isa>(*this, oc_tail_, isa == cpu_isa::avx512 ? tail_opmask : mask_vreg_)
+                tail_mask<isa>(*this, oc_tail_, isa == cpu_isa::avx512 ? host_tail_opmask : mask_vreg_)
                         .store(dst_addr(j, k), Vmm(acc(j, k)));
             else
                 vmovups(dst_addr(j, k), Vmm(acc(j, k)));

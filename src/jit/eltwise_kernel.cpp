@@ -11,9 +11,9 @@ namespace prim {
 namespace jit {
 
 template <cpu_isa isa>
-eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
+eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_ops &chain)
     : jit_generator(std::string("eltwise_") + isa_traits<isa>::name, isa_traits<isa>::vlen)
-    , conf_(conf) {
+    , conf_(conf), chain_(chain) {
     using namespace Xbyak::util;
     reg_param = abi_param(0);
     reg_src = r8;
@@ -21,8 +21,7 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
     reg_n = r10;
     reg_table = r11;
     reg_tmp = rax;
-    n_aux_ = post_ops_injector<isa>::aux_vecs_count(conf_.chain);
-    n_masks_ = post_ops_injector<isa>::aux_opmasks_count(conf_.chain);
+    n_aux_ = post_ops_injector<isa>::aux_vecs_count(chain_);
     // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
     // Every register outside the accumulators is lent, so that the injector can interleave two
     // or more vectors' code: the unroll (at most 8) leaves room for two sets of the chain's
@@ -32,8 +31,7 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf)
     const int free_vecs = isa_traits<isa>::n_vregs - mask_vecs;
     unroll_ = std::min(8, free_vecs - 2 * n_aux_ >= 4 ? free_vecs - 2 * n_aux_ : free_vecs - n_aux_);
     n_aux_ = free_vecs - unroll_;
-    if (isa_traits<isa>::has_opmask) n_masks_ = 6; // k2..k7
-    tail_mask_idx_ = isa_traits<isa>::has_opmask ? 1 : isa_traits<isa>::n_vregs - 1;
+    tail_mask_idx_ = isa_traits<isa>::has_opmask ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
 }
 
 template <cpu_isa isa>
@@ -50,7 +48,7 @@ void eltwise_kernel<isa>::process_block(int n_vecs, bool tail) {
     injector_regs regs;
     for (int j = 0; j < n_vecs; ++j) regs.acc.push_back(j);
     for (int j = 0; j < n_aux_; ++j) regs.aux.push_back(unroll_ + j);
-    for (int j = 0; j < n_masks_; ++j) regs.opmasks.push_back(2 + j); // k1 is the tail mask
+    regs.opmasks = post_ops_injector<isa>::opmasks();
     regs.reg_table = reg_table;
     injector_->compute(regs);
     for (int j = 0; j < n_vecs; ++j) {
@@ -67,7 +65,7 @@ template <cpu_isa isa>
 void eltwise_kernel<isa>::generate() {
     constexpr int vlen = isa_traits<isa>::vlen, simd_w = isa_traits<isa>::simd_w;
     // acc += scale * dst_old, dst_old read with the same mask the store uses.
-    post_ops_injector<isa> injector(*this, conf_.chain, [this](const sum_args &s) {
+    post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) {
         const Vmm acc(s.acc_idx), old(s.aux_idx);
         const Xbyak::Address at = ptr[reg_dst + s.acc_idx * vlen];
         if (tail_block_)
@@ -118,16 +116,26 @@ void eltwise_kernel<isa>::generate() {
     injector_ = nullptr;
 }
 
+template <cpu_isa isa>
+std::string eltwise_kernel<isa>::cache_key(const eltwise_kernel_conf &conf, const post_ops &chain) {
+    return kernel_key((std::string("eltwise_") + isa_traits<isa>::name).c_str(), conf, chain);
+}
+
 template class eltwise_kernel<cpu_isa::avx2>;
 template class eltwise_kernel<cpu_isa::avx512>;
 
-std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf) {
-    const std::string key = std::string("eltwise:") + cpu_isa_name(isa)
-            + (conf.stream_stores ? ":nt:" : ":st:") + key_of(conf.chain);
-    return kernel_cache::instance().get_or_create(key, [&]() -> std::unique_ptr<jit_generator> {
-        if (isa == cpu_isa::avx512) return std::make_unique<eltwise_kernel<cpu_isa::avx512>>(conf);
-        return std::make_unique<eltwise_kernel<cpu_isa::avx2>>(conf);
-    });
+namespace {
+template <cpu_isa isa>
+std::shared_ptr<const jit_generator> get_kernel(const eltwise_kernel_conf &conf, const post_ops &chain) {
+    return kernel_cache::instance().get_or_create(eltwise_kernel<isa>::cache_key(conf, chain),
+            [&] { return std::make_unique<eltwise_kernel<isa>>(conf, chain); });
+}
+} // namespace
+
+std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf,
+                                                        const post_ops &chain) {
+    return isa == cpu_isa::avx512 ? get_kernel<cpu_isa::avx512>(conf, chain)
+                                  : get_kernel<cpu_isa::avx2>(conf, chain);
 }
 
 } // namespace jit

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
@@ -22,8 +23,9 @@ struct eltwise_call_args {
 };
 using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
 
+// What the code depends on besides the ISA and the chain (which the kernel takes beside it).
+// Its bytes are the kernel cache's key (kernel_key()): integer or bool fields, no padding.
 struct eltwise_kernel_conf {
-    post_ops chain;           // f_alg first, then the attribute's entries
     bool stream_stores = false; // non-temporal stores (large out-of-place runs without sum)
 };
 
@@ -31,7 +33,10 @@ template <cpu_isa isa>
 class eltwise_kernel : public jit_generator {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
-    explicit eltwise_kernel(const eltwise_kernel_conf &conf);
+    // chain: the primitive's algorithm first, then the attribute's entries.
+    eltwise_kernel(const eltwise_kernel_conf &conf, const post_ops &chain);
+    // The process-wide kernel cache's key: the ISA, every byte of conf, and the chain.
+    static std::string cache_key(const eltwise_kernel_conf &conf, const post_ops &chain);
 
 private:
     void generate() override;
@@ -39,8 +44,9 @@ private:
     void process_block(int n_vecs, bool tail);
 
     eltwise_kernel_conf conf_;
+    post_ops chain_;
     int unroll_ = 1;
-    int n_aux_ = 0, n_masks_ = 0;
+    int n_aux_ = 0;
     bool tail_block_ = false;               // the block being emitted is the masked tail
     post_ops_injector<isa> *injector_ = nullptr; // valid during generate()
     // registers
@@ -48,8 +54,9 @@ private:
     int tail_mask_idx_ = 0;                 // opmask (avx512) or vector (avx2)
 };
 
-// Creates (or reuses from the kernel cache) the kernel for conf on isa.
-std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf);
+// Creates (or reuses from the kernel cache) the kernel for conf and chain on isa.
+std::shared_ptr<const jit_generator> get_eltwise_kernel(cpu_isa isa, const eltwise_kernel_conf &conf,
+                                                        const post_ops &chain);
 
 } // namespace jit
 } // namespace prim

@@ -11,8 +11,8 @@ namespace prim {
 namespace jit {
 
 template <cpu_isa isa>
-ip_gemm_kernel<isa>::ip_gemm_kernel(const ip_gemm_conf &conf)
-    : jit_generator(kernel_name(conf), vlen), conf_(conf) {}
+ip_gemm_kernel<isa>::ip_gemm_kernel(const ip_gemm_conf &conf, const post_ops &chain)
+    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {}
 
 template <cpu_isa isa>
 std::string ip_gemm_kernel<isa>::kernel_name(const ip_gemm_conf &conf) {
@@ -23,11 +23,8 @@ std::string ip_gemm_kernel<isa>::kernel_name(const ip_gemm_conf &conf) {
 }
 
 template <cpu_isa isa>
-std::string ip_gemm_kernel<isa>::cache_key(const ip_gemm_conf &c) {
-    const std::string sep = ":";
-    return kernel_name(c) + sep + std::to_string(c.lda) + sep + std::to_string(c.ldw) + sep
-           + std::to_string(c.wei_k_step) + sep + std::to_string(c.ldc) + sep
-           + std::to_string(c.ldp) + sep + (c.with_bias ? "b" : "nb") + sep + key_of(c.chain);
+std::string ip_gemm_kernel<isa>::cache_key(const ip_gemm_conf &conf, const post_ops &chain) {
+    return kernel_key((std::string("ip_gemm_") + isa_traits<isa>::name).c_str(), conf, chain);
 }
 
 template <cpu_isa isa>
@@ -109,17 +106,15 @@ void ip_gemm_kernel<isa>::finalize() {
         add_bias();
     }
     if constexpr (isa == cpu_isa::avx512) {
-        if (conf_.tail) tail_mask<isa>(*this, conf_.tail, tail_opmask).prepare(reg_table, reg_tmp);
+        if (conf_.tail) tail_mask<isa>(*this, conf_.tail, host_tail_opmask).prepare(reg_table, reg_tmp);
     }
-    if (conf_.chain.len() > 0) {
-        post_ops_injector<isa> injector(*this, conf_.chain,
+    if (chain_.len() > 0) {
+        post_ops_injector<isa> injector(*this, chain_,
                 [this](const sum_args &s) { sum_dst_old(s.acc_idx, s.aux_idx, s.scale, s.scale_vec); });
         injector_regs regs;
         for (int i = 0; i < n_acc(); ++i) regs.acc.push_back(i);
         for (int i = n_acc(); i < isa_traits<isa>::n_vregs; ++i) regs.aux.push_back(i);
-        if constexpr (isa == cpu_isa::avx512)
-            for (int k = 1; k <= 7; ++k)
-                if (k != tail_opmask) regs.opmasks.push_back(k);
+        regs.opmasks = post_ops_injector<isa>::opmasks();
         regs.reg_table = reg_table;
         injector.compute(regs);
     }
@@ -134,7 +129,7 @@ void ip_gemm_kernel<isa>::add_bias() {
     for (int j = 0; j < conf_.nr; ++j) {
         const Xbyak::Address at = ptr[reg_bias + vlen * j];
         if (is_tail_vec(j)) {
-            const int mask_idx = isa == cpu_isa::avx512 ? tail_opmask : n_acc() + 1;
+            const int mask_idx = isa == cpu_isa::avx512 ? host_tail_opmask : n_acc() + 1;
             tail_mask<isa> mask(*this, conf_.tail, mask_idx);
             mask.prepare(reg_table, reg_tmp);
             mask.load(b, at);
@@ -154,7 +149,7 @@ void ip_gemm_kernel<isa>::sum_dst_old(int acc_idx, int aux_idx, float scale,
     if (is_tail_vec(j)) {
         // AVX2: the mask goes to a spare other than aux_idx; spares are free between entries,
         // so it is reloaded here rather than kept live across the chain.
-        int mask_idx = tail_opmask;
+        int mask_idx = host_tail_opmask;
         if constexpr (isa == cpu_isa::avx2) mask_idx = aux_idx == n_acc() ? n_acc() + 1 : n_acc();
         tail_mask<isa> mask(*this, conf_.tail, mask_idx);
         if constexpr (isa == cpu_isa::avx2) mask.prepare(reg_table, reg_tmp);
@@ -170,7 +165,7 @@ void ip_gemm_kernel<isa>::sum_dst_old(int acc_idx, int aux_idx, float scale,
 
 template <cpu_isa isa>
 void ip_gemm_kernel<isa>::store_dst() {
-    const int mask_idx = isa == cpu_isa::avx512 ? tail_opmask : n_acc();
+    const int mask_idx = isa == cpu_isa::avx512 ? host_tail_opmask : n_acc();
     tail_mask<isa> mask(*this, conf_.tail ? conf_.tail : simd_w, mask_idx);
     if (isa == cpu_isa::avx2 && conf_.tail) mask.prepare(reg_table, reg_tmp);
     for (int m = 0; m < conf_.mr; ++m)

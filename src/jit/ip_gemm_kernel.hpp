@@ -17,7 +17,8 @@
 //
 // Registers: accumulator (m, j) is vector m·nr + j; the nr weight vectors and the broadcast come
 // right after them. After the FMAs every register outside the accumulators is a spare for the
-// post-ops injector. On AVX-512 the tail mask lives in k1 and the injector gets k2..k7.
+// post-ops injector. On AVX-512 the tail mask lives in the host's opmask and the injector gets
+// its own (post_ops_injector.hpp, register contract).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@
 
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
+#include "jit/post_ops_injector.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -46,16 +48,18 @@ constexpr int64_t ip_load_partial = 1; // start from the partial tile, not zero 
 constexpr int64_t ip_finalize = 2;     // last K block: bias, chain, store to dst; else store to
                                        // the partial tile
 
+// What the code depends on besides the ISA and the post-ops chain (which the kernel takes
+// beside it). Its bytes are the kernel cache's key (kernel_key()), so every field is an int64_t:
+// no padding, nothing a key could miss.
 struct ip_gemm_conf {
-    int mr = 1, nr = 1;   // tile rows, oc blocks
-    int tail = 0;         // valid lanes of the last oc block of the tile; 0: all
-    int64_t lda = 0;      // src row stride, bytes
-    int64_t ldw = 0;        // weights stride between oc blocks of a K row, bytes (vlen)
-    int64_t wei_k_step = 0; // weights stride between K rows, bytes (nr · vlen)
-    int64_t ldc = 0;      // dst row stride, bytes
-    int64_t ldp = 0;      // partial tile row stride, bytes
-    bool with_bias = false;
-    post_ops chain;
+    int64_t mr = 1, nr = 1;   // tile rows, oc blocks
+    int64_t tail = 0;         // valid lanes of the last oc block of the tile; 0: all
+    int64_t lda = 0;          // src row stride, bytes
+    int64_t ldw = 0;          // weights stride between oc blocks of a K row, bytes (vlen)
+    int64_t wei_k_step = 0;   // weights stride between K rows, bytes (nr · vlen)
+    int64_t ldc = 0;          // dst row stride, bytes
+    int64_t ldp = 0;          // partial tile row stride, bytes
+    int64_t with_bias = 0;    // 1: add the bias on the last K block
 };
 
 using ip_gemm_fn = void (*)(const ip_gemm_args *);
@@ -68,20 +72,19 @@ public:
     static constexpr int vlen = isa_traits<isa>::vlen;
     static constexpr int k_unroll = 4;
 
-    explicit ip_gemm_kernel(const ip_gemm_conf &conf);
-
-    void operator()(const ip_gemm_args &args) const { entry_as<ip_gemm_fn>()(&args); }
+    // chain: the post-ops applied on the last K block.
+    ip_gemm_kernel(const ip_gemm_conf &conf, const post_ops &chain);
 
     // "ip_gemm_8x3_avx512", with "_tail5" for an oc-tail variant.
     static std::string kernel_name(const ip_gemm_conf &conf);
-    // Everything that changes the code, for the process-wide kernel cache.
-    static std::string cache_key(const ip_gemm_conf &conf);
+    // The process-wide kernel cache's key: the ISA, every byte of conf, and the chain.
+    static std::string cache_key(const ip_gemm_conf &conf, const post_ops &chain);
 
 private:
     void generate() override;
 
-    Vmm acc(int m, int j) const { return Vmm(m * conf_.nr + j); }
-    int n_acc() const { return conf_.mr * conf_.nr; }
+    Vmm acc(int m, int j) const { return Vmm(static_cast<int>(m * conf_.nr + j)); }
+    int n_acc() const { return static_cast<int>(conf_.mr * conf_.nr); }
     bool is_tail_vec(int j) const { return conf_.tail != 0 && j == conf_.nr - 1; }
 
     void k_step(int u);          // one K value: nr weight loads, mr broadcasts, mr·nr FMAs
@@ -97,6 +100,7 @@ private:
     Xbyak::Address partial_at(int m, int j) { return ptr[reg_partial + conf_.ldp * m + vlen * j]; }
 
     ip_gemm_conf conf_;
+    post_ops chain_;
 
     const Xbyak::Reg64 reg_param = abi_param(0);
     const Xbyak::Reg64 reg_src = Xbyak::util::r8;
@@ -108,7 +112,6 @@ private:
     const Xbyak::Reg64 reg_table = Xbyak::util::r14;
     const Xbyak::Reg64 reg_flags = Xbyak::util::r15;
     const Xbyak::Reg64 reg_tmp = Xbyak::util::rax;
-    static constexpr int tail_opmask = 1; // AVX-512
 };
 
 extern template class ip_gemm_kernel<cpu_isa::avx2>;

@@ -248,12 +248,8 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
     const bool avx512 = kernel_isa == cpu_isa::avx512;
     using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
     using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
-    for (const auto &e : chain.entries())
-        PRIM_DISPATCH(e.kind == post_ops::kind::sum
-                              || (avx512 ? inj512::is_supported(e.alg) : inj2::is_supported(e.alg)),
-                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
-    PRIM_DISPATCH((avx512 ? inj512::aux_opmasks_count(chain) : inj2::aux_opmasks_count(chain)) <= 6,
-                  "the post-ops chain needs too many opmasks");
+    const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
+    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
     const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
 
     conv_setup setup;

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "common/plain_layout.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/post_ops_injector.hpp"
-#include "prim/error.hpp"
 
 namespace prim {
 namespace impl {
@@ -29,11 +29,10 @@ public:
     jit_eltwise(cpu_isa isa, const post_ops &chain, int64_t nelems, const memory::desc &md)
         : primitive_impl({md, {}, {}, md}), isa_(isa), nelems_(nelems) {
         jit::eltwise_kernel_conf conf;
-        conf.chain = chain;
-        kernel_ = jit::get_eltwise_kernel(isa, conf);
+        kernel_ = jit::get_eltwise_kernel(isa, conf, chain);
         if (!chain.has_sum() && nelems * static_cast<int64_t>(sizeof(float)) >= stream_threshold_bytes) {
             conf.stream_stores = true;
-            stream_kernel_ = jit::get_eltwise_kernel(isa, conf);
+            stream_kernel_ = jit::get_eltwise_kernel(isa, conf, chain);
         }
     }
 
@@ -80,8 +79,6 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
                                                    std::string &why_not) {
     PRIM_DISPATCH(isa >= cpu_isa::avx2, "jit: the instruction set is capped below avx2");
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
-    PRIM_DISPATCH(jit::post_ops_injector<cpu_isa::avx2>::is_supported(req.alg),
-                  "jit: not an eltwise algorithm");
 
     // 'any' takes the other one's layout, or plain when both are 'any'.
     memory::desc src = req.src, dst = req.dst;
@@ -93,19 +90,20 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
     PRIM_DISPATCH(src.nelems_padded() == req.prb.nelems(), "jit: padded layout");
 
     // The kernel's chain: the primitive's own algorithm first, then the attribute's post-ops.
+    // (The eltwise creation has checked the algorithm and its parameters, so append_eltwise
+    // takes them.)
     post_ops chain;
-    try {
-        chain.append_eltwise(req.alg, req.alpha, req.beta, 1.f);
-    } catch (const error &e) {
-        why_not = std::string("jit: ") + e.what();
-        return nullptr;
-    }
+    chain.append_eltwise(req.alg, req.alpha, req.beta, 1.f);
     for (const post_ops::entry &e : req.attr.get_post_ops().entries()) {
         if (e.kind == post_ops::kind::sum)
             chain.append_sum(e.scale);
         else
             chain.append_eltwise(e.alg, e.alpha, e.beta, e.scale);
     }
+    const std::string injector_refuses = kernel_isa == cpu_isa::avx512
+            ? jit::post_ops_injector<cpu_isa::avx512>::why_not(chain)
+            : jit::post_ops_injector<cpu_isa::avx2>::why_not(chain);
+    PRIM_DISPATCH(injector_refuses.empty(), "jit: " + injector_refuses);
     return std::make_unique<jit_eltwise>(kernel_isa, chain, req.prb.nelems(), src);
 }
 

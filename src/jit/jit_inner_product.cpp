@@ -68,11 +68,11 @@ public:
                 c.ldc = blk_.oc * 4;
                 c.ldp = wei_block_ * 4; // a partial tile row holds one panel
                 c.with_bias = req.with_bias;
-                c.chain = req.attr.get_post_ops();
+                const post_ops &chain = req.attr.get_post_ops();
                 // Equal primitives share their kernels through the process-wide cache.
                 kernels_[r][p] = jit::kernel_cache::instance().get_or_create(
-                        ip_gemm_kernel<isa>::cache_key(c),
-                        [&c] { return std::make_unique<ip_gemm_kernel<isa>>(c); });
+                        ip_gemm_kernel<isa>::cache_key(c, chain),
+                        [&] { return std::make_unique<ip_gemm_kernel<isa>>(c, chain); });
             }
     }
 
@@ -218,10 +218,8 @@ template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_not) {
     using injector = jit::post_ops_injector<isa>;
     const post_ops &chain = req.attr.get_post_ops();
-    for (const post_ops::entry &e : chain.entries())
-        PRIM_DISPATCH(e.kind == post_ops::kind::sum || injector::is_supported(e.alg),
-                      std::string("post-op ") + algorithm_name(e.alg) + " has no JIT emitter");
-    PRIM_DISPATCH(injector::aux_opmasks_count(chain) <= 6, "the chain needs more than 6 opmasks");
+    const std::string injector_refuses = injector::why_not(chain);
+    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
 
     ip_blocking blk;
     const std::string blocking_error = jit::init_ip_blocking(

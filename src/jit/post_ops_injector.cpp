@@ -1,5 +1,6 @@
-// Walking the chain: entry by entry, each over every accumulator. Each eltwise entry is one
-// eltwise_emitter followed by the entry's scale; each sum is the host's callback.
+// Whether the injector takes a chain (why_not), and walking the chain: entry by entry, each over
+// every accumulator. Each eltwise entry is one eltwise_emitter followed by the entry's scale;
+// each sum is the host's callback.
 #include <algorithm>
 #include <string>
 
@@ -14,20 +15,45 @@ namespace jit {
 template <cpu_isa isa>
 post_ops_injector<isa>::post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum)
     : host_(host), chain_(chain), sum_(std::move(sum)) {
-    for (const post_ops::entry &e : chain_.entries()) {
-        if (e.kind == post_ops::kind::sum) {
-            if (!sum_)
-                throw error(status::invalid_arguments,
-                            "post_ops_injector: the chain has a sum but the host gave no sum callback");
-        } else if (!is_supported(e.alg)) {
-            throw error(status::unimplemented, "post_ops_injector: unsupported eltwise algorithm");
-        }
-    }
+    const std::string reason = why_not(chain_);
+    if (!reason.empty()) throw error(status::unimplemented, "post_ops_injector: " + reason);
+    if (chain_.has_sum() && !sum_)
+        throw error(status::invalid_arguments,
+                    "post_ops_injector: the chain has a sum but the host gave no sum callback");
 }
 
 template <cpu_isa isa>
-bool post_ops_injector<isa>::is_supported(algorithm alg) {
-    return eltwise_emitter<isa>::is_supported(alg);
+std::string post_ops_injector<isa>::why_not(const post_ops &chain) {
+    for (const post_ops::entry &e : chain.entries()) {
+        const std::string reason = why_not(e);
+        if (!reason.empty()) return reason;
+    }
+    return "";
+}
+
+// A chain's opmask need is the largest of its entries' (aux_opmasks_count), so checking each
+// entry against the injector's opmasks checks the chain.
+template <cpu_isa isa>
+std::string post_ops_injector<isa>::why_not(const post_ops::entry &e) {
+    if (e.kind == post_ops::kind::sum) return ""; // the host's callback
+    const char *name = algorithm_name(e.alg);
+    const std::string what = std::string("post-op ")
+            + (name ? name : "#" + std::to_string(static_cast<int>(e.alg)));
+    if (!eltwise_emitter<isa>::is_supported(e.alg)) return what + " has no JIT emitter";
+    const int needed = aux_opmasks_count(e.alg, e.alpha, e.beta);
+    const int allowed = static_cast<int>(opmasks().size());
+    if (needed > allowed)
+        return what + " needs " + std::to_string(needed) + " opmasks, the injector may use "
+               + std::to_string(allowed);
+    return "";
+}
+
+template <cpu_isa isa>
+std::vector<int> post_ops_injector<isa>::opmasks() {
+    std::vector<int> ks;
+    if (isa_traits<isa>::has_opmask)
+        for (int k = injector_first_opmask; k <= injector_last_opmask; ++k) ks.push_back(k);
+    return ks;
 }
 
 template <cpu_isa isa>
@@ -75,13 +101,11 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
             throw error(status::invalid_arguments, "post_ops_injector: opmask k" + std::to_string(k)
                                                    + " is not one of k1..k7");
 
-    const auto &entries = chain_.entries();
-    for (size_t i = 0; i < entries.size(); ++i) {
-        const post_ops::entry &e = entries[i];
+    for (const post_ops::entry &e : chain_.entries()) {
         if (e.kind == post_ops::kind::sum) {
             const Xbyak::Address scale_vec = host_.table().at(regs.reg_table, e.scale);
             for (int acc : regs.acc)
-                sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec, static_cast<int>(i)});
+                sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec});
             continue;
         }
         emit_eltwise(e, regs);

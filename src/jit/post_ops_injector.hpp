@@ -4,13 +4,13 @@
 //
 // How a host kernel (a jit_generator subclass, templated on the ISA) uses it:
 //
-//   // 1. Before generating code: how many spare registers the chain needs.
-//   int n_aux  = post_ops_injector<isa>::aux_vecs_count(chain);    // vector registers
-//   int n_mask = post_ops_injector<isa>::aux_opmasks_count(chain); // opmasks (0 on avx2)
+//   // 1. At creation: can the injector take the chain on this ISA? One reason, worded one way.
+//   const std::string reason = post_ops_injector<isa>::why_not(chain);
+//   PRIM_DISPATCH(reason.empty(), reason);
+//   // Before generating code: how many spare vector registers the chain needs.
+//   int n_aux = post_ops_injector<isa>::aux_vecs_count(chain);
 //   // The host picks its register blocking so that n_aux registers stay outside the
-//   // accumulators. They are borrowed only while the chain runs, i.e. after the FMAs are done,
-//   // so the registers that held weights or broadcast inputs during the FMAs are fine. If they
-//   // do not fit, use a smaller block or decline (never spill silently).
+//   // accumulators (see the register contract below).
 //
 //   // 2. In generate(): build the injector, then emit the chain where the accumulators are final.
 //   post_ops_injector<isa> inj(*this, chain, [&](const sum_args &s) {
@@ -22,7 +22,7 @@
 //   });
 //   load_table_address(reg_table);        // once, anywhere before compute()
 //   ... FMAs ...
-//   inj.compute({acc_indices, spare_indices, spare_opmasks, reg_table});
+//   inj.compute({acc_indices, spare_indices, post_ops_injector<isa>::opmasks(), reg_table});
 //   ... stores ...
 //
 // Semantics (doc/reference.md §1): entries run in order; eltwise: x = scale * f(x; alpha, beta),
@@ -31,14 +31,24 @@
 // with any number of sums. NaN in gives NaN out for every algorithm; MXCSR is never written
 // (rounding uses vroundps / vrndscaleps with an explicit rounding mode).
 //
-// Register contract: the injector writes only the accumulators, the spare vectors and spare
-// opmasks it is given; it reads reg_table; it touches no general register and no memory other
-// than the constant table. Each algorithm's needs: needs_of() in eltwise_emitter.cpp.
+// Register contract (the one statement of it; hosts follow it, they do not restate it):
+// - Vector registers: the host lends at least aux_vecs_count(chain) spares outside the
+//   accumulators. They are borrowed only while the chain runs, i.e. after the FMAs are done, so
+//   the registers that held weights or broadcast inputs during the FMAs are fine. If they do
+//   not fit the host's blocking, it uses a smaller block or declines; it never spills silently.
+//   Lending more lets the injector interleave several accumulators' code (op_sink.hpp).
+// - Opmasks (AVX-512): k0 cannot be a write mask; k1 is the host's, for its tail mask, live for
+//   the whole kernel (host_tail_opmask); k2..k7 are the injector's, and every host lends all of
+//   them (opmasks()). why_not() declines a chain that would need more.
+// - The injector writes only the accumulators and the spares it is lent; it reads reg_table;
+//   it touches no general register and no memory other than the constant table. Each
+//   algorithm's needs are in eltwise_emitter.cpp (needs_of).
 //
 // Constants (alphas, betas, scales, polynomial coefficients) go into the host's constant table
 // (jit_generator::table()), as 32-bit patterns broadcast to a full vector, after the code.
 #pragma once
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <xbyak/xbyak.h>
@@ -56,15 +66,19 @@ struct sum_args {
     int aux_idx;               // a spare vector register the callback may clobber (for dst_old)
     float scale;               // the sum's scale; 1 means a plain add
     Xbyak::Address scale_vec;  // `scale` broadcast to a full vector, in the constant table
-    int entry;                 // index of this sum in the chain
 };
 using sum_callback = std::function<void(const sum_args &)>;
+
+// The opmask split of the register contract above (AVX-512).
+constexpr int host_tail_opmask = 1;      // k1: the host's tail mask
+constexpr int injector_first_opmask = 2; // k2..k7: the injector's
+constexpr int injector_last_opmask = 7;
 
 // The registers the host lends to compute().
 struct injector_regs {
     std::vector<int> acc;      // accumulator vector indices, transformed in place (any number)
     std::vector<int> aux;      // spare vector indices, at least aux_vecs_count(), none in acc
-    std::vector<int> opmasks;  // AVX-512: spare opmask indices (1..7), at least aux_opmasks_count()
+    std::vector<int> opmasks;  // AVX-512: a host lends opmasks() (compute() accepts any of k1..k7)
     Xbyak::Reg64 reg_table;    // holds the address of the host's constant table
 };
 
@@ -75,19 +89,26 @@ public:
 
     // host: the kernel being generated (its constant table receives the injector's constants).
     // chain: copied. sum: required when the chain has a sum (else prim::error(invalid_arguments)).
-    // Throws prim::error(unimplemented) for an algorithm the injector does not support.
+    // Throws prim::error(unimplemented) with why_not(chain) when that is not empty.
     post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum = nullptr);
+
+    // "" when the injector can emit the chain on this ISA, else why not, worded the same for
+    // every host: "post-op soft_relu has no JIT emitter", "post-op log needs 8 opmasks, the
+    // injector may use 6". The reason for a chain is that of its first entry refused.
+    static std::string why_not(const post_ops &chain);
+    static std::string why_not(const post_ops::entry &e);
+
+    // The opmasks every host lends: the injector's k2..k7 on AVX-512, none on AVX2.
+    static std::vector<int> opmasks();
 
     // Spare vector registers the chain needs: the maximum over its entries, at least 1 when it
     // has a sum (the callback's aux_idx). 0 for an empty chain. Static: call before generating.
     static int aux_vecs_count(const post_ops &chain);
-    // Spare opmask registers (AVX-512; always 0 on AVX2).
+    // Spare opmask registers (AVX-512; always 0 on AVX2); why_not() checks they fit opmasks().
     static int aux_opmasks_count(const post_ops &chain);
     // The same for a single eltwise algorithm with its parameters.
     static int aux_vecs_count(algorithm alg, float alpha, float beta);
     static int aux_opmasks_count(algorithm alg, float alpha, float beta);
-    // True for every algorithm of doc/reference.md §1.
-    static bool is_supported(algorithm alg);
 
     // Emits the whole chain over regs.acc (entry by entry, each over every accumulator).
     // Throws prim::error(invalid_arguments) if regs lends too few spares or they overlap acc.
