@@ -428,6 +428,20 @@ TEST_CASE("jit conv: equal layers share kernels through the cache", "[jit_conv]"
     }
 }
 
+TEST_CASE("jit conv: planar tensors whose channel planes pass 32-bit offsets stay JIT",
+          "[jit_conv]") {
+    // nchw src with 5800x5800 planes: 134.6 MB between channels, beyond what a 32-bit
+    // displacement reached for W channels; the kernel steps between channels with adds and
+    // between ic blocks with 64-bit adds instead (it used to fall back to the reference).
+    for (cpu_isa isa : isas()) check_case("mb1ic2ih5800oc16oh725kh1sh8ph0", "sum+relu", isa, layouts::plain);
+}
+
+TEST_CASE("jit conv: a 2 GiB channel block of a planar src", "[.long][jit_conv]") {
+    // 16 channels of 134.6 MB: the ic loop's n_ic steps exceed a 32-bit immediate, so the
+    // pointers are restored from the stack. About 7 GB of memory; run with PRIM_LONG_TESTS.
+    for (cpu_isa isa : isas()) check_case("mb1ic16ih5800oc16oh725kh1sh8ph0", "relu", isa, layouts::plain);
+}
+
 TEST_CASE("jit conv: layers differing in one field get their own kernels", "[jit_conv]") {
     // Shapes that differ from the first in one field each: padding, stride, dilation, width,
     // channels, bias, layout. Each needs a kernel of its own.

@@ -138,11 +138,12 @@ std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &
     for (int sp = 0; sp < 3; ++sp) c.wei_sp[sp] = 0;
     for (int j = 0; j < nsp; ++j) c.wei_sp[sp_index(nsp, j)] = ws[o + 2 + j] * f;
 
-    // Every displacement the kernel emits must fit in 32 bits.
-    const double checks[] = {dbl(c.src_icb), row_span_bytes(c) + dbl(W) * std::abs(dbl(c.src_ic)),
-            dbl(c.src_sp[0]) * dbl(c.dil[0]), dbl(c.src_sp[1]) * dbl(c.dil[1]), dbl(c.wei_icb),
-            dbl(c.wei_ocb) * 4, dbl(c.wei_sp[0]), dbl(c.wei_sp[1]), dbl(c.wei_sp[2]) * dbl(c.k[2]),
-            dbl(c.dst_ocb) * 4, dbl(c.o[2]) * dbl(c.dst_sp[2])};
+    // Every displacement and immediate the kernel emits must fit in 32 bits: the reach of one
+    // row in src, dst and the weights, and the per-channel step. The steps between ic blocks,
+    // kd / kh taps and rows are 64-bit adds (add_offset), so planar tensors of any size work.
+    const double checks[] = {row_span_bytes(c), std::abs(dbl(c.src_ic)), dbl(c.wei_ic),
+            dbl(c.wei_ocb) * 4, dbl(c.wei_sp[2]) * dbl(c.k[2]), dbl(c.dst_ocb) * 4,
+            dbl(c.o[2]) * dbl(c.dst_sp[2])};
     for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
     return "";

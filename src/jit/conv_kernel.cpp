@@ -1,6 +1,9 @@
 // Code generation of the direct convolution kernel; the loop structure is described in
 // conv_kernel.hpp.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "jit/conv_kernel.hpp"
@@ -161,27 +164,40 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
     // large input do not stall the broadcasts.
     for (int j = 0; j < ur; ++j) prefetcht0(ptr[reg_src_kh + ((ur + j) * sw - pw) * c_.src_sp[2]]);
     if (n_ic < 2) {
-        if (n_ic == 1) emit_ic_step(ur, ow0, interior, 0);
+        if (n_ic == 1) emit_ic_step(ur, ow0, interior);
         return;
     }
     // A runtime loop over the channels, one per iteration: the code of a block stays small
     // enough for the op cache (fully unrolled, a 3x3 block is ~10 KiB per variant, and measured
-    // 5-15% slower on the 14- and 7-wide layers of ResNet-50).
+    // 5-15% slower on the 14- and 7-wide layers of ResNet-50). The pointers come back to the
+    // block's first channel afterwards: by subtracting the n_ic steps, or, when they exceed a
+    // 32-bit immediate (planar src with planes over 2^31 / W bytes), from the stack.
+    const bool restore_from_stack
+            = n_ic * std::max(c_.src_ic, c_.wei_ic) > std::numeric_limits<int32_t>::max();
+    if (restore_from_stack) {
+        push(reg_src_kh);
+        push(reg_wei_kh);
+    }
     mov(reg_tmp, n_ic);
     Label loop;
     L(loop);
-    emit_ic_step(ur, ow0, interior, 0);
-    add(reg_src_kh, static_cast<int>(c_.src_ic));
+    emit_ic_step(ur, ow0, interior);
+    add(reg_src_kh, static_cast<int>(c_.src_ic)); // fits: set_strides checks it
     add(reg_wei_kh, static_cast<int>(c_.wei_ic));
     dec(reg_tmp);
     jnz(loop, T_NEAR);
-    sub(reg_src_kh, static_cast<int>(n_ic * c_.src_ic));
-    sub(reg_wei_kh, static_cast<int>(n_ic * c_.wei_ic));
+    if (restore_from_stack) {
+        pop(reg_wei_kh);
+        pop(reg_src_kh);
+    } else {
+        sub(reg_src_kh, static_cast<int>(n_ic * c_.src_ic));
+        sub(reg_wei_kh, static_cast<int>(n_ic * c_.wei_ic));
+    }
 }
 
-// The FMAs of input channel ic (relative to reg_src_kh / reg_wei_kh) over every kw tap.
+// The FMAs of the input channel at reg_src_kh / reg_wei_kh over every kw tap.
 template <cpu_isa isa>
-void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior, int ic) {
+void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
     const int64_t IW = c_.i[2], sw = c_.s[2], pw = c_.p[2], dw = c_.dil[2];
     const int free0 = ur * nb_; // first register after the accumulators
     std::vector<int> valid;
@@ -192,10 +208,10 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior, int ic) 
             if (interior || (iw >= 0 && iw < IW)) valid.push_back(j);
         }
         if (valid.empty()) continue;
-        const int64_t woff = kw * c_.wei_sp[2] + ic * c_.wei_ic;
+        const int64_t woff = kw * c_.wei_sp[2];
         auto wei = [&](int k) { return ptr[reg_wei_kh + woff + k * c_.wei_ocb]; };
         auto src = [&](int j) {
-            return ptr[reg_src_kh + (j * sw - pw + kw * dw) * c_.src_sp[2] + ic * c_.src_ic];
+            return ptr[reg_src_kh + (j * sw - pw + kw * dw) * c_.src_sp[2]];
         };
         if (c_.hold_bcast) {
             // ur broadcasts held, one weight vector at a time (for few registers and many oc

@@ -49,7 +49,7 @@ private:
     void emit_init(int ur);
     void emit_taps(int ur, int64_t ow0, bool interior, int n_ic);
     void emit_ic_block(int ur, int64_t ow0, bool interior, int n_ic);
-    void emit_ic_step(int ur, int64_t ow0, bool interior, int ic);
+    void emit_ic_step(int ur, int64_t ow0, bool interior);
     void emit_post_ops_and_store(int ur);
 
     int acc(int j, int k) const { return j * nb_ + k; }
