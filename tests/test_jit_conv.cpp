@@ -460,6 +460,8 @@ TEST_CASE("jit conv: layers differing in one field get their own kernels", "[jit
             req.wei = memory::desc(wei_dims(p), memory::data_type::f32, memory::format_tag::any);
             req.with_bias = bias;
             if (bias) req.bias = memory::desc({p.oc}, memory::data_type::f32, memory::format_tag::x);
+            // A chain no other test uses, so that the kernels are new to the cache here.
+            req.attr.set_post_ops(prim::parse_post_ops("linear:1.25:0.375"));
             return req;
         };
         for (const char *shape : shapes) {
@@ -473,6 +475,11 @@ TEST_CASE("jit conv: layers differing in one field get their own kernels", "[jit
             REQUIRE(prim::impl::create_jit_conv(request(shape, false, memory::format_tag::nhwc), isa, why));
             CHECK(misses() > with_bias); // nhwc strides
         }
+        // The batch is the threading loops' business: another minibatch shares the kernels.
+        REQUIRE(prim::impl::create_jit_conv(request("mb2ic16ih9oc16oh9kh3ph1", false, memory::format_tag::any), isa, why));
+        const long before_mb = misses();
+        REQUIRE(prim::impl::create_jit_conv(request("mb7ic16ih9oc16oh9kh3ph1", false, memory::format_tag::any), isa, why));
+        CHECK(misses() == before_mb);
     }
 }
 

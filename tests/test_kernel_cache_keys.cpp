@@ -1,5 +1,5 @@
 // The kernel cache's keys are derived from the kernels' configuration structs (kernel_key()):
-// for the convolution's conv_conf, the inner product's ip_gemm_conf and the eltwise kernel's
+// for the convolution's conv_kernel_conf, the inner product's ip_gemm_conf and the eltwise kernel's
 // eltwise_kernel_conf, a change
 // of any byte of the struct (so of any field, present or added later: the structs have no
 // padding) changes the key, as do the ISA and the chain; and through the real cache,
@@ -137,14 +137,14 @@ TEST_CASE("eltwise_kernel_conf: one field changed, another kernel from the cache
     });
 }
 
-TEST_CASE("kernel keys: every byte of conv_conf, the kind and the chain are in the key",
+TEST_CASE("kernel keys: every byte of conv_kernel_conf, the kind and the chain are in the key",
           "[kernel_cache]") {
     // Real layers differing in one field each get their own kernels: test_jit_conv.cpp.
     const post_ops chain = parse_post_ops("sum+relu");
-    check_every_byte_is_in_the_key(conv_conf(), [&](const conv_conf &c) {
+    check_every_byte_is_in_the_key(conv_kernel_conf(), [&](const conv_kernel_conf &c) {
         return kernel_key("conv_avx512", c, chain);
     });
-    const std::string key = kernel_key("conv_avx512", conv_conf(), chain);
-    CHECK(kernel_key("conv_avx2", conv_conf(), chain) != key);
-    CHECK(kernel_key("conv_avx512", conv_conf(), parse_post_ops("sum+relu:0.5")) != key);
+    const std::string key = kernel_key("conv_avx512", conv_kernel_conf(), chain);
+    CHECK(kernel_key("conv_avx2", conv_kernel_conf(), chain) != key);
+    CHECK(kernel_key("conv_avx512", conv_kernel_conf(), parse_post_ops("sum+relu:0.5")) != key);
 }

@@ -23,8 +23,26 @@ bool fits_i32(double v) { return v >= INT32_MIN / 2 && v <= INT32_MAX / 2; }
 double dbl(int64_t v) { return static_cast<double>(v); }
 
 // Bytes a kernel row reaches in src along w.
-double row_span_bytes(const conv_conf &c) {
+double row_span_bytes(const conv_kernel_conf &c) {
     return (dbl(c.o[2]) * dbl(c.s[2]) + dbl(c.k[2]) * dbl(c.dil[2]) + dbl(c.p[2])) * std::abs(dbl(c.src_sp[2]));
+}
+
+// The kernels' steps between ic blocks and kd / kh taps are 64-bit adds: with the sizes a
+// descriptor may have (2^60 elements, dilations of 2^30) even those could overflow.
+bool steps_fit_i64(const conv_kernel_conf &c) {
+    const double limit = 0x1p62;
+    for (int sp = 0; sp < 2; ++sp)
+        if (std::abs(dbl(c.src_sp[sp])) * dbl(c.dil[sp]) >= limit || std::abs(dbl(c.wei_sp[sp])) >= limit)
+            return false;
+    return std::abs(dbl(c.src_icb)) < limit && std::abs(dbl(c.wei_icb)) < limit;
+}
+
+// The decline when the chain's spare registers leave no room for an accumulator block. No chain
+// of today's algorithms needs that many (5 at most, doc/injector.md); the register contract
+// still makes the host decline rather than spill, should an algorithm ever need more.
+std::string too_many_spares(int aux_vecs) {
+    return "the post-ops chain needs " + std::to_string(aux_vecs)
+           + " spare vector registers, too many to keep any accumulator block";
 }
 
 // A desc of like's dims in the layout pattern ("aBcd16b").
@@ -146,6 +164,7 @@ std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &
             dbl(c.o[2]) * dbl(c.dst_sp[2])};
     for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
+    if (!steps_fit_i64(c)) return "a stride times a dilation exceeds 64 bits";
     return "";
 }
 
@@ -174,6 +193,7 @@ std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::des
             blocks * dbl(c.wei_ocb) + dbl(c.wei_sp[2]) * dbl(c.k[2])};
     for (double v : checks)
         if (!fits_i32(v)) return "a stride or row span exceeds the kernel's 32-bit displacements";
+    if (!steps_fit_i64(c)) return "a stride times a dilation exceeds 64 bits";
     return "";
 }
 
@@ -263,7 +283,7 @@ std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, 
     c.oc_tail = static_cast<int>(C % W);
     c.ocbg_inner = false; // each thread walks whole channel planes
     const int acc_max = dw_max_acc(c, aux_vecs);
-    if (acc_max < 1) return "the post-ops chain needs too many spare vector registers";
+    if (acc_max < 1) return too_many_spares(aux_vecs);
     const int64_t OW = c.o[2], nblocks = div_up(OW, acc_max);
     c.ur_w = static_cast<int>(div_up(OW, nblocks));
     // Short rows: up to 4 channel blocks per call fill the registers (7-wide rows: 4 x 7).
@@ -288,7 +308,7 @@ std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, 
 
 } // namespace
 
-std::vector<row_block> plan_row(const conv_conf &c) {
+std::vector<row_block> plan_row(const conv_kernel_conf &c) {
     const int64_t OW = c.o[2], IW = c.i[2], sw = c.s[2], pw = c.p[2];
     const int64_t last_tap = (c.k[2] - 1) * c.dil[2];
     const int ur = c.ur_w;
@@ -353,9 +373,7 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     // (conv_unit_stride.hpp); then short rows of a 1x1 convolution may be merged.
     if (s.unit_stride.init(kprb, s.ksrc)) sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
     merge_rows_if_better(kprb, sg, dg, isa, aux_vecs);
-    if (init_blocking(s.conf, kprb, isa, aux_vecs) < 0)
-        return "the post-ops chain needs " + std::to_string(aux_vecs)
-                + " spare vector registers, too many to keep any accumulator block";
+    if (init_blocking(s.conf, kprb, isa, aux_vecs) < 0) return too_many_spares(aux_vecs);
 
     if (!set_weights_and_bias(s, req, s.merged_groups.enabled()
                                               ? s.merged_groups.packed_md()

@@ -29,48 +29,54 @@
 namespace prim {
 namespace jit {
 
-// Integer fields only, without padding: its bytes are the kernel cache's key (kernel_key()).
-struct conv_conf {
+// What the kernels read: the code depends on nothing else (but the chain and the variant's oc
+// blocks and tail). Integer fields only, without padding: its bytes are the kernel cache's key
+// (kernel_key()), so layers that differ only in what the threading loops read (batch, groups)
+// share kernels.
+struct conv_kernel_conf {
     // Sizes per group; spatial arrays indexed d, h, w (impl::SP_D..SP_W).
-    int64_t mb = 0, g = 1, icg = 0, ocg = 0;
-    int64_t nb_ic = 0;        // ic blocks of W per group, the last one possibly partial
-    int64_t n_ocb = 0;        // oc blocks of W per group
     int64_t i[3] = {1, 1, 1}, o[3] = {1, 1, 1}, k[3] = {1, 1, 1};
     int64_t s[3] = {1, 1, 1}, p[3] = {0, 0, 0};
     int64_t dil[3] = {1, 1, 1}; // distance between taps: benchdnn's d + 1
+    int64_t nb_ic = 0;        // ic blocks of W per group, the last one possibly partial
 
-    // Byte strides. src: per ic inside a block, per ic block, per pixel along d/h/w, per image,
-    // per group (the group's first channel).
-    int64_t src_ic = 0, src_icb = 0, src_sp[3] = {0, 0, 0}, src_n = 0, src_g = 0;
-    // wei: per ic inside a block (W floats), per tap along d/h/w, per ic block, per oc block,
-    // per group.
-    int64_t wei_ic = 0, wei_sp[3] = {0, 0, 0}, wei_icb = 0, wei_ocb = 0, wei_g = 0;
-    // dst: per oc block, per pixel along d/h/w, per image, per group.
-    int64_t dst_ocb = 0, dst_sp[3] = {0, 0, 0}, dst_n = 0, dst_g = 0;
+    // Byte strides. src: per ic inside a block, per ic block, per pixel along d/h/w.
+    int64_t src_ic = 0, src_icb = 0, src_sp[3] = {0, 0, 0};
+    // wei: per ic inside a block (W floats), per tap along d/h/w, per ic block, per oc block.
+    int64_t wei_ic = 0, wei_sp[3] = {0, 0, 0}, wei_icb = 0, wei_ocb = 0;
+    // dst: per oc block, per pixel along d/h/w.
+    int64_t dst_ocb = 0, dst_sp[3] = {0, 0, 0};
     // Depthwise: the src pointer moves with the channel block by src_ocb bytes (0 otherwise).
     int64_t src_ocb = 0;
-    int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
 
     int simd_w = 16;          // f32 lanes of one vector: the channel block W
     int n_vregs = 32;         // vector registers of the ISA
     int ic_tail = 0;          // valid channels of the last ic block, 0 when icg % W == 0
-    int oc_tail = 0;          // valid channels of the last oc block, 0 when ocg % W == 0
-    // Register blocking: ur_w output pixels of one row times nb_oc oc blocks per kernel call.
-    int ur_w = 1;
-    int nb_oc = 1;
-
+    int ur_w = 1;             // register blocking: output pixels of a row per block
     // During the FMAs, hold the ur broadcast src values and stream the nb weight vectors one at a
     // time (registers: ur * nb + ur + 1), instead of holding the nb weight vectors and streaming
     // the broadcasts (ur * nb + nb + 1).
     bool hold_bcast = false;
+    bool with_bias = false;
+    bool pad_[6] = {};        // explicit zero padding: every byte of the struct is in its key
+};
+
+// The whole configuration: what the kernels read, and what only the primitive's threading loops
+// read (the batch, the groups, the oc block groups of each call).
+struct conv_conf : conv_kernel_conf {
+    int64_t mb = 0, g = 1, icg = 0, ocg = 0;
+    int64_t n_ocb = 0;        // oc blocks of W per group
+    int oc_tail = 0;          // valid channels of the last oc block, 0 when ocg % W == 0
+    int nb_oc = 1;            // oc blocks per kernel call
+    int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
+    // Byte strides per image and per group (the group's first channel) of src, wei, dst.
+    int64_t src_n = 0, src_g = 0, wei_g = 0, dst_n = 0, dst_g = 0;
     // Threading order: oc block groups innermost (the weights of a group stay in L2 while src
     // rows are reused) or outermost (large weights: each thread keeps a slice of them).
     bool ocbg_inner = false;
-    bool with_bias = false;
     // Depthwise (one input and one output channel per group): the groups are on the vector
     // lanes, g is 1 for the threading loops, and n_ocb counts channel blocks.
     bool depthwise = false;
-    bool pad_[4] = {};        // explicit zero padding: every byte of the struct is in its key
 };
 
 // Everything creation decides for one JIT convolution besides the kernels' configuration: the
@@ -113,7 +119,7 @@ struct row_block {
     bool interior;
     int64_t count;
 };
-std::vector<row_block> plan_row(const conv_conf &c);
+std::vector<row_block> plan_row(const conv_kernel_conf &c);
 
 } // namespace jit
 } // namespace prim

@@ -15,7 +15,7 @@ using namespace Xbyak;
 #define ARG(field) ptr[reg_param + offsetof(conv_call_args, field)]
 
 template <cpu_isa isa>
-conv_dw_kernel<isa>::conv_dw_kernel(const conv_conf &conf, const post_ops &chain, int nb,
+conv_dw_kernel<isa>::conv_dw_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb,
                                     int oc_tail)
     : jit_generator(std::string("conv_dw_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
       c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}

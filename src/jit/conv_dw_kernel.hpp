@@ -33,7 +33,7 @@ public:
 
     // nb: channel blocks per call; oc_tail: valid channels of the last one, 0 when full. The
     // blocking in conf leaves room for the registers the kernel needs (conv_conf.cpp, dw_max_acc).
-    conv_dw_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail);
+    conv_dw_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail);
 
 private:
     void generate() override;
@@ -48,7 +48,7 @@ private:
     // Accumulator of channel block b, pixel j, in a block of ur pixels.
     static int acc(int b, int j, int ur) { return b * ur + j; }
 
-    conv_conf c_;
+    conv_kernel_conf c_;
     post_ops chain_;
     int nb_, oc_tail_;
     int cur_ur_ = 0; // the pixels of the block being emitted (for the sum callback)

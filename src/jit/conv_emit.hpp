@@ -35,7 +35,7 @@ struct row_walk_regs {
 // each block, then calls emit_block(ur, ow0, interior). A run of equal interior blocks becomes
 // one counted loop, so code size does not grow with the row's width.
 template <typename emit_block_fn>
-void emit_row_walk(Xbyak::CodeGenerator &g, const conv_conf &c, const row_walk_regs &r,
+void emit_row_walk(Xbyak::CodeGenerator &g, const conv_kernel_conf &c, const row_walk_regs &r,
                    emit_block_fn emit_block) {
     const int64_t sw = c.s[2];
     for (const row_block &rb : plan_row(c)) {

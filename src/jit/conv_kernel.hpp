@@ -37,7 +37,7 @@ public:
 
     // nb: oc blocks this kernel computes (conf.nb_oc, or fewer for the last oc block group);
     // oc_tail: valid lanes of its last block, 0 when full.
-    conv_kernel(const conv_conf &conf, const post_ops &chain, int nb, int oc_tail);
+    conv_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail);
 
 private:
     void generate() override;
@@ -55,7 +55,7 @@ private:
     int acc(int j, int k) const { return j * nb_ + k; }
     Xbyak::Address dst_addr(int j, int k) const;
 
-    conv_conf c_;
+    conv_kernel_conf c_;
     post_ops chain_;
     int nb_;
     int oc_tail_;

@@ -9,6 +9,10 @@
 namespace prim {
 namespace jit {
 
+// Why every JIT implementation declines when the ISA cap (PRIM_MAX_CPU_ISA, the attribute's
+// set_max_cpu_isa) leaves it no instruction set: one wording for all of them.
+constexpr const char *isa_cap_below_avx2 = "the ISA cap is below avx2";
+
 template <cpu_isa isa>
 struct isa_traits;
 

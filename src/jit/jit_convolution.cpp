@@ -72,7 +72,7 @@ T *offset_ptr(T *p, int64_t bytes) {
 std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_setup &s, int nb,
                                                      int oc_tail) {
     struct variant {
-        conv_conf conf;
+        jit::conv_kernel_conf conf;
         int64_t nb, oc_tail;
     } const v {s.conf, nb, oc_tail};
     const bool avx512 = isa == cpu_isa::avx512, dw = s.conf.depthwise;
@@ -242,7 +242,7 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, "the ISA cap is below avx2");
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const post_ops &chain = req.attr.get_post_ops();
     const bool avx512 = kernel_isa == cpu_isa::avx512;
@@ -258,6 +258,9 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
     try {
         return std::make_unique<jit_convolution>(std::move(setup), kernel_isa);
     } catch (const error &e) {
+        // Code generation failing (Xbyak) is a decline; anything else (a bad
+        // PRIM_KERNEL_CACHE_CAPACITY, out of memory) is the caller's error.
+        if (e.get_status() != status::runtime_error) throw;
         why_not = std::string("kernel generation failed: ") + e.what();
         return nullptr;
     }

@@ -77,7 +77,7 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, cpu_isa isa,
                                                    std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, "jit: the instruction set is capped below avx2");
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
 
     // 'any' takes the other one's layout, or plain when both are 'any'.
@@ -85,9 +85,9 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
     if (src.is_any() && dst.is_any()) src = dst = plain_desc(req.prb.dims);
     if (src.is_any()) src = dst;
     if (dst.is_any()) dst = src;
-    PRIM_DISPATCH(src == dst, "jit: src and dst layouts differ");
-    PRIM_DISPATCH(src.get_data_type() == memory::data_type::f32, "jit: only f32");
-    PRIM_DISPATCH(src.nelems_padded() == req.prb.nelems(), "jit: padded layout");
+    PRIM_DISPATCH(src == dst, "src and dst layouts differ");
+    PRIM_DISPATCH(src.get_data_type() == memory::data_type::f32, "only f32");
+    PRIM_DISPATCH(src.nelems_padded() == req.prb.nelems(), "padded layout");
 
     // The kernel's chain: the primitive's own algorithm first, then the attribute's post-ops.
     // (The eltwise creation has checked the algorithm and its parameters, so append_eltwise
@@ -103,7 +103,7 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
     const std::string injector_refuses = kernel_isa == cpu_isa::avx512
             ? jit::post_ops_injector<cpu_isa::avx512>::why_not(chain)
             : jit::post_ops_injector<cpu_isa::avx2>::why_not(chain);
-    PRIM_DISPATCH(injector_refuses.empty(), "jit: " + injector_refuses);
+    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
     return std::make_unique<jit_eltwise>(kernel_isa, chain, req.prb.nelems(), src);
 }
 

@@ -237,7 +237,7 @@ std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_n
 
 std::unique_ptr<primitive_impl> create_jit_ip(const ip_request &req, cpu_isa isa,
                                               std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, "the ISA cap is none: no JIT kernels");
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, why_not);
     return create<cpu_isa::avx2>(req, why_not);
 }

@@ -28,6 +28,9 @@ std::string hex(float v) {
 
 } // namespace
 
+// key_of() lists the entry's fields (kind, alg, alpha, beta, scale): a new field must join it.
+static_assert(sizeof(post_ops::entry) == 5 * 4, "post_ops::entry changed: add the new field to key_of()");
+
 std::string key_of(const post_ops &chain) {
     std::string key;
     for (const post_ops::entry &e : chain.entries()) {
