@@ -430,6 +430,10 @@ TEST_CASE("fusion string: parameters the algorithm forbids", "[fusion_string]") 
     check_parse_error("sum+srelu:-0", "soft_relu: alpha must be non-zero in 'srelu:-0'", 4);
     check_parse_error("relu+celu:0:1:2", "celu: alpha must be non-zero in 'celu:0:1:2'", 5);
     check_parse_error("softplus:0.0e5", "softplus: alpha must be non-zero in 'softplus:0.0e5'", 0);
+    check_parse_error("celu:1e-40", "celu: alpha = 9.9999461e-41 is out of range: it must be of "
+                      "magnitude in [2^-32, 2^32] in 'celu:1e-40'", 0);
+    check_parse_error("relu+pow:1:inf", "pow: beta = inf is out of range: it must be 0 or of "
+                      "magnitude in [2^-32, 2^32] in 'pow:1:inf'", 5);
     // Underflow to zero is zero.
     check_parse_error("celu:1e-60", "celu: alpha must be non-zero in 'celu:1e-60'", 0);
     // The same zero is fine elsewhere.
