@@ -153,7 +153,10 @@ TEST_CASE("post_ops: append_eltwise validates", "[post_ops]") {
             CHECK(contains(m, std::string(prim::algorithm_name(alg)) + ": alpha must be non-zero"));
         }
         po.append_eltwise(alg, -0.5f, 0.f, 1.f); // non-zero alpha, negative included, is fine
-        po.append_eltwise(alg, inf_f, 0.f, 1.f);
+        po.append_eltwise(alg, 0x1p32f, 0.f, 1.f); // the largest magnitude allowed
+        m = invalid_argument_message([&] { po.append_eltwise(alg, inf_f, 0.f, 1.f); });
+        CHECK(contains(m, std::string(prim::algorithm_name(alg))
+                + ": alpha = inf is out of range: it must be of magnitude in [2^-32, 2^32]"));
     }
 
     for (algorithm alg : {algorithm::undef, algorithm::convolution_direct,
@@ -167,20 +170,59 @@ TEST_CASE("post_ops: append_eltwise validates", "[post_ops]") {
 
 TEST_CASE("post_ops: zero, infinite and extreme parameters are accepted where allowed",
         "[post_ops]") {
+    // The parameters that scale the argument or result of exp, log or tanh are 0 or of
+    // magnitude in [2^-32, 2^32]; pow's alpha is finite; every other parameter and every scale
+    // takes any value but NaN (doc/reference.md §1, "Valid parameters").
+    const auto alpha_bounded = [](algorithm a) {
+        return a == algorithm::eltwise_elu || a == algorithm::eltwise_soft_relu
+                || a == algorithm::eltwise_softplus || a == algorithm::eltwise_celu
+                || a == algorithm::eltwise_swish || a == algorithm::eltwise_selu
+                || a == algorithm::eltwise_scaled_tanh || a == algorithm::eltwise_parametric_softplus;
+    };
+    const auto beta_bounded = [](algorithm a) {
+        return a == algorithm::eltwise_selu || a == algorithm::eltwise_scaled_tanh
+                || a == algorithm::eltwise_parametric_softplus || a == algorithm::eltwise_pow;
+    };
+    const float denorm = std::numeric_limits<float>::denorm_min();
+    const float big = std::numeric_limits<float>::max();
     post_ops po;
+    int refused = 0;
     for (int a = static_cast<int>(algorithm::eltwise_relu);
             a <= static_cast<int>(algorithm::eltwise_logsigmoid); ++a) {
         const algorithm alg = static_cast<algorithm>(a);
+        const std::string name = prim::algorithm_name(alg);
         const bool divides_by_alpha = alg == algorithm::eltwise_soft_relu
                 || alg == algorithm::eltwise_softplus || alg == algorithm::eltwise_celu;
         if (!divides_by_alpha) po.append_eltwise(alg, 0.f, 0.f, 0.f);
-        po.append_eltwise(alg, -inf_f, inf_f, -inf_f);
-        po.append_eltwise(alg, std::numeric_limits<float>::denorm_min(),
-                std::numeric_limits<float>::max(), -std::numeric_limits<float>::max());
+        // the extremes of the bounded range, with extreme scales
+        po.append_eltwise(alg, -0x1p32f, 0x1p-32f, -inf_f);
+        po.append_eltwise(alg, 0x1p-32f, -0x1p32f, denorm);
+        for (float v : {inf_f, -inf_f, denorm, -big}) {
+            const bool a_ok = !alpha_bounded(alg) && !(alg == algorithm::eltwise_pow && std::isinf(v));
+            std::string m = prim::impl::check_eltwise_params(alg, v, 1.f, 1.f);
+            if (a_ok) {
+                CHECK(m == "");
+                po.append_eltwise(alg, v, 1.f, big);
+            } else {
+                ++refused;
+                INFO(m);
+                CHECK(m.rfind(name + ": alpha = ", 0) == 0);
+                CHECK(contains(m, "out of range"));
+            }
+            m = prim::impl::check_eltwise_params(alg, 1.f, v, 1.f);
+            if (!beta_bounded(alg)) {
+                CHECK(m == "");
+            } else {
+                ++refused;
+                CHECK(m.rfind(name + ": beta = ", 0) == 0);
+            }
+        }
     }
     po.append_sum(0.f);
     po.append_sum(-inf_f);
-    CHECK(po.len() == 28 + 31 * 2 + 2); // 31 algorithms, 3 of which refuse alpha 0
+    po.append_sum(inf_f);
+    CHECK(refused == 4 * 8 + 2 + 4 * 4); // 8 alphas, pow's infinite alpha, 4 betas
+    CHECK(po.len() == 28 + 31 * 2 + (31 - 8) * 4 - 2 + 3);
 }
 
 TEST_CASE("post_ops: append_sum validates", "[post_ops]") {
@@ -242,7 +284,25 @@ TEST_CASE("check_eltwise_params: messages", "[post_ops]") {
             == "softplus: alpha must be non-zero");
     CHECK(check_eltwise_params(algorithm::eltwise_celu, 0.f, 5.f, 1.f)
             == "celu: alpha must be non-zero");
-    CHECK(check_eltwise_params(algorithm::eltwise_celu, 1e-38f, 5.f, 1.f) == "");
+    CHECK(check_eltwise_params(algorithm::eltwise_celu, 0x1p-32f, 5.f, 1.f) == "");
+    CHECK(check_eltwise_params(algorithm::eltwise_celu, 1e-38f, 5.f, 1.f)
+            == "celu: alpha = 9.99999935e-39 is out of range: it must be of magnitude in "
+               "[2^-32, 2^32]");
+    CHECK(check_eltwise_params(algorithm::eltwise_parametric_softplus, 1.f, 1e-42f, 1.f)
+            == "parametric_softplus: beta = 1.0005271e-42 is out of range: it must be 0 or of "
+               "magnitude in [2^-32, 2^32]");
+    CHECK(check_eltwise_params(algorithm::eltwise_selu, -3.40282347e+38f, 1.f, 1.f)
+            == "selu: alpha = -3.40282347e+38 is out of range: it must be 0 or of magnitude in "
+               "[2^-32, 2^32]");
+    CHECK(check_eltwise_params(algorithm::eltwise_pow, -inf_f, 2.f, 1.f)
+            == "pow: alpha = -inf is out of range: it must be finite");
+    CHECK(check_eltwise_params(algorithm::eltwise_pow, 0.f, inf_f, 1.f)
+            == "pow: beta = inf is out of range: it must be 0 or of magnitude in [2^-32, 2^32]");
+    // still valid: clip to +inf, clip with alpha > beta, relu/hardswish with infinite alphas
+    CHECK(check_eltwise_params(algorithm::eltwise_clip, 0.f, inf_f, inf_f) == "");
+    CHECK(check_eltwise_params(algorithm::eltwise_clip, 2.f, 1.f, 1.f) == "");
+    CHECK(check_eltwise_params(algorithm::eltwise_relu, -inf_f, 0.f, 1.f) == "");
+    CHECK(check_eltwise_params(algorithm::eltwise_hardswish, inf_f, -inf_f, 1.f) == "");
     // Only alpha is special: a zero beta or scale is fine for the same algorithms.
     CHECK(check_eltwise_params(algorithm::eltwise_soft_relu, 1.f, 0.f, 0.f) == "");
     CHECK(check_eltwise_params(algorithm::eltwise_logsigmoid, 0.f, 0.f, 1.f) == "");

@@ -3,6 +3,7 @@
 #include "attr/algorithm_table.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace prim {
@@ -63,6 +64,43 @@ const algorithm_info *find_algorithm(const std::string &name) {
     return nullptr;
 }
 
+namespace {
+
+// Which parameters of an algorithm scale the argument or the result of exp, log or tanh, and so
+// must be 0 or of a magnitude in [2^-32, 2^32] (doc/reference.md §1, "Valid parameters").
+struct bounded_params {
+    bool alpha, beta;
+};
+
+// Every other parameter takes any value but NaN: thresholds, bounds, additive terms and slopes
+// of the piecewise-linear algorithms (relu, linear, clip, hardsigmoid, hardswish, shrink,
+// thresholded_relu) and pow's alpha, whose infinite values have a meaning (clip:0:inf).
+bounded_params bounded_of(algorithm alg) {
+    using a = algorithm;
+    switch (alg) {
+    case a::eltwise_elu: case a::eltwise_soft_relu: case a::eltwise_softplus: case a::eltwise_celu:
+    case a::eltwise_swish: return {true, false};
+    case a::eltwise_selu: case a::eltwise_scaled_tanh: case a::eltwise_parametric_softplus:
+        return {true, true};
+    case a::eltwise_pow: return {false, true}; // the exponent; alpha only scales the result
+    default: return {false, false};
+    }
+}
+
+// 0, or a magnitude in [2^-32, 2^32] (so never denormal, huge or infinite).
+bool in_bounded_range(float v) {
+    const float m = std::fabs(v);
+    return v == 0.f || (m >= 0x1p-32f && m <= 0x1p32f);
+}
+
+std::string value_text(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+    return buf;
+}
+
+} // namespace
+
 std::string check_eltwise_params(algorithm alg, float alpha, float beta, float scale) {
     const algorithm_info *info = find_algorithm(alg);
     if (!info) return "unknown eltwise algorithm";
@@ -74,6 +112,21 @@ std::string check_eltwise_params(algorithm alg, float alpha, float beta, float s
     const bool divides_by_alpha = alg == algorithm::eltwise_soft_relu
             || alg == algorithm::eltwise_softplus || alg == algorithm::eltwise_celu;
     if (divides_by_alpha && alpha == 0.f) return name + ": alpha must be non-zero";
+    // A parameter that scales the argument or the result of exp, log or tanh is bounded: an
+    // infinite one makes inf * 0 = NaN of ordinary inputs (elu's alpha (e^0 - 1)), and a huge or
+    // denormal one makes f32 evaluation leave the range where it can follow the definition
+    // (x / alpha or alpha * beta underflowing or overflowing).
+    const bounded_params bounded_param = bounded_of(alg);
+    const char *bounded = " must be 0 or of magnitude in [2^-32, 2^32]";
+    if (bounded_param.alpha && !in_bounded_range(alpha))
+        return name + ": alpha = " + value_text(alpha) + " is out of range: it"
+                + (divides_by_alpha ? " must be of magnitude in [2^-32, 2^32]" : bounded);
+    // pow: alpha x^beta with alpha = +-inf is +-inf or NaN (inf * 0) everywhere: no use, and f32
+    // cannot follow it where x^beta underflows. Any finite alpha, 0 included, is valid.
+    if (alg == algorithm::eltwise_pow && std::isinf(alpha))
+        return name + ": alpha = " + value_text(alpha) + " is out of range: it must be finite";
+    if (bounded_param.beta && !in_bounded_range(beta))
+        return name + ": beta = " + value_text(beta) + " is out of range: it" + bounded;
     return "";
 }
 

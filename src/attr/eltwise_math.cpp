@@ -88,8 +88,12 @@ double eltwise_fwd(algorithm alg, double x, double alpha, double beta) {
     case algorithm::eltwise_hardswish: return times(x, clamp(times(alpha, x) + beta, 0.0, 1.0));
     case algorithm::eltwise_mish: return times(x, std::tanh(softplus(x)));
     case algorithm::eltwise_pow: {
-        // C's rules for pow, except that an infinite x with alpha 0 gives the limit 0.
+        // C's rules for pow and for the product, except that an infinite x with alpha 0 gives
+        // the limit 0. With alpha 0 the result is 0 * x^beta, NaN where x^beta is NaN or
+        // infinite, i.e. at the pole x = +-0 of a negative beta (0 * inf). Where x^beta merely
+        // exceeds double's range at a finite x it is a finite number, and 0 times it is 0.
         const double p = std::pow(x, beta);
+        if (alpha == 0.0 && !std::isnan(p) && !(x == 0.0 && beta < 0.0)) return 0.0 * alpha;
         return std::isinf(x) ? times(alpha, p) : alpha * p;
     }
     case algorithm::eltwise_round: return std::nearbyint(x); // half to even in the default mode

@@ -60,10 +60,13 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_relu: return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1};
     case alg::eltwise_linear:
         if (alpha == 0.f) return constant_with_nan;
+        if (std::isinf(alpha)) return {1, 0, 1}; // infinite_slope
         return (alpha == 1.f || beta == 0.f) ? needs{0, 0, 0} : needs{1, 1, 0};
     case alg::eltwise_clip:
     case alg::eltwise_clip_v2: return {1, 1, 0};
-    case alg::eltwise_hardsigmoid: return alpha == 0.f ? constant_with_nan : needs{1, 1, 0};
+    case alg::eltwise_hardsigmoid:
+        if (alpha == 0.f) return constant_with_nan;
+        return std::isinf(alpha) ? needs{1, 1, 1} : needs{1, 1, 0};
     case alg::eltwise_hardswish:
         if (alpha == 0.f) return clamp01(beta) == 0.f ? constant_with_nan : needs{0, 0, 0};
         return {2, 2, 1};
@@ -89,7 +92,8 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1};
     case alg::eltwise_gelu_erf: return {4, 4, 1};
     case alg::eltwise_pow:
-        if (alpha == 0.f || beta == 0.f) return constant_with_nan;
+        if (beta == 0.f || (alpha == 0.f && is_integer(beta) && beta > 0.f)) return constant_with_nan;
+        if (alpha == 0.f) return {1, 1, 1}; // pow_alpha_zero
         if (is_small_integer_power(beta)) return {1, 1, 0};
         if (std::fabs(beta) == 0.5f) return {1, 1, 1};
         return is_odd_integer(beta) ? needs{5, 4, 2} : needs{4, 3, 2};
@@ -155,6 +159,18 @@ void eltwise_emitter<isa>::const_keep_nan(const Vmm &v, float value, int aux_i) 
     blend(v, c(value), m);
 }
 
+template <cpu_isa isa>
+void eltwise_emitter<isa>::infinite_slope(const Vmm &v, int aux_i) {
+    // alpha x + beta for an infinite alpha: +-inf (NaN against an opposite infinite beta, as the
+    // reference) and beta at x = +-0, the reference's limit, not inf * 0 = NaN. AVX2 uses
+    // t(aux_i) as its mask.
+    const int m = is_avx512 ? mask_k(0) : t(aux_i).getIdx();
+    cmp(m, v, c(0.f), eq_oq);
+    h_.vmulps(v, v, c(alpha_));
+    if (beta_ != 0.f) h_.vaddps(v, v, c(beta_));
+    blend(v, c(beta_), m);
+}
+
 // ---- algorithms ------------------------------------------------------------------------------
 
 template <cpu_isa isa>
@@ -164,14 +180,16 @@ void eltwise_emitter<isa>::relu(const Vmm &v) {
         h_.vmaxps(v, t(0), v); // relu(-0) = -0 = 0 * -0, as the reference
         return;
     }
-    // x > 0 ? x : alpha x; "not greater" is le_oq so a NaN keeps x.
+    // x > 0 ? x : alpha x, written x < 0 ? alpha x : x: +-0 keep x, which is alpha x for a
+    // finite alpha and the reference's limit 0 for an infinite one (never 0 * inf); lt_oq is
+    // false for NaN, which keeps x.
     if constexpr (is_avx512) {
         const Xbyak::Opmask k(mask_k(0));
-        h_.vcmpps(k, v, c(0.f), le_oq);
+        h_.vcmpps(k, v, c(0.f), lt_oq);
         h_.vmulps(v | k, v, c(alpha_));
     } else {
         h_.vmulps(t(0), v, c(alpha_));
-        h_.vcmpps(t(1), v, c(0.f), le_oq);
+        h_.vcmpps(t(1), v, c(0.f), lt_oq);
         h_.vblendvps(v, v, t(0), t(1));
     }
 }
@@ -179,6 +197,7 @@ void eltwise_emitter<isa>::relu(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::linear(const Vmm &v) {
     if (alpha_ == 0.f) return const_keep_nan(v, beta_, 0); // 0 * inf is the limit 0
+    if (std::isinf(alpha_)) return infinite_slope(v, 0); // +-inf x + beta, and beta at x = +-0
     if (alpha_ == 1.f) {
         if (beta_ != 0.f) h_.vaddps(v, v, c(beta_));
     } else if (beta_ == 0.f) {
@@ -198,8 +217,12 @@ void eltwise_emitter<isa>::clip(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::hardsigmoid(const Vmm &v) {
     if (alpha_ == 0.f) return const_keep_nan(v, clamp01(beta_), 0);
-    h_.vmovups(t(0), c(alpha_));
-    h_.vfmadd213ps(v, t(0), c(beta_));
+    if (std::isinf(alpha_)) {
+        infinite_slope(v, 0);
+    } else {
+        h_.vmovups(t(0), c(alpha_));
+        h_.vfmadd213ps(v, t(0), c(beta_));
+    }
     max_keep_nan(v, t(0), 0.f);
     min_keep_nan(v, t(0), 1.f);
 }
@@ -212,8 +235,13 @@ void eltwise_emitter<isa>::hardswish(const Vmm &v) {
         if (g != 1.f) h_.vmulps(v, v, c(g));
         return;
     }
-    h_.vmovups(t(0), c(alpha_));
-    h_.vfmadd213ps(t(0), v, c(beta_)); // g = alpha x + beta
+    if (std::isinf(alpha_)) {
+        h_.vmovaps(t(0), v);
+        infinite_slope(t(0), 1);           // g = alpha x + beta, beta at x = +-0
+    } else {
+        h_.vmovups(t(0), c(alpha_));
+        h_.vfmadd213ps(t(0), v, c(beta_)); // g = alpha x + beta
+    }
     max_keep_nan(t(0), t(1), 0.f);
     min_keep_nan(t(0), t(1), 1.f);
     // x * g, and exactly 0 where g == 0 (the limit, also for x = +-inf)
@@ -413,7 +441,6 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::pow(const Vmm &v) {
     // alpha * x^beta with C's rules; exp(beta ln x) in general, products for integer |beta| <= 16.
-    if (alpha_ == 0.f) return const_keep_nan(v, 0.f, 0);
     if (beta_ == 0.f) return const_keep_nan(v, alpha_, 0);
     // C: (-inf)^beta = +inf (beta > 0) or +0 (beta < 0) for non-integer beta: as for +inf.
     const auto neg_inf_to_pos_inf = [&]() {
@@ -421,6 +448,26 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         cmp(m, v, c(-INFINITY), eq_oq);
         blend(v, c(INFINITY), m);
     };
+    if (alpha_ == 0.f) {
+        // 0 * x^beta: NaN where x^beta is NaN (x NaN, or x < 0 with a non-integer beta) or
+        // infinite (the pole x = +-0 of a negative beta: 0 * inf, as C); 0 elsewhere, +-inf
+        // included (the limit), as the reference. x^beta is replaced by a cheap function with the same NaN and
+        // infinite lanes (1/x, sqrt, 1/sqrt), which the product by 0 turns into NaN.
+        if (is_integer(beta_) && beta_ > 0.f) return const_keep_nan(v, 0.f, 0);
+        if (!is_integer(beta_)) {
+            neg_inf_to_pos_inf();
+            if (beta_ > 0.f) min_keep_nan(v, t(0), FLT_MAX);
+            h_.vsqrtps(v, v);                    // NaN for x < 0
+        }
+        if (beta_ < 0.f) {
+            // inf at x = +-0 only (1 / (x 2^64) stays finite for denormal x), 0 at x = +-inf
+            if (is_integer(beta_)) h_.vmulps(v, v, c(0x1p64f));
+            h_.vmovups(t(0), c(1.f));
+            h_.vdivps(v, t(0), v);
+        }
+        h_.vmulps(v, v, c(alpha_));
+        return;
+    }
     if (is_small_integer_power(beta_)) {
         // Left-to-right binary powering: square, and multiply by x for each set bit. alpha
         // joins the last product (alpha / x^-beta for a negative beta), not the result, so
@@ -449,6 +496,7 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         neg_inf_to_pos_inf();
         h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
         if (beta_ < 0.f) {
+            h_.vandps(v, v, cb(abs_bits)); // pow(-0, -0.5) = +inf, not 1 / -0
             h_.vmovups(t(0), c(1.f));
             h_.vdivps(v, t(0), v);
         }

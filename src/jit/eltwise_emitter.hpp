@@ -69,6 +69,8 @@ private:
     void min_keep_nan(const Vmm &v, const Vmm &tmp, float hi);
     // v = value, except that a NaN stays NaN. AVX2 uses t(aux_i) as its mask.
     void const_keep_nan(const Vmm &v, float value, int aux_i);
+    // v = alpha v + beta for an infinite alpha, beta where v = +-0. AVX2 uses t(aux_i) as its mask.
+    void infinite_slope(const Vmm &v, int aux_i);
     void round_nearest_even(const Vmm &dst, const Vmm &src);
 
     // ---- algorithms (eltwise_emitter.cpp) ----
