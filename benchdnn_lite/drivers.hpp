@@ -13,8 +13,13 @@ namespace bdl {
 // fill the data. The case keeps its reference result for all the chains that follow.
 std::unique_ptr<problem_case> make_conv_case(const std::string &desc, const settings &s);
 std::unique_ptr<problem_case> make_ip_case(const std::string &desc, const settings &s);
-// One case per algorithm of --alg: alg with --alpha/--beta when given, else its defaults.
-std::unique_ptr<problem_case> make_eltwise_case(const std::string &desc, prim::algorithm alg,
-                                                const settings &s);
+// The algorithm of s.alg with --alpha/--beta when given, else its defaults.
+std::unique_ptr<problem_case> make_eltwise_case(const std::string &desc, const settings &s);
+
+// The canonical descriptor of a case (--mb applied) without creating it, for --mode=L. Throws
+// as the make_*_case functions do for a descriptor that does not parse.
+std::string conv_case_desc(const std::string &desc, const settings &s);
+std::string ip_case_desc(const std::string &desc, const settings &s);
+std::string eltwise_case_desc(const std::string &desc, const settings &s);
 
 } // namespace bdl

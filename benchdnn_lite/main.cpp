@@ -3,9 +3,13 @@
 // Options apply to the descriptors that follow them. Every option (batch files included) is
 // checked before the first case runs; a bad one stops the run with exit status 2.
 #include <cstdio>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
+#include "attr/algorithm_table.hpp"
+#include "case_list.hpp"
 #include "drivers.hpp"
 #include "parser.hpp"
 #include "run_case.hpp"
@@ -16,62 +20,113 @@ using namespace bdl;
 
 const char *usage =
         "usage: benchdnn_lite --conv|--ip|--eltwise [OPTION|DESC]...\n"
-        "options: --mode=C|P|CP --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I\n"
-        "         --alg=ALG[,ALG...] --alpha=A --beta=B --stag=TAG --wtag=TAG --dtag=TAG\n"
-        "         --mb=N --match=REGEX --fused=on|off|both --max-ms-per-prb=N --batch=FILE\n"
-        "         --cmp=onednn|none\n"
+        "options (most take comma lists; the cases are their cross product):\n"
+        "         --mode=C|P|CP|L --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I|BWD_*\n"
+        "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --stag=TAG --wtag=TAG\n"
+        "         --dtag=TAG --tag=TAG --mb=N --inplace=BOOL --match=REGEX --skip-impl=STR\n"
+        "         --attr-scales=S --attr-zero-points=Z --attr-fpmath=M --attr-scratchpad=M\n"
+        "         --fused=on|off|both --max-ms-per-prb=N --cmp=onednn|none --batch=FILE\n"
         "         --reset -vN|--verbose=N\n"
         "see doc/benchdnn_lite.md\n";
+
+std::string case_desc(driver_kind d, const std::string &token, const settings &s) {
+    return d == driver_kind::conv ? conv_case_desc(token, s)
+           : d == driver_kind::ip ? ip_case_desc(token, s) : eltwise_case_desc(token, s);
+}
+
+std::unique_ptr<problem_case> make_case(driver_kind d, const std::string &token,
+                                        const settings &s) {
+    return d == driver_kind::conv ? make_conv_case(token, s)
+           : d == driver_kind::ip ? make_ip_case(token, s) : make_eltwise_case(token, s);
+}
+
+// The REPRO options of a case before the chain: the driver, the settings, for eltwise --alg and
+// the non-default --alpha/--beta (the problem_case writes those when it exists).
+std::string repro_head(driver_kind d, const settings &s) {
+    std::string r = std::string("--") + driver_name(d) + " " + s.repro_options();
+    if (d != driver_kind::eltwise) return r;
+    r += "--alg=" + s.alg.name() + " ";
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
+    auto number = [](float v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.9g", v);
+        return std::string(buf);
+    };
+    if (s.alpha_given && s.alpha != info->default_alpha) r += "--alpha=" + number(s.alpha) + " ";
+    if (s.beta_given && s.beta != info->default_beta) r += "--beta=" + number(s.beta) + " ";
+    return r;
+}
+
+std::string chain_repro(const chain_spec &c) {
+    const std::string text = c.repro();
+    return text.empty() ? "" : "--attr-post-ops=" + text + " ";
+}
+
+// The cases of one descriptor: skipped ones reported with their reason, listed ones in
+// --mode=L, the others run. Cases that differ only in what the reference does not depend on
+// (the chain) share one problem_case, so its reference result is computed once.
+void run_descriptor(const std::string &token, const parser_state &st,
+                    const std::vector<case_spec> &cases, reporter &rep) {
+    std::vector<std::pair<std::string, std::shared_ptr<problem_case>>> made;
+    for (const case_spec &c : cases) {
+        run_options opts;
+        opts.s = c.s;
+        opts.driver = st.driver;
+        opts.verbose = st.verbose;
+        const std::string chain = chain_repro(c.chain);
+        // The descriptor text for REPRO lines when it does not parse.
+        const std::string raw = (c.s.mb > 0 ? "--mb=" + std::to_string(c.s.mb) + " " : "") + token;
+        std::string desc;
+        try {
+            desc = case_desc(st.driver, token, c.s);
+        } catch (const std::exception &e) {
+            report_error_case(e, repro_head(st.driver, c.s) + chain + raw, rep);
+            continue;
+        }
+        if (!c.skip.empty() || st.g.mode_list) {
+            const std::string repro = repro_head(st.driver, c.s) + chain + desc;
+            report_other_case(c.skip.empty() ? case_status::listed : case_status::skipped, c.skip,
+                              repro, rep);
+            continue;
+        }
+        // The case's key: its REPRO options without the chain.
+        const std::string key = repro_head(st.driver, c.s) + desc;
+        std::shared_ptr<problem_case> pc;
+        for (const auto &m : made)
+            if (m.first == key) pc = m.second;
+        if (!pc) {
+            try {
+                pc = make_case(st.driver, token, c.s);
+            } catch (const std::exception &e) {
+                report_error_case(e, repro_head(st.driver, c.s) + chain + raw, rep);
+                continue;
+            }
+            made.emplace_back(key, pc);
+        }
+        const std::string head = std::string("--") + driver_name(st.driver) + " "
+                                 + c.s.repro_options() + pc->repro_options();
+        run_case(*pc, c.chain.po, head + chain + pc->desc(), opts, rep);
+    }
+}
 
 // Goes through the tokens once. Without a reporter it only checks the options and counts the
 // cases; with one it runs them.
 int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
-    run_options opts;
-    int64_t cases = 0;
+    parser_state st;
+    int64_t count = 0;
     for (const std::string &token : tokens) {
-        if (apply_option(token, opts)) continue;
-        if (opts.driver == driver_kind::none)
+        if (apply_option(token, st)) continue;
+        if (st.driver == driver_kind::none)
             throw option_error("descriptor '" + token
                                + "' comes before the driver option (--conv, --ip or --eltwise)");
-        const settings &s = opts.s;
-        if (!s.matches(token)) continue;
-        const bool eltwise = opts.driver == driver_kind::eltwise;
-        const size_t per_alg = s.chains.size();
-        const int64_t n = static_cast<int64_t>(per_alg * (eltwise ? s.algs.size() : 1));
-        cases += n;
-        if (!rep) continue;
-
-        const std::string head = std::string("--") + driver_name(opts.driver) + " "
-                                 + s.repro_options();
-        // The descriptor text for REPRO lines when it does not even parse.
-        const std::string raw = (s.mb > 0 ? "--mb=" + std::to_string(s.mb) + " " : "") + token;
-        const size_t n_algs = eltwise ? s.algs.size() : 1;
-        for (size_t a = 0; a < n_algs; ++a) {
-            std::unique_ptr<problem_case> pc;
-            try {
-                pc = eltwise ? make_eltwise_case(token, s.algs[a], s)
-                     : opts.driver == driver_kind::conv ? make_conv_case(token, s)
-                                                        : make_ip_case(token, s);
-            } catch (const std::exception &e) {
-                for (const prim::post_ops &po : s.chains) {
-                    std::string repro = head;
-                    if (eltwise)
-                        repro += std::string("--alg=") + prim::algorithm_name(s.algs[a]) + " ";
-                    if (po.len()) repro += "--attr-post-ops=" + prim::to_string(po) + " ";
-                    report_error_case(e, repro + raw, *rep);
-                }
-                continue;
-            }
-            for (const prim::post_ops &po : s.chains) {
-                std::string repro = head + pc->repro_options();
-                if (po.len()) repro += "--attr-post-ops=" + prim::to_string(po) + " ";
-                run_case(*pc, po, repro + pc->desc(), opts, *rep);
-            }
-        }
+        if (!st.l.matches(token)) continue;
+        const std::vector<case_spec> cases = expand_cases(st);
+        count += static_cast<int64_t>(cases.size());
+        if (rep) run_descriptor(token, st, cases, *rep);
     }
-    if (opts.driver == driver_kind::none)
+    if (st.driver == driver_kind::none)
         throw option_error("no driver: the first option must be --conv, --ip or --eltwise");
-    return cases;
+    return count;
 }
 
 } // namespace

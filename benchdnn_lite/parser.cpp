@@ -8,7 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "attr/algorithm_table.hpp"
+#include <algorithm>
+#include <optional>
+
+#include "attr_syntax.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
 
@@ -22,7 +25,9 @@ std::string upper(std::string s) {
 }
 
 [[noreturn]] void bad(const std::string &token, const std::string &why) {
-    throw option_error("bad option '" + token + "': " + why);
+    // A pathological token (a 40,000-character --match) is shown by its start only.
+    const std::string shown = token.size() > 200 ? token.substr(0, 200) + "..." : token;
+    throw option_error("bad option '" + shown + "': " + why);
 }
 
 int64_t parse_int(const std::string &token, const std::string &value, int64_t lo, int64_t hi) {
@@ -53,33 +58,92 @@ float parse_float(const std::string &token, const std::string &value) {
     return v;
 }
 
-// One eltwise algorithm by its fusion-string name or alias ("relu", "sigmoid").
-prim::algorithm parse_alg(const std::string &token, const std::string &name) {
-    if (name.empty()) bad(token, "an algorithm name is needed");
-    for (char c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-            bad(token, "'" + name + "' is not an algorithm name");
-    if (const auto *info = prim::impl::find_algorithm(name)) return info->alg;
-    if (name == "bounded_relu") // an alias that also fixes alpha: say what it means instead
-        bad(token, "write bounded_relu:A as --alg=clip --alpha=0 --beta=A");
-    try { // aliases, through the fusion-string parser that knows them
-        const prim::post_ops po = prim::parse_post_ops(name);
-        if (po.len() == 1 && po.get_kind(0) == prim::post_ops::kind::eltwise)
-            return po.entries()[0].alg;
-    } catch (const prim::error &) {
-    }
-    bad(token, "unknown eltwise algorithm '" + name + "'");
+// Splits a comma list; in a list of several items none may be empty unless allow_empty (a
+// single empty value is left to the item's own parser, which says what is missing).
+std::vector<std::string> items(const std::string &token, const std::string &value,
+                               bool allow_empty = false) {
+    std::vector<std::string> out = split(value, ',');
+    if (!allow_empty && out.size() > 1)
+        for (const std::string &v : out)
+            if (v.empty()) bad(token, "an empty item in the list");
+    return out;
 }
 
-std::vector<std::string> split(const std::string &s, char sep) {
-    std::vector<std::string> out;
-    size_t begin = 0;
-    while (true) {
-        const size_t end = s.find(sep, begin);
-        out.push_back(s.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
-        if (end == std::string::npos) return out;
-        begin = end + 1;
+eltwise_alg parse_eltwise_alg(const std::string &token, const std::string &name) {
+    if (name.empty()) bad(token, "an algorithm name is needed");
+    if (lower(name) == "bounded_relu") // an alias that also fixes alpha: say what it means instead
+        bad(token, "write bounded_relu:A as --alg=clip --alpha=0 --beta=A");
+    const std::optional<eltwise_alg> a = find_eltwise_alg(name);
+    if (!a) bad(token, "unknown eltwise algorithm '" + name + "'");
+    return *a;
+}
+
+conv_alg parse_conv_alg(const std::string &token, const std::string &name) {
+    std::string n = lower(name);
+    if (n.compare(0, 12, "convolution_") == 0) n = n.substr(12);
+    if (n == "direct") return conv_alg::direct;
+    if (n == "auto") return conv_alg::auto_select;
+    if (n == "wino" || n == "winograd") return conv_alg::wino;
+    bad(token, "convolution algorithm must be direct, wino or auto");
+}
+
+bool parse_bool(const std::string &token, const std::string &v) {
+    const std::string l = lower(v);
+    if (l == "true" || l == "1") return true;
+    if (l == "false" || l == "0") return false;
+    bad(token, "'" + v + "' is not true or false");
+}
+
+// --attr-scales / --attr-zero-points: ARG:POLICY[:VALUE][+...] per item ("" = none).
+void check_arg_policy(const std::string &token, const std::string &value) {
+    if (value.empty()) return;
+    for (const std::string &e : split(value, '+')) {
+        const std::vector<std::string> f = split(e, ':');
+        static const char *const args[] = {"src", "src0", "src1", "wei", "dst", "bia", "bias"};
+        bool known = false;
+        for (const char *a : args) known = known || f[0] == a || f[0].compare(0, 4, "msrc") == 0;
+        if (!known) bad(token, "unknown argument '" + f[0] + "'");
+        if (f.size() < 2 || f[1].empty()) bad(token, "'" + e + "' needs a policy (ARG:POLICY[:VALUE])");
+        if (f.size() > 4) bad(token, "'" + e + "' has too many fields");
     }
+}
+
+// A --match pattern std::regex can take without deep recursion (issue 11).
+void check_match(const std::string &token, const std::string &value) {
+    if (value.size() > max_match_length)
+        bad(token, "the pattern is longer than " + std::to_string(max_match_length) + " characters");
+    int depth = 0, deepest = 0;
+    bool escaped = false;
+    for (char c : value) {
+        if (escaped) {
+            escaped = false;
+            continue;
+        }
+        if (c == '\\') escaped = true;
+        else if (c == '(') deepest = std::max(deepest, ++depth);
+        else if (c == ')') --depth;
+    }
+    if (deepest > max_match_depth)
+        bad(token, "parentheses nested deeper than " + std::to_string(max_match_depth));
+}
+
+// True when text ends with '\\' (trailing whitespace allowed); removes it and the whitespace.
+bool ends_with_backslash(std::string &text) {
+    size_t end = text.find_last_not_of(" \t\r");
+    if (end == std::string::npos || text[end] != '\\') return false;
+    text.resize(end);
+    return true;
+}
+
+// The continued line `before` (its backslash removed) joined with the next line.
+std::string glue(const std::string &before, const std::string &next) {
+    const size_t last = before.find_last_not_of(" \t\r");
+    const size_t first = next.find_first_not_of(" \t\r");
+    if (last == std::string::npos) return next;
+    if (first == std::string::npos) return before;
+    const char b = before[last], a = next[first];
+    const bool in_list = b == ',' || b == '+' || b == ':' || b == '=' || a == ',' || a == '+';
+    return before.substr(0, last + 1) + (in_list ? "" : " ") + next.substr(first);
 }
 
 std::string folder_of(const std::string &path) {
@@ -89,9 +153,10 @@ std::string folder_of(const std::string &path) {
 
 } // namespace
 
-bool apply_option(const std::string &token, run_options &opts) {
+bool apply_option(const std::string &token, parser_state &st) {
     if (token.empty() || token[0] != '-') return false;
-    settings &s = opts.s;
+    option_lists &l = st.l;
+    global_options &g = st.g;
     const size_t eq = token.find('=');
     const std::string key = token.substr(0, eq);
     const bool has_value = eq != std::string::npos;
@@ -107,92 +172,162 @@ bool apply_option(const std::string &token, run_options &opts) {
         no_value();
         const driver_kind d = key == "--conv" ? driver_kind::conv
                               : key == "--ip" ? driver_kind::ip : driver_kind::eltwise;
-        if (opts.driver != driver_kind::none && opts.driver != d)
-            bad(token, std::string("the driver is already --") + driver_name(opts.driver)
+        if (st.driver != driver_kind::none && st.driver != d)
+            bad(token, std::string("the driver is already --") + driver_name(st.driver)
                        + " (one driver per run)");
-        opts.driver = d;
+        st.driver = d;
     } else if (key == "--mode") {
         need_value();
         const std::string m = upper(value);
-        if (m != "C" && m != "P" && m != "CP" && m != "PC") bad(token, "mode must be C, P or CP");
-        s.mode_c = m.find('C') != std::string::npos;
-        s.mode_p = m.find('P') != std::string::npos;
+        if (m == "L") {
+            g.mode_list = true;
+            return true;
+        }
+        if (m != "C" && m != "P" && m != "CP" && m != "PC") bad(token, "mode must be C, P, CP or L");
+        g.mode_list = false;
+        g.mode_c = m.find('C') != std::string::npos;
+        g.mode_p = m.find('P') != std::string::npos;
     } else if (key == "--attr-post-ops") {
         need_value();
         try {
-            s.chains = prim::parse_post_ops_list(value);
-        } catch (const prim::error &e) {
+            l.chains = parse_chains(value);
+        } catch (const syntax_error &e) {
             bad(token, e.what());
         }
     } else if (key == "--dir") {
         need_value();
-        const std::string d = upper(value);
-        if (d == "FWD_B") s.dir = direction::fwd_b;
-        else if (d == "FWD_D") s.dir = direction::fwd_d;
-        else if (d == "FWD_I") s.dir = direction::fwd_i;
-        else bad(token, "direction must be FWD_B, FWD_D or FWD_I");
+        std::vector<direction> dirs;
+        for (const std::string &v : items(token, value)) {
+            const std::string d = upper(v);
+            if (d == "FWD_B") dirs.push_back(direction::fwd_b);
+            else if (d == "FWD_D") dirs.push_back(direction::fwd_d);
+            else if (d == "FWD_I") dirs.push_back(direction::fwd_i);
+            else if (d == "BWD_D") dirs.push_back(direction::bwd_d);
+            else if (d == "BWD_W") dirs.push_back(direction::bwd_w);
+            else if (d == "BWD_WB") dirs.push_back(direction::bwd_wb);
+            else bad(token, "direction must be FWD_B, FWD_D, FWD_I, BWD_D, BWD_W or BWD_WB");
+        }
+        l.dir = dirs;
+    } else if (key == "--dt" || key == "--cfg") {
+        need_value();
+        std::vector<std::string> dts = items(token, value);
+        for (std::string &v : dts) {
+            v = lower(v);
+            try {
+                check_dt_value(v);
+            } catch (const syntax_error &e) {
+                bad(token, e.what());
+            }
+        }
+        l.dt = dts;
     } else if (key == "--alg") {
         need_value();
-        std::vector<prim::algorithm> algs;
-        for (const std::string &name : split(value, ',')) algs.push_back(parse_alg(token, name));
-        s.algs = algs;
-    } else if (key == "--alpha") {
+        if (st.driver == driver_kind::ip) bad(token, "--ip has no --alg");
+        if (st.driver == driver_kind::conv) {
+            std::vector<conv_alg> algs;
+            for (const std::string &v : items(token, value)) algs.push_back(parse_conv_alg(token, v));
+            l.calg = algs;
+        } else {
+            std::vector<eltwise_alg> algs;
+            for (const std::string &v : split(value, ','))
+                algs.push_back(parse_eltwise_alg(token, v));
+            l.alg = algs;
+        }
+    } else if (key == "--alpha" || key == "--beta") {
         need_value();
-        s.alpha = parse_float(token, value);
-        s.alpha_given = true;
-    } else if (key == "--beta") {
+        std::vector<float> v;
+        for (const std::string &x : items(token, value)) v.push_back(parse_float(token, x));
+        (key == "--alpha" ? l.alpha : l.beta) = v;
+    } else if (key == "--stag" || key == "--wtag" || key == "--dtag" || key == "--tag") {
         need_value();
-        s.beta = parse_float(token, value);
-        s.beta_given = true;
-    } else if (key == "--stag" || key == "--wtag" || key == "--dtag") {
-        need_value();
-        if (!parse_tag(value)) bad(token, "unknown layout tag '" + value + "'");
-        (key == "--stag" ? s.stag : key == "--wtag" ? s.wtag : s.dtag) = value;
+        if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::none)
+            bad(token, "--tag is an option of --eltwise; use --stag, --wtag, --dtag");
+        std::vector<std::string> tags = items(token, value);
+        for (const std::string &t : tags)
+            if (!parse_tag(t)) bad(token, "unknown layout tag '" + t + "'");
+        (key == "--wtag" ? l.wtag : key == "--dtag" ? l.dtag : l.stag) = tags;
     } else if (key == "--mb") {
         need_value();
-        s.mb = parse_int(token, value, 0, (int64_t(1) << 31) - 1);
+        std::vector<int64_t> mbs;
+        for (const std::string &v : items(token, value))
+            mbs.push_back(parse_int(token, v, 0, (int64_t(1) << 31) - 1));
+        l.mb = mbs;
+    } else if (key == "--inplace") {
+        need_value();
+        std::vector<bool> v;
+        for (const std::string &x : items(token, value)) v.push_back(parse_bool(token, x));
+        l.inplace = v;
+    } else if (key == "--attr-scales" || key == "--attr-zero-points" || key == "--attr-oscale") {
+        need_value();
+        std::vector<std::string> v = items(token, value, true);
+        for (const std::string &x : v)
+            if (key != "--attr-oscale") check_arg_policy(token, x);
+        (key == "--attr-zero-points" ? l.zero_points : l.scales) = v;
+    } else if (key == "--attr-fpmath") {
+        need_value();
+        std::vector<std::string> v = items(token, value, true);
+        for (std::string &x : v) {
+            const std::vector<std::string> f = split(x, ':'); // MODE[:APPLY_TO_INT]
+            const std::string m = lower(f[0]);
+            if (!(m.empty() || m == "strict" || m == "bf16" || m == "f16" || m == "tf32"
+                  || m == "any") || f.size() > 2)
+                bad(token, "fpmath mode must be strict, bf16, f16, tf32 or any");
+            if (f.size() == 2) parse_bool(token, f[1]);
+            if (m == "strict" && f.size() == 1) x = ""; // the default
+        }
+        l.fpmath = v;
+    } else if (key == "--attr-scratchpad") {
+        need_value(); // prim has no user scratchpad to honour or refuse: both modes run the same
+        for (const std::string &v : items(token, value))
+            if (v != "library" && v != "user") bad(token, "must be library or user");
+    } else if (key == "--skip-impl") {
+        need_value();
+        g.skip_impl.clear();
+        for (const std::string &v : split(value, ','))
+            if (!v.empty()) g.skip_impl.push_back(v);
     } else if (key == "--match") {
         need_value();
-        s.match = value;
-        s.match_re.reset();
+        check_match(token, value);
+        l.match = value;
+        l.match_re.reset();
         if (!value.empty()) {
             try {
-                s.match_re = std::make_shared<const std::regex>(value);
+                l.match_re = std::make_shared<const std::regex>(value);
             } catch (const std::regex_error &e) {
                 bad(token, std::string("bad regular expression: ") + e.what());
             }
         }
     } else if (key == "--fused") {
         need_value();
-        if (value == "on") s.fused = fused_mode::on;
-        else if (value == "off") s.fused = fused_mode::off;
-        else if (value == "both") s.fused = fused_mode::both;
+        if (value == "on") g.fused = fused_mode::on;
+        else if (value == "off") g.fused = fused_mode::off;
+        else if (value == "both") g.fused = fused_mode::both;
         else bad(token, "must be on, off or both");
     } else if (key == "--cmp") {
         need_value();
         if (value == "onednn") {
 #ifdef PRIM_WITH_ONEDNN
-            s.cmp_onednn = true;
+            g.cmp_onednn = true;
 #else
             bad(token, "built without oneDNN (libdnnl-dev was not found at configure time)");
 #endif
         } else if (value == "none") {
-            s.cmp_onednn = false;
+            g.cmp_onednn = false;
         } else {
             bad(token, "must be onednn or none");
         }
     } else if (key == "--max-ms-per-prb") {
         need_value();
-        s.max_ms = static_cast<int>(parse_int(token, value, 1, 3600 * 1000));
+        g.max_ms = static_cast<int>(parse_int(token, value, 1, 3600 * 1000));
     } else if (key == "--reset") {
         no_value();
-        s = settings();
+        l = option_lists(); // the globals (g), the driver and the verbosity stay
     } else if (key == "--verbose") {
         need_value();
-        opts.verbose = static_cast<int>(parse_int(token, value, 0, 10));
+        st.verbose = static_cast<int>(parse_int(token, value, 0, 10));
     } else if (key.size() >= 2 && key.compare(0, 2, "-v") == 0 && key.compare(0, 3, "--v") != 0) {
         const std::string level = token.substr(2);
-        opts.verbose = level.empty() ? 1 : static_cast<int>(parse_int(token, level, 0, 10));
+        st.verbose = level.empty() ? 1 : static_cast<int>(parse_int(token, level, 0, 10));
     } else if (key == "--batch") {
         bad(token, "--batch is expanded before the run"); // not reached: expand_batches took it
     } else {
@@ -218,11 +353,23 @@ std::vector<std::string> expand_batches(const std::vector<std::string> &args,
         std::ifstream file(path);
         if (!file) throw option_error("bad option '" + arg + "': cannot open '" + path + "'");
         std::vector<std::string> tokens;
-        std::string line;
+        std::string line, joined;
+        bool continued = false;
         while (std::getline(file, line)) {
             const size_t hash = line.find('#');
             if (hash != std::string::npos) line.resize(hash);
-            std::istringstream words(line);
+            std::string text = continued ? glue(joined, line) : line;
+            continued = ends_with_backslash(text);
+            if (continued) {
+                joined = text;
+                continue;
+            }
+            std::istringstream words(text);
+            std::string word;
+            while (words >> word) tokens.push_back(word);
+        }
+        if (continued) {
+            std::istringstream words(joined);
             std::string word;
             while (words >> word) tokens.push_back(word);
         }

@@ -13,21 +13,37 @@ struct option_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The whole run's state that options change: the per-descriptor settings, the driver and the
-// verbosity (which --reset leaves alone).
+// The whole run's state that options change: the driver options (their lists), the global ones
+// and the driver and verbosity, which --reset leaves alone.
+struct parser_state {
+    option_lists l;
+    global_options g;
+    driver_kind driver = driver_kind::none;
+    int verbose = 0;
+};
+
+// What one case runs with: its settings, the driver, the verbosity.
 struct run_options {
     settings s;
     driver_kind driver = driver_kind::none;
     int verbose = 0;
 };
 
-// True when token is an option (starts with '-'); applies it to opts. Throws option_error for an
+// The longest --match pattern and the deepest nesting of parentheses accepted: std::regex
+// compiles and matches recursively, so an unbounded pattern could overflow the stack.
+constexpr size_t max_match_length = 1000;
+constexpr int max_match_depth = 32;
+
+// True when token is an option (starts with '-'); applies it to st. Throws option_error for an
 // unknown option or a value that does not parse. --batch is not handled here (see expand_batches).
-bool apply_option(const std::string &token, run_options &opts);
+bool apply_option(const std::string &token, parser_state &st);
 
 // The tokens of args with every --batch=FILE replaced by the tokens of FILE: whitespace
 // separated, '#' to the end of the line is a comment, a nested --batch is relative to the folder
-// of the file that names it. base_dir is the folder for the top-level --batch ("" = current).
+// of the file that names it. A '\' ending a line continues it on the next one: inside a list (the
+// text before ends with ',', '+', ':' or '=', or the next line starts with ',' or '+') the two
+// are glued without the whitespace around the break, otherwise they are joined with a space.
+// base_dir is the folder for the top-level --batch ("" = current).
 std::vector<std::string> expand_batches(const std::vector<std::string> &args,
                                         const std::string &base_dir = "", int depth = 0);
 

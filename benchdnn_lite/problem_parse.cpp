@@ -1,4 +1,4 @@
-// Problem strings (doc/reference.md §3) parsed with benchdnn's rules: fields in a fixed order,
+// Problem strings (doc/reference.md §3) parsed with benchdnn's rules: fields in any order,
 // spatial groups copied, o and p derived, then the library's validity check.
 #include "problem_parse.hpp"
 
@@ -22,19 +22,36 @@ std::string num(int64_t v) { return std::to_string(v); }
 
 int first_sp(int nsp) { return 3 - nsp; }
 
-// ---- scanning "name value" fields in a fixed order ------------------------------------------
+// ---- scanning "name value" fields --------------------------------------------------------------
 
 // Values larger than this are refused while parsing, so that the derived sizes (products of two
 // fields plus a few more) cannot overflow 64 bits.
 constexpr int64_t max_field_value = (int64_t(1) << 30) - 1;
+
+// The name that starts at s[pos] ('n' or 'N'): n"NAME" with only '_' after the closing quote,
+// or the rest of the string as it is (benchdnn's files write nNAME and a bare n too).
+std::string read_name(const std::string &s, size_t pos) {
+    const size_t n = s.size();
+    if (pos + 1 < n && s[pos + 1] == '"') {
+        const size_t close = s.find('"', pos + 2);
+        if (close == std::string::npos) fail("name at position " + num(pos) + " has no closing '\"'");
+        for (size_t q = close + 1; q < n; ++q)
+            if (s[q] != '_')
+                fail("unexpected '" + s.substr(q) + "' at position " + num(q)
+                     + " after the name (the name comes last)");
+        return s.substr(pos + 2, close - pos - 2);
+    }
+    return s.substr(pos + 1);
+}
 
 struct field_value {
     bool given = false;
     int64_t value = 0;
 };
 
-// Reads s as a sequence of fields taken from `names` (in that order, each at most once, '_'
-// allowed between them, names in either case) and an optional trailing n"NAME".
+// Reads s as a sequence of fields taken from `names` (in any order, each at most once, '_'
+// allowed anywhere between them, names in either case) and an optional name, which comes last:
+// n"NAME", or n followed by the rest of the string (nNAME, or just n: an empty name).
 std::vector<field_value> scan_fields(const std::string &s, const std::vector<const char *> &names,
                                      std::string &name_out) {
     if (s.empty()) fail("empty descriptor");
@@ -44,7 +61,6 @@ std::vector<field_value> scan_fields(const std::string &s, const std::vector<con
             if (word == names[j]) return static_cast<int>(j);
         return -1;
     };
-    int last = -1; // index of the last field read, to check the order
     size_t pos = 0;
     const size_t n = s.size();
     while (pos < n) {
@@ -53,15 +69,8 @@ std::vector<field_value> scan_fields(const std::string &s, const std::vector<con
             ++pos;
             continue;
         }
-        if ((c == 'n' || c == 'N') && pos + 1 < n && s[pos + 1] == '"') {
-            const size_t close = s.find('"', pos + 2);
-            if (close == std::string::npos)
-                fail("name at position " + num(pos) + " has no closing '\"'");
-            name_out = s.substr(pos + 2, close - pos - 2);
-            for (size_t q = close + 1; q < n; ++q)
-                if (s[q] != '_')
-                    fail("unexpected '" + s.substr(q) + "' at position " + num(q)
-                         + " after the name (the name comes last)");
+        if (c == 'n' || c == 'N') { // no field name starts with n: the name, to the end
+            name_out = read_name(s, pos);
             return out;
         }
         if (!std::isalpha(static_cast<unsigned char>(c)))
@@ -95,10 +104,6 @@ std::vector<field_value> scan_fields(const std::string &s, const std::vector<con
                      + " is too large");
         }
         if (out[idx].given) fail("duplicate field '" + word + "' at position " + num(start));
-        if (idx < last)
-            fail("field '" + word + "' at position " + num(start)
-                 + " is out of order: it must come before '" + names[last] + "'");
-        last = idx;
         out[idx].given = true;
         out[idx].value = negative ? -v : v;
     }
@@ -229,8 +234,13 @@ ip_problem parse_ip_problem(const std::string &s) {
 }
 
 eltwise_problem parse_eltwise_problem(const std::string &s) {
+    return parse_eltwise_problem_named(s, nullptr);
+}
+
+eltwise_problem parse_eltwise_problem_named(const std::string &s, std::string *name) {
     if (s.empty()) fail("empty descriptor");
     eltwise_problem p;
+    if (name) name->clear();
     size_t pos = 0;
     while (true) {
         const size_t start = pos;
@@ -247,6 +257,14 @@ eltwise_problem parse_eltwise_problem(const std::string &s) {
         }
         p.dims.push_back(v);
         if (pos == s.size()) break;
+        // After the dims, an optional name: _n"NAME", n"NAME", nNAME or n.
+        size_t q = pos;
+        while (q < s.size() && s[q] == '_') ++q;
+        if (q < s.size() && (s[q] == 'n' || s[q] == 'N')) {
+            const std::string nm = read_name(s, q);
+            if (name) *name = nm;
+            break;
+        }
         if (s[pos] != 'x' && s[pos] != 'X')
             fail("unexpected character '" + std::string(1, s[pos]) + "' at position " + num(pos)
                  + " (dims are written like 2x17x5x7)");

@@ -13,6 +13,9 @@ namespace bdl {
 // ("oc=16 is not divisible by g=3", "unknown field 'xx' at position 7").
 prim::impl::conv_problem parse_conv_problem(const std::string &s);
 prim::impl::ip_problem parse_ip_problem(const std::string &s);
+// Eltwise dims may be followed by a name (16x16x2x1_n"eltwise_ci_2d:0"); the library's problem
+// has no name, so it is returned in *name when asked for.
 prim::impl::eltwise_problem parse_eltwise_problem(const std::string &s);
+prim::impl::eltwise_problem parse_eltwise_problem_named(const std::string &s, std::string *name);
 
 } // namespace bdl

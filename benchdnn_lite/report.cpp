@@ -21,7 +21,7 @@ void reporter::clear_progress() {
 
 void reporter::show_progress() {
     if (!progress_) return;
-    std::fprintf(stderr, "\r\033[K[%lld/%lld cases, %.1f s]", static_cast<long long>(passed_ + failed_),
+    std::fprintf(stderr, "\r\033[K[%lld/%lld cases, %.1f s]", static_cast<long long>(done_),
                  static_cast<long long>(total_), (now_ms() - start_ms_) / 1000.0);
     std::fflush(stderr);
     progress_shown_ = true;
@@ -47,8 +47,9 @@ void reporter::status_line(int64_t index, const std::string &status, const std::
     line(s + " __REPRO: " + repro);
 }
 
-void reporter::end_case(bool passed) {
-    (passed ? passed_ : failed_)++;
+void reporter::end_case(case_status st) {
+    counts_[static_cast<int>(st)]++;
+    done_++;
     clear_progress();
     show_progress();
 }
@@ -71,8 +72,16 @@ void reporter::summary() {
         std::printf("%s_geomean,%s,%lld,%.4g,%.4g,%.3f\n", c.kind.c_str(), c.driver.c_str(),
                     static_cast<long long>(c.cases), a, b, a / b);
     }
-    std::printf("%lld passed, %lld failed\n", static_cast<long long>(passed_),
-                static_cast<long long>(failed_));
+    auto n = [&](case_status st) { return static_cast<long long>(count(st)); };
+    std::printf("tests:%lld passed:%lld skipped:%lld mistrusted:0 unimplemented:%lld "
+                "invalid_arguments:%lld failed:%lld listed:%lld\n",
+                static_cast<long long>(next_), n(case_status::passed), n(case_status::skipped),
+                n(case_status::unimplemented), n(case_status::invalid_arguments),
+                n(case_status::failed), n(case_status::listed));
+    std::string last = std::to_string(passed()) + " passed, " + std::to_string(failed()) + " failed";
+    if (n(case_status::skipped)) last += ", " + std::to_string(n(case_status::skipped)) + " skipped";
+    if (n(case_status::listed)) last += ", " + std::to_string(n(case_status::listed)) + " listed";
+    std::printf("%s\n", last.c_str());
     std::fflush(stdout);
 }
 

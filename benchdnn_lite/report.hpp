@@ -1,11 +1,16 @@
 // What benchdnn_lite prints (doc/reference.md §4): one status line per case in C mode, perf
-// lines in P mode, the final "P passed, F failed" line, and a progress line on a terminal.
+// lines in P mode, benchdnn's summary line "tests:N passed:P skipped:S ..." and then ours,
+// "P passed, F failed[, S skipped][, L listed]", last; a progress line on a terminal.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace bdl {
+
+// How a case ended. invalid_arguments and unimplemented count as failed in our last line;
+// skipped and listed cases are not failures.
+enum class case_status { passed, failed, skipped, listed, unimplemented, invalid_arguments };
 
 class reporter {
 public:
@@ -20,23 +25,31 @@ public:
     // Any other stdout line (perf lines, verbose details).
     void line(const std::string &text);
     // Counts the case once it is finished; updates the progress line.
-    void end_case(bool passed);
+    void end_case(case_status st);
 
-    int64_t passed() const { return passed_; }
-    int64_t failed() const { return failed_; }
+    int64_t passed() const { return count(case_status::passed); }
+    // Failed, unimplemented and invalid cases: what makes the exit status 1.
+    int64_t failed() const {
+        return count(case_status::failed) + count(case_status::unimplemented)
+               + count(case_status::invalid_arguments);
+    }
+    int64_t count(case_status st) const { return counts_[static_cast<int>(st)]; }
     // A comparison of two rates of one case (kind "perf_cmp": fused and unfused; "perf_onednn":
     // ours and oneDNN's). summary() prints their geometric means per kind and driver.
     void record_comparison(const std::string &kind, const std::string &driver, double a_rate,
                            double b_rate);
     // "KIND_geomean,DRIVER,CASES,A,B,RATIO" per recorded kind and driver (RATIO = A / B), then
-    // "P passed, F failed", alone on the last line.
+    // benchdnn's "tests:N passed:P skipped:S mistrusted:0 unimplemented:U invalid_arguments:I
+    // failed:F listed:L", then "P passed, F failed" (", S skipped" and ", L listed" when not 0)
+    // alone on the last line.
     void summary();
 
 private:
     void clear_progress();
     void show_progress();
 
-    int64_t total_, next_ = 0, passed_ = 0, failed_ = 0;
+    int64_t total_, next_ = 0, done_ = 0;
+    int64_t counts_[6] = {};
     double start_ms_;
     bool progress_; // stderr is a terminal
     bool progress_shown_ = false;

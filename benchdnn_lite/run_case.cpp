@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <new>
+#include <stdexcept>
 
 #include "compare.hpp"
 #include "onednn/compare_onednn.hpp"
@@ -78,6 +79,24 @@ std::string perf_line(const char *driver, const std::string &impl, const std::st
            + fmt("%.4g", t.median_ms);
 }
 
+// --skip-impl: a case whose implementation name contains one of the patterns is skipped, as
+// benchdnn skips it (prim offers no next implementation to fall back to).
+struct skipped_impl : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void check_skip_impl(const std::string &impl, const settings &s) {
+    for (const std::string &p : s.skip_impl)
+        if (impl.find(p) != std::string::npos)
+            throw skipped_impl("skip-impl: implementation '" + impl + "' matches '" + p + "'");
+}
+
+case_status status_enum(const std::string &status) {
+    if (status == "INVALID_ARGUMENTS") return case_status::invalid_arguments;
+    if (status == "UNIMPLEMENTED") return case_status::unimplemented;
+    return case_status::failed;
+}
+
 // The status word of a case that threw, and its detail.
 std::string status_of(const std::exception &e, const std::string &phase, std::string &detail) {
     if (const auto *pe = dynamic_cast<const prim::error *>(&e)) {
@@ -100,6 +119,7 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     phase = "create";
     const double t0 = now_ms();
     const bound_primitive fused = pc.create(attr);
+    check_skip_impl(fused.impl, opts.s);
     const double t1 = now_ms();
     phase = "execute";
     fused.execute();
@@ -165,6 +185,7 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
     attr.set_post_ops(po);
     if (s.fused == fused_mode::on) {
         const bound_primitive fused = pc.create(attr);
+        check_skip_impl(fused.impl, s);
         const timing t = time_runs([&] { fused.execute(); }, s.max_ms);
         rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
     } else if (s.fused == fused_mode::off) {
@@ -173,6 +194,7 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
     } else {
         const bound_primitive fused = pc.create(attr);
+        check_skip_impl(fused.impl, s);
         const unfused_pipeline u(pc, po);
         timing tf, tu;
         time_alternating([&] { fused.execute(); }, [&] { u.execute(); }, s.max_ms, tf, tu);
@@ -192,25 +214,37 @@ void report_error_case(const std::exception &e, const std::string &repro, report
     std::string detail;
     const std::string status = status_of(e, "", detail);
     rep.status_line(index, status, detail, repro);
-    rep.end_case(false);
+    rep.end_case(status_enum(status));
+}
+
+void report_other_case(case_status st, const std::string &reason, const std::string &repro,
+                       reporter &rep) {
+    const int64_t index = rep.begin_case();
+    rep.status_line(index, st == case_status::listed ? "LISTED" : "SKIPPED", reason, repro);
+    rep.end_case(st);
 }
 
 void run_case(problem_case &pc, const prim::post_ops &po, const std::string &repro,
               const run_options &opts, reporter &rep) {
     const int64_t index = rep.begin_case();
     bool passed = true;
+    case_status st = case_status::passed;
     std::string phase;
     try {
         if (opts.s.mode_c) passed = check_correctness(pc, po, repro, index, opts, rep, phase);
         phase = "perf";
         if (opts.s.mode_p && passed) measure_performance(pc, po, opts, rep); // a P run passes
+        if (!passed) st = case_status::failed;
+    } catch (const skipped_impl &e) {
+        rep.status_line(index, "SKIPPED", e.what(), repro);
+        st = case_status::skipped;
     } catch (const std::exception &e) {
         std::string detail;
         const std::string status = status_of(e, phase, detail);
         rep.status_line(index, status, detail, repro);
-        passed = false;
+        st = status_enum(status);
     }
-    rep.end_case(passed);
+    rep.end_case(st);
 }
 
 } // namespace bdl

@@ -16,4 +16,8 @@ void run_case(problem_case &pc, const prim::post_ops &po, const std::string &rep
 // Reports a case that could not even be set up (bad descriptor, bad tag, ...) from its error.
 void report_error_case(const std::exception &e, const std::string &repro, reporter &rep);
 
+// Reports a case that is not run: SKIPPED (reason) or, in list mode, LISTED.
+void report_other_case(case_status st, const std::string &reason, const std::string &repro,
+                       reporter &rep);
+
 } // namespace bdl

@@ -1,6 +1,8 @@
 // Names of option values and the REPRO text of the settings.
 #include "settings.hpp"
 
+#include "attr/algorithm_table.hpp"
+
 namespace bdl {
 
 const char *driver_name(driver_kind d) {
@@ -16,7 +18,10 @@ const char *direction_name(direction d) {
     switch (d) {
     case direction::fwd_b: return "FWD_B";
     case direction::fwd_d: return "FWD_D";
-    default: return "FWD_I";
+    case direction::fwd_i: return "FWD_I";
+    case direction::bwd_d: return "BWD_D";
+    case direction::bwd_w: return "BWD_W";
+    default: return "BWD_WB";
     }
 }
 
@@ -28,15 +33,39 @@ const char *fused_name(fused_mode f) {
     }
 }
 
+const char *conv_alg_name(conv_alg a) {
+    switch (a) {
+    case conv_alg::direct: return "direct";
+    case conv_alg::auto_select: return "auto";
+    default: return "wino";
+    }
+}
+
+std::string eltwise_alg::name() const {
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg);
+    return std::string(info ? info->name : "?") + (dst ? "_dst" : "");
+}
+
 std::string settings::repro_options() const {
     std::string r;
     if (mode_p) r += mode_c ? "--mode=CP " : "--mode=P ";
     if (dir != direction::fwd_b) r += std::string("--dir=") + direction_name(dir) + " ";
+    if (dt != "f32") r += "--dt=" + dt + " ";
     if (stag != "any") r += "--stag=" + stag + " ";
     if (wtag != "any") r += "--wtag=" + wtag + " ";
     if (dtag != "any") r += "--dtag=" + dtag + " ";
+    if (calg != conv_alg::direct) r += std::string("--alg=") + conv_alg_name(calg) + " ";
+    if (inplace) r += "--inplace=true ";
+    if (!scales.empty()) r += "--attr-scales=" + scales + " ";
+    if (!zero_points.empty()) r += "--attr-zero-points=" + zero_points + " ";
+    if (!fpmath.empty()) r += "--attr-fpmath=" + fpmath + " ";
     if (fused != fused_mode::on) r += std::string("--fused=") + fused_name(fused) + " ";
     if (cmp_onednn) r += "--cmp=onednn ";
+    if (!skip_impl.empty()) {
+        r += "--skip-impl=";
+        for (size_t j = 0; j < skip_impl.size(); ++j) r += (j ? "," : "") + skip_impl[j];
+        r += " ";
+    }
     if (mode_p && max_ms != default_max_ms) r += "--max-ms-per-prb=" + std::to_string(max_ms) + " ";
     return r;
 }

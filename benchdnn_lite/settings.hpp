@@ -1,5 +1,7 @@
-// The options that apply to the descriptors that follow them (doc/reference.md §4), and how a
-// case's REPRO line writes back the ones that are not at their default.
+// What options set (doc/reference.md §4): the lists each option holds (option_lists), the global
+// options that --reset keeps (global_options), and the values of one case (settings), which the
+// cases and the REPRO line read. The cases of a descriptor are the cross product of the lists
+// (case_list.hpp).
 #pragma once
 #include <memory>
 #include <regex>
@@ -13,35 +15,91 @@ namespace bdl {
 enum class driver_kind { none, conv, ip, eltwise };
 const char *driver_name(driver_kind d); // "conv", "ip", "eltwise"
 
-enum class direction { fwd_b, fwd_d, fwd_i };
+// benchdnn's directions; prim runs the forward ones, the backward ones are skipped cases.
+enum class direction { fwd_b, fwd_d, fwd_i, bwd_d, bwd_w, bwd_wb };
 const char *direction_name(direction d); // "FWD_B", ...
+inline bool is_backward(direction d) { return d >= direction::bwd_d; }
 
 enum class fused_mode { on, off, both };
 const char *fused_name(fused_mode f); // "on", ...
 
+// --alg of the convolution driver: auto runs as direct; wino is a skipped case.
+enum class conv_alg { direct, auto_select, wino };
+const char *conv_alg_name(conv_alg a); // "direct", "auto", "wino"
+
+// --alg of the eltwise driver: an algorithm, and whether it was named as its _dst variant
+// (relu_dst, ...: the same forward function; kept so that REPRO writes what the user wrote).
+struct eltwise_alg {
+    prim::algorithm alg = prim::algorithm::eltwise_relu;
+    bool dst = false;
+    std::string name() const; // "relu", "relu_dst"
+    bool operator==(const eltwise_alg &o) const { return alg == o.alg && dst == o.dst; }
+};
+
+// One chain of --attr-post-ops, translated from benchdnn's syntax. When skip is not empty the
+// chain holds an entry prim cannot run (binary, prelu, dw, a sum with a zero point or another
+// data type): its cases are SKIPPED with that reason and REPRO writes `text`, the chain as given.
+struct chain_spec {
+    prim::post_ops po;
+    std::string text; // as written (for skipped chains)
+    std::string skip; // "" when the chain runs
+    // What REPRO writes after --attr-post-ops= ("" for an empty chain).
+    std::string repro() const { return skip.empty() ? prim::to_string(po) : text; }
+};
+
 constexpr int default_max_ms = 500;
 
+// The values of one case.
 struct settings {
-    bool mode_c = true, mode_p = false;              // --mode=C (default), P, CP
-    std::vector<prim::post_ops> chains {prim::post_ops()}; // --attr-post-ops, one case each
-    direction dir = direction::fwd_b;                // --dir
-    std::vector<prim::algorithm> algs {prim::algorithm::eltwise_relu}; // --alg (eltwise)
-    bool alpha_given = false, beta_given = false;    // --alpha, --beta; else each alg's default
-    float alpha = 0.f, beta = 0.f;
+    bool mode_c = true, mode_p = false;    // --mode=C (default), P, CP
+    direction dir = direction::fwd_b;      // --dir
+    std::string dt = "f32";                // --dt / --cfg, as written
     std::string stag = "any", wtag = "any", dtag = "any";
-    int64_t mb = 0;                                  // --mb; 0 keeps the descriptor's own
-    std::string match;                               // --match; "" runs everything
+    conv_alg calg = conv_alg::direct;      // --alg (conv)
+    eltwise_alg alg;                       // --alg (eltwise)
+    bool alpha_given = false, beta_given = false; // --alpha, --beta; else each alg's default
+    float alpha = 0.f, beta = 0.f;
+    int64_t mb = 0;                        // --mb; 0 keeps the descriptor's own
+    bool inplace = false;                  // --inplace (eltwise)
+    std::string scales, zero_points;       // --attr-scales, --attr-zero-points ("" = none)
+    std::string fpmath;                    // --attr-fpmath ("" = strict)
+    fused_mode fused = fused_mode::on;     // --fused
+    int max_ms = default_max_ms;           // --max-ms-per-prb
+    bool cmp_onednn = false;               // --cmp=onednn: side by side with oneDNN
+    std::vector<std::string> skip_impl;    // --skip-impl patterns
+
+    // The options of a REPRO line that differ from their defaults, each followed by a space,
+    // without the chain and the eltwise algorithm (the case adds those).
+    std::string repro_options() const;
+};
+
+// The options that --reset leaves alone (benchdnn's common options).
+struct global_options {
+    bool mode_c = true, mode_p = false, mode_list = false; // --mode=C|P|CP|L
+    fused_mode fused = fused_mode::on;
+    int max_ms = default_max_ms;
+    bool cmp_onednn = false;
+    std::vector<std::string> skip_impl; // --skip-impl=A,B: patterns, any substring match
+};
+
+// The driver options: each holds the list of values its comma list gave.
+struct option_lists {
+    std::vector<direction> dir {direction::fwd_b};
+    std::vector<std::string> dt {"f32"};
+    std::vector<std::string> stag {"any"}, wtag {"any"}, dtag {"any"};
+    std::vector<conv_alg> calg {conv_alg::direct};
+    std::vector<eltwise_alg> alg {eltwise_alg()};
+    std::vector<float> alpha, beta;        // empty: each algorithm's default
+    std::vector<chain_spec> chains {chain_spec()};
+    std::vector<std::string> scales {""}, zero_points {""}, fpmath {""};
+    std::vector<int64_t> mb {0};
+    std::vector<bool> inplace {false};
+    std::string match;                     // --match; "" runs everything
     std::shared_ptr<const std::regex> match_re;
-    fused_mode fused = fused_mode::on;               // --fused
-    int max_ms = default_max_ms;                     // --max-ms-per-prb
-    bool cmp_onednn = false;                         // --cmp=onednn: side by side with oneDNN
 
     bool matches(const std::string &desc) const {
         return !match_re || std::regex_search(desc, *match_re);
     }
-    // The options of a REPRO line that differ from their defaults, each followed by a space,
-    // without the chain and the eltwise algorithm (the case adds those).
-    std::string repro_options() const;
 };
 
 } // namespace bdl

@@ -53,7 +53,80 @@ bool pattern_rank(const std::string &s, int &rank) {
     return true;
 }
 
+// A meta-tag: the letters of a pattern with one 'x' among them ("aBx16b", "xcab"); the other
+// letters are the first dims, each once, and x stands for the dims after them.
+bool is_meta_tag(const std::string &s) {
+    size_t pos = 0, xs = 0;
+    std::string letters;
+    while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos]))) {
+        if (s[pos] == 'x') ++xs;
+        else letters += static_cast<char>(std::tolower(static_cast<unsigned char>(s[pos])));
+        ++pos;
+    }
+    if (xs != 1 || letters.size() > 5) return false;
+    for (size_t j = 0; j < letters.size(); ++j)
+        if (letters.find(static_cast<char>('a' + j)) == std::string::npos) return false;
+    int rank = 0;
+    // The blocks must name the leading letters: check them as a pattern without the x.
+    std::string no_x = s;
+    no_x.erase(no_x.find('x'), 1);
+    return !letters.empty() && pattern_rank(no_x, rank);
+}
+
+// oneDNN's named tags: activations written with n c d h w, weights with g o i d h w; uppercase
+// for a blocked dim, blocks like "16c" after the letters. The pattern gives each letter its
+// position in that canonical order among the letters present ("nChw16c" -> "aBcd16b").
+std::string named_to_pattern(const std::string &s) {
+    size_t pos = 0;
+    std::string letters;
+    while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos])))
+        letters += static_cast<char>(std::tolower(static_cast<unsigned char>(s[pos++])));
+    const std::string order = letters.find('n') != std::string::npos ? "ncdhw" : "goidhw";
+    std::string present;
+    for (char c : order)
+        if (letters.find(c) != std::string::npos) present += c;
+    if (present.size() != letters.size()) return ""; // a letter outside the order, or twice
+    auto map = [&](char c) {
+        const size_t at = present.find(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        if (at == std::string::npos) return '\0';
+        const char m = static_cast<char>('a' + at);
+        return std::isupper(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(m)) : m;
+    };
+    std::string out;
+    for (size_t j = 0; j < s.size(); ++j) {
+        const char c = s[j];
+        if (!std::isalpha(static_cast<unsigned char>(c))) {
+            out += c;
+            continue;
+        }
+        const char m = map(c);
+        if (!m) return "";
+        out += m;
+    }
+    return out;
+}
+
 } // namespace
+
+std::string tag_info::pattern_for(int r) const {
+    if (!adaptive()) return r == rank ? pattern : "";
+    const size_t x = pattern.find('x');
+    size_t letters = 0;
+    while (letters < pattern.size() && std::isalpha(static_cast<unsigned char>(pattern[letters])))
+        ++letters;
+    const int fixed = static_cast<int>(letters) - 1;
+    if (r >= fixed) {
+        std::string spatial;
+        for (int j = fixed; j < r; ++j) spatial += static_cast<char>('a' + j);
+        return pattern.substr(0, x) + spatial + pattern.substr(x + 1);
+    }
+    // Fewer dims than fixed letters: only a plain tag shrinks (abx, axb, xba for 1 or 2 dims).
+    if (letters != pattern.size() || r < 1) return "";
+    std::string out;
+    for (size_t j = 0; j < letters; ++j)
+        if (pattern[j] != 'x' && pattern[j] - 'a' < r) out += pattern[j];
+    return out;
+}
 
 std::optional<tag_info> parse_tag(const std::string &name) {
     tag_info info;
@@ -68,8 +141,18 @@ std::optional<tag_info> parse_tag(const std::string &name) {
             info.rank = n.rank;
             return info;
         }
-    if (!pattern_rank(name, info.rank)) return std::nullopt;
-    info.pattern = name;
+    if (is_meta_tag(name)) {
+        info.pattern = name;
+        info.rank = 0;
+        return info;
+    }
+    if (pattern_rank(name, info.rank)) {
+        info.pattern = name;
+        return info;
+    }
+    const std::string p = named_to_pattern(name);
+    if (p.empty() || !pattern_rank(p, info.rank)) return std::nullopt;
+    info.pattern = p;
     return info;
 }
 
@@ -80,12 +163,18 @@ prim::memory::desc make_desc(const prim::memory::dims &dims, const std::string &
     if (!info) // options are checked before the run, so only a caller's mistake gets here
         throw prim::error(prim::status::invalid_arguments, "unknown tag '" + tag_name + "'");
     if (info->any) return prim::memory::desc(dims, dt, tag::any);
-    if (info->rank != static_cast<int>(dims.size()))
+    const int rank = static_cast<int>(dims.size());
+    const std::string pattern = info->named ? "" : info->pattern_for(rank);
+    if (info->adaptive() && pattern.empty())
+        throw prim::error(prim::status::invalid_arguments,
+                std::string(option) + "=" + tag_name + " cannot describe a tensor of "
+                        + std::to_string(rank) + " dims");
+    if (!info->adaptive() && info->rank != rank)
         throw prim::error(prim::status::invalid_arguments,
                 std::string(option) + "=" + tag_name + " describes " + std::to_string(info->rank)
                         + " dims but the tensor has " + std::to_string(dims.size()));
     if (info->named) return prim::memory::desc(dims, dt, info->tag);
-    return prim::memory::desc(dims, dt, info->pattern);
+    return prim::memory::desc(dims, dt, pattern);
 }
 
 prim::memory::desc plain_desc(const prim::memory::dims &dims) {

@@ -1,5 +1,7 @@
-// Layout tags of --stag/--wtag/--dtag: the names of doc/reference.md §4, "any", and oneDNN-style
-// patterns ("aBcd16b") that prim::memory::desc understands.
+// Layout tags of --stag/--wtag/--dtag: the names of doc/reference.md §4, "any", oneDNN-style
+// patterns ("aBcd16b") that prim::memory::desc understands, oneDNN's named tags ("nChw16c",
+// "OIhw16i16o", "gOIhw16i16o"), and benchdnn's meta-tags whose 'x' stands for the spatial dims
+// ("abx", "axb", "xba", "aBx16b", "ABx16a16b", "xcab"), which fit any rank.
 #pragma once
 #include <optional>
 #include <string>
@@ -13,7 +15,10 @@ struct tag_info {
     int rank = 0;           // dims the tag describes
     bool named = false;     // a plain tag by name (nchw, oihw, ...): tag below
     prim::memory::format_tag tag = prim::memory::format_tag::undef;
-    std::string pattern;    // otherwise a pattern such as "aBcd16b"
+    std::string pattern;    // otherwise a pattern such as "aBcd16b" (or "aBx16b": rank 0)
+    bool adaptive() const { return !any && !named && rank == 0; }
+    // The pattern for a tensor of `rank` dims ("" when the tag cannot describe that rank).
+    std::string pattern_for(int rank) const;
 };
 
 // nullopt for a string that is neither a known name nor a well-formed pattern.

@@ -11,6 +11,7 @@
 
 #include "compare.hpp"
 #include "fill.hpp"
+#include "case_list.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
@@ -21,7 +22,7 @@ using prim::algorithm;
 namespace {
 
 // The message of the option_error that applying token throws ("" when it is accepted).
-std::string option_error_of(const std::string &token, run_options opts = run_options()) {
+std::string option_error_of(const std::string &token, parser_state opts = parser_state()) {
     try {
         apply_option(token, opts);
     } catch (const option_error &e) {
@@ -48,63 +49,60 @@ struct temp_dir {
 } // namespace
 
 TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
-    run_options o;
+    parser_state o;
     CHECK(apply_option("--conv", o));
     CHECK(o.driver == driver_kind::conv);
     CHECK_FALSE(apply_option("ic3ih5oc4kh3", o)); // a descriptor, not an option
 
     CHECK(apply_option("--mode=CP", o));
-    CHECK(o.s.mode_c);
-    CHECK(o.s.mode_p);
+    CHECK(o.g.mode_c);
+    CHECK(o.g.mode_p);
     apply_option("--mode=p", o);
-    CHECK_FALSE(o.s.mode_c);
-    CHECK(o.s.mode_p);
+    CHECK_FALSE(o.g.mode_c);
+    CHECK(o.g.mode_p);
 
     apply_option("--attr-post-ops=,sum+relu,sum:2+relu+sum:3", o);
-    REQUIRE(o.s.chains.size() == 3);
-    CHECK(o.s.chains[0].len() == 0);
-    CHECK(prim::to_string(o.s.chains[1]) == "sum+relu");
-    CHECK(prim::to_string(o.s.chains[2]) == "sum:2+relu+sum:3");
+    REQUIRE(o.l.chains.size() == 3);
+    CHECK(o.l.chains[0].po.len() == 0);
+    CHECK(prim::to_string(o.l.chains[1].po) == "sum+relu");
+    CHECK(prim::to_string(o.l.chains[2].po) == "sum:2+relu+sum:3");
 
     apply_option("--dir=FWD_D", o);
-    CHECK(o.s.dir == direction::fwd_d);
-    apply_option("--alg=relu,sigmoid,gelu", o);
-    CHECK(o.s.algs == std::vector<algorithm> {algorithm::eltwise_relu,
-                              algorithm::eltwise_logistic, algorithm::eltwise_gelu_tanh});
-    apply_option("--alpha=-inf", o);
-    CHECK(o.s.alpha_given);
-    CHECK(o.s.alpha == -std::numeric_limits<float>::infinity());
-    apply_option("--beta=0.25", o);
-    CHECK(o.s.beta == 0.25f);
+    CHECK(o.l.dir == std::vector<direction> {direction::fwd_d});
     apply_option("--stag=nhwc", o);
     apply_option("--wtag=aBcd16b", o);
-    CHECK(o.s.stag == "nhwc");
-    CHECK(o.s.wtag == "aBcd16b");
+    CHECK(o.l.stag == std::vector<std::string> {"nhwc"});
+    CHECK(o.l.wtag == std::vector<std::string> {"aBcd16b"});
     apply_option("--mb=7", o);
-    CHECK(o.s.mb == 7);
+    CHECK(o.l.mb == std::vector<int64_t> {7});
     apply_option("--match=res[23]", o);
-    CHECK(o.s.matches("mb2ic64n\"res2a\""));
-    CHECK_FALSE(o.s.matches("mb2ic64n\"res4a\""));
+    CHECK(o.l.matches("mb2ic64n\"res2a\""));
+    CHECK_FALSE(o.l.matches("mb2ic64n\"res4a\""));
     apply_option("--fused=both", o);
-    CHECK(o.s.fused == fused_mode::both);
+    CHECK(o.g.fused == fused_mode::both);
     apply_option("--max-ms-per-prb=20", o);
-    CHECK(o.s.max_ms == 20);
+    CHECK(o.g.max_ms == 20);
     apply_option("-v3", o);
     CHECK(o.verbose == 3);
 
-    CHECK(o.s.repro_options() == "--mode=P --dir=FWD_D --stag=nhwc --wtag=aBcd16b --fused=both "
-                                 "--max-ms-per-prb=20 ");
+    const std::vector<case_spec> cases = expand_cases(o);
+    REQUIRE(cases.size() == 3);
+    CHECK(cases[1].s.repro_options() == "--mode=P --dir=FWD_D --stag=nhwc --wtag=aBcd16b "
+                                        "--fused=both --max-ms-per-prb=20 ");
+    CHECK(cases[1].s.mb == 7);
 
-    // --reset: every per-descriptor option back to its default; driver and verbosity stay.
+    // --reset: every driver option back to its default; the global ones (mode, fused,
+    // max-ms-per-prb, cmp, skip-impl), the driver and the verbosity stay, as in benchdnn.
     apply_option("--reset", o);
-    CHECK(o.s.mode_c);
-    CHECK_FALSE(o.s.mode_p);
-    CHECK(o.s.chains.size() == 1);
-    CHECK(o.s.stag == "any");
-    CHECK(o.s.mb == 0);
-    CHECK(o.s.matches("anything"));
-    CHECK_FALSE(o.s.alpha_given);
-    CHECK(o.s.repro_options().empty());
+    CHECK_FALSE(o.g.mode_c);
+    CHECK(o.g.mode_p);
+    CHECK(o.g.fused == fused_mode::both);
+    CHECK(o.g.max_ms == 20);
+    CHECK(o.l.chains.size() == 1);
+    CHECK(o.l.stag == std::vector<std::string> {"any"});
+    CHECK(o.l.mb == std::vector<int64_t> {0});
+    CHECK(o.l.matches("anything"));
+    CHECK(o.l.alpha.empty());
     CHECK(o.driver == driver_kind::conv);
     CHECK(o.verbose == 3);
     apply_option("--verbose=0", o);
@@ -113,13 +111,13 @@ TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
 
 TEST_CASE("bad options are refused with a message naming them", "[benchdnn][options]") {
     CHECK(option_error_of("--foo") == "bad option '--foo': unknown option");
-    CHECK(option_error_of("--mode=X") == "bad option '--mode=X': mode must be C, P or CP");
+    CHECK(option_error_of("--mode=X") == "bad option '--mode=X': mode must be C, P, CP or L");
     CHECK(option_error_of("--mode") == "bad option '--mode': expected --mode=VALUE");
     CHECK(option_error_of("--reset=1") == "bad option '--reset=1': --reset takes no value");
     CHECK_THAT(option_error_of("--attr-post-ops=relu+nan"),
                Catch::StartsWith("bad option '--attr-post-ops=relu+nan': bad fusion string"));
     CHECK_THAT(option_error_of("--attr-post-ops=relu+nan"), Catch::Contains("position 5"));
-    CHECK_THAT(option_error_of("--dir=BWD_D"), Catch::StartsWith("bad option '--dir=BWD_D'"));
+    CHECK_THAT(option_error_of("--dir=BWD_X"), Catch::StartsWith("bad option '--dir=BWD_X'"));
     CHECK(option_error_of("--alg=foo") == "bad option '--alg=foo': unknown eltwise algorithm 'foo'");
     CHECK_THAT(option_error_of("--alg=relu,,tanh"), Catch::Contains("algorithm name is needed"));
     CHECK_THAT(option_error_of("--alg=sum"), Catch::Contains("unknown eltwise algorithm 'sum'"));
@@ -133,7 +131,7 @@ TEST_CASE("bad options are refused with a message naming them", "[benchdnn][opti
     CHECK(option_error_of("--fused=yes") == "bad option '--fused=yes': must be on, off or both");
     CHECK_THAT(option_error_of("--max-ms-per-prb=0"), Catch::Contains("must be in [1,"));
     CHECK_THAT(option_error_of("-vx"), Catch::Contains("not a number"));
-    run_options conv;
+    parser_state conv;
     apply_option("--conv", conv);
     CHECK(option_error_of("--ip", conv)
           == "bad option '--ip': the driver is already --conv (one driver per run)");

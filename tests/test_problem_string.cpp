@@ -182,9 +182,8 @@ TEST_CASE("conv: validity rules name the problem", "[problem][conv][errors]") {
     CHECK(conv_error("g3ic16ih5oc16kh3") == "oc=16 is not divisible by g=3");
     CHECK(conv_error("g3ic16ih5oc15kh3") == "ic=16 is not divisible by g=3");
     CHECK(conv_error("g0ic16ih5oc16kh3") == "g=0 must be positive");
-    // Fields out of the canonical order are refused before any rule is checked.
-    CHECK(conv_error("g3ic16oc16ih5kh3")
-          == "field 'ih' at position 10 is out of order: it must come before 'oc'");
+    // Fields in any order: the rules are checked on the fields, wherever they are written.
+    CHECK(conv_error("g3ic16oc16ih5kh3") == "oc=16 is not divisible by g=3");
     CHECK(conv_error("ic0ih5oc1kh3") == "ic=0 must be positive");
     CHECK(conv_error("ic1ih5oc0kh3") == "oc=0 must be positive");
     CHECK(conv_error("mb-1ic1ih5oc1kh3") == "mb=-1 is negative");
@@ -222,10 +221,7 @@ TEST_CASE("conv: validity rules name the problem", "[problem][conv][errors]") {
 TEST_CASE("conv: syntax errors say what and where", "[problem][conv][errors]") {
     CHECK(conv_error("ic1ih5xx3oc1kh3") == "unknown field 'xx' at position 6");
     CHECK(conv_error("ic1ic2ih5oc1kh3") == "duplicate field 'ic' at position 3");
-    CHECK(conv_error("oc1ic1ih5kh3")
-          == "field 'ic' at position 3 is out of order: it must come before 'oc'");
-    CHECK(conv_error("ic1ih5oc1kh3ph1sh2")
-          == "field 'sh' at position 15 is out of order: it must come before 'ph'");
+    CHECK(conv_error("oc1ic1ih5oc2kh3") == "duplicate field 'oc' at position 9");
     CHECK(conv_error("icoc1ih5kh3") == "field 'ic' at position 0 has no value");
     CHECK(conv_error("ic1ih5oc1kh") == "field 'kh' at position 9 has no value");
     CHECK(conv_error("ic1ih5oc1kh3+") == "unexpected character '+' at position 12");
@@ -233,7 +229,48 @@ TEST_CASE("conv: syntax errors say what and where", "[problem][conv][errors]") {
     CHECK(conv_error("ic1ih99999999999oc1kh3") == "value of field 'ih' at position 5 is too large");
     CHECK(conv_error("ic1ih5oc1kh3n\"abc") == "name at position 12 has no closing '\"'");
     CHECK_THAT(conv_error("ic1ih5n\"abc\"oc1kh3"), Catch::Contains("after the name"));
-    CHECK_THAT(conv_error("ic1ih5oc1kh3nabc"), Catch::StartsWith("unknown field 'nabc'"));
+    CHECK_THAT(conv_error("ic1ih5n\"abc\"_x"), Catch::Contains("after the name"));
+    // A name without quotes runs to the end of the string, so nothing can follow it.
+    CHECK(conv_error("ic1ih5oc1kh3nabc") == "");
+    CHECK(conv_error("ic1ih5nabc_oc1kh3") == "field 'oc' is required");
+}
+
+TEST_CASE("conv: fields in any order, as benchdnn's files write them", "[problem][conv]") {
+    const conv_problem canonical = parse_conv_problem("g1mb16ic1024ih19oc512oh19kh1ph0");
+    // oneDNN's shapes files: mb before g, each spatial dimension's fields together.
+    check_same(parse_conv_problem("mb16_g1ic1024oc512_ih19oh19kh1sh1dh0ph0_iw19ow19kw1sw1dw0pw0"),
+               canonical);
+    check_same(parse_conv_problem("oc512ic1024mb16ih19oh19kh1"), canonical);
+    check_same(parse_conv_problem("kh1_oh19_ih19_oc512_ic1024_mb16"), canonical);
+    // g2_ic16oc16_ih56kh3ph1: the w group still copies h, wherever h is written.
+    const conv_problem g = parse_conv_problem("g2_ic16oc16_ih56kh3ph1");
+    check_same(g, parse_conv_problem("g2ic16ih56oc16kh3ph1"));
+    CHECK(g.i[SP_W] == 56);
+    CHECK(g.p[SP_W] == 1);
+    // 3D with the d fields last; 1D with w fields before the channels.
+    check_same(parse_conv_problem("ic2oc2kd3sd2pd1id6"), parse_conv_problem("ic2id6oc2kd3sd2pd1"));
+    check_same(parse_conv_problem("kw3iw10ic3oc4"), parse_conv_problem("ic3iw10oc4kw3"));
+    // '_' anywhere between fields, several in a row, before the name and at the ends.
+    check_same(parse_conv_problem("_ic4__ih5_oc6_kh3__"), parse_conv_problem("ic4ih5oc6kh3"));
+    // The canonical form prints the canonical order.
+    CHECK(to_string(parse_conv_problem("oc8_ic4ih5kh3ph1_mb1")) == "mb1ic4ih5oc8oh5kh3ph1");
+}
+
+TEST_CASE("conv and ip: names quoted, unquoted or empty", "[problem][conv][ip]") {
+    CHECK(parse_conv_problem("ic4ih5oc6kh3n\"res2a\"").name == "res2a");
+    CHECK(parse_conv_problem("ic4ih5oc6kh3_n\"res2a:0\"_").name == "res2a:0");
+    // benchdnn's files also write the name without quotes, and an empty name as a bare n.
+    const conv_problem bare = parse_conv_problem("mb1ic16ih5oc16oh5kh3ph1_n");
+    CHECK(bare.name.empty());
+    CHECK(to_string(bare) == "mb1ic16ih5oc16oh5kh3ph1");
+    const conv_problem unquoted
+            = parse_conv_problem("ic16ih5oc16kh3noc%simd_width_!=0_with_im2col");
+    CHECK(unquoted.name == "oc%simd_width_!=0_with_im2col");
+    CHECK(unquoted.oc == 16);
+    CHECK(to_string(unquoted) == "mb2ic16ih5oc16oh3kh3n\"oc%simd_width_!=0_with_im2col\"");
+    CHECK(parse_conv_problem("ic4ih5oc6kh3N\"x\"").name == "x");
+    CHECK(parse_ip_problem("mb112ic2048_ih1iw1_oc1000_n\"resnet:ip1\"").name == "resnet:ip1");
+    CHECK(parse_ip_problem("oc1000ic2048mb112nresnet_ip1").name == "resnet_ip1");
 }
 
 TEST_CASE("conv: field names in either case, '_' between fields, names", "[problem][conv]") {
@@ -386,7 +423,9 @@ TEST_CASE("ip: errors", "[problem][ip][errors]") {
     CHECK(ip_error("ic0oc3") == "ic=0 must be positive");
     CHECK(ip_error("ic3ih0oc3") == "ih=0 must be positive");
     CHECK(ip_error("ic3oc3kh3") == "unknown field 'kh' at position 6");
-    CHECK(ip_error("oc3ic3") == "field 'ic' at position 3 is out of order: it must come before 'oc'");
+    CHECK(ip_error("oc3ic3") == "");
+    CHECK(to_string(parse_ip_problem("oc3_ih4_ic2_mb5")) == "mb5ic2ih4oc3");
+    CHECK(ip_error("oc3ic3oc4") == "duplicate field 'oc' at position 6");
     CHECK_THAT(ip_error("ic3id2ih2oc3"), Catch::Contains("3D problem"));
     CHECK_THAT(ip_error("ic1073741823id1073741823oc3"),
                Catch::StartsWith("problem too large: src would have"));
@@ -410,4 +449,21 @@ TEST_CASE("eltwise: dims", "[problem][eltwise]") {
     CHECK_THAT(eltwise_error("99999999999"), Catch::Contains("too large"));
     CHECK_THAT(eltwise_error("1073741823x1073741823x1073741823"),
                Catch::StartsWith("problem too large: the tensor would have"));
+}
+
+TEST_CASE("eltwise: a name after the dims", "[problem][eltwise]") {
+    std::string name;
+    const eltwise_problem a = bdl::parse_eltwise_problem_named("16x16x2x1_n\"eltwise_ci_2d:0\"", &name);
+    CHECK(a.dims == std::vector<int64_t>{16, 16, 2, 1});
+    CHECK(name == "eltwise_ci_2d:0");
+    bdl::parse_eltwise_problem_named("2x3n\"x\"", &name);
+    CHECK(name == "x");
+    bdl::parse_eltwise_problem_named("2x3_nplain_name", &name);
+    CHECK(name == "plain_name");
+    bdl::parse_eltwise_problem_named("2x3_n", &name);
+    CHECK(name.empty());
+    CHECK(parse_eltwise_problem("16x16x2x1_n\"eltwise_ci_2d:0\"").dims.size() == 4);
+    CHECK_THAT(eltwise_error("2x3_n\"abc"), Catch::Contains("no closing"));
+    CHECK_THAT(eltwise_error("2x3_n\"abc\"x4"), Catch::Contains("after the name"));
+    CHECK_THAT(eltwise_error("2x3_4"), Catch::StartsWith("unexpected character '_' at position 3"));
 }

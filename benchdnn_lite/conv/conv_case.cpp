@@ -57,6 +57,12 @@ private:
 
 } // namespace
 
+std::string conv_case_desc(const std::string &text, const settings &s) {
+    prim::impl::conv_problem prb = parse_conv_problem(text);
+    if (s.mb > 0) prb.mb = s.mb;
+    return prim::impl::to_string(prb);
+}
+
 std::unique_ptr<problem_case> make_conv_case(const std::string &text, const settings &s) {
     prim::impl::conv_problem prb = parse_conv_problem(text);
     if (s.mb > 0) prb.mb = s.mb;

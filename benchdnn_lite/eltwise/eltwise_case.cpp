@@ -17,6 +17,12 @@ namespace {
 
 using prim::memory;
 
+} // namespace
+
+std::string eltwise_desc(const prim::impl::eltwise_problem &prb, const std::string &name);
+
+namespace {
+
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 std::string number(float v) {
@@ -27,23 +33,28 @@ std::string number(float v) {
 
 class eltwise_case : public problem_case {
 public:
-    eltwise_case(const prim::impl::eltwise_problem &prb, prim::algorithm alg, float alpha,
+    eltwise_case(const prim::impl::eltwise_problem &prb, const std::string &name, float alpha,
                  float beta, const settings &s)
-        : prb_(prb), alg_(alg), alpha_(alpha), beta_(beta), s_(s) {
+        : prb_(prb), name_(name), alg_(s.alg.alg), alpha_(alpha), beta_(beta), s_(s) {
         dst_dims_ = prb.dims;
         check_memory_budget(6.0 * 4 * volume_f(prb.dims), desc());
         src_ = buffer(prb.nelems());
-        dst_old_ = buffer(prb.nelems());
-        fill_eltwise_src(src_, alg);
-        fill_dst_old(dst_old_);
+        fill_eltwise_src(src_, alg_);
+        if (s.inplace) {
+            dst_old_ = src_; // in place: what a sum reads is the source
+        } else {
+            dst_old_ = buffer(prb.nelems());
+            fill_dst_old(dst_old_);
+        }
     }
 
-    std::string desc() const override { return prim::impl::to_string(prb_); }
+    std::string desc() const override { return eltwise_desc(prb_, name_); }
 
-    // --alg by its main name; --alpha/--beta only when they differ from the algorithm's defaults.
+    // --alg as written (main name, or its _dst variant); --alpha/--beta only when they differ
+    // from the algorithm's defaults.
     std::string repro_options() const override {
         const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg_);
-        std::string r = std::string("--alg=") + info->name + " ";
+        std::string r = "--alg=" + s_.alg.name() + " ";
         if (!same_bits(alpha_, info->default_alpha)) r += "--alpha=" + number(alpha_) + " ";
         if (!same_bits(beta_, info->default_beta)) r += "--beta=" + number(beta_) + " ";
         return r;
@@ -64,7 +75,10 @@ public:
         b.prim = std::make_shared<eltwise_forward>(pd);
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, dst_dims_, pd.src_desc());
-        b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
+        // In place (--inplace=true): dst is the source's memory.
+        b.args[prim::PRIM_ARG_DST] = s_.inplace && pd.dst_desc() == pd.src_desc()
+                                             ? b.args[prim::PRIM_ARG_SRC]
+                                             : from_plain(dst_old_, dst_dims_, pd.dst_desc());
         return b;
     }
 
@@ -87,6 +101,7 @@ public:
 
 private:
     prim::impl::eltwise_problem prb_;
+    std::string name_;
     prim::algorithm alg_;
     float alpha_, beta_;
     settings s_;
@@ -96,15 +111,26 @@ private:
 
 } // namespace
 
-std::unique_ptr<problem_case> make_eltwise_case(const std::string &text, prim::algorithm alg,
-                                                const settings &s) {
-    prim::impl::eltwise_problem prb = parse_eltwise_problem(text);
+std::string eltwise_desc(const prim::impl::eltwise_problem &prb, const std::string &name) {
+    return prim::impl::to_string(prb) + (name.empty() ? "" : "_n\"" + name + "\"");
+}
+
+std::string eltwise_case_desc(const std::string &text, const settings &s) {
+    std::string name;
+    prim::impl::eltwise_problem prb = parse_eltwise_problem_named(text, &name);
+    if (s.mb > 0) prb.dims[0] = s.mb;
+    return eltwise_desc(prb, name);
+}
+
+std::unique_ptr<problem_case> make_eltwise_case(const std::string &text, const settings &s) {
+    std::string name;
+    prim::impl::eltwise_problem prb = parse_eltwise_problem_named(text, &name);
     if (s.mb > 0) prb.dims[0] = s.mb;
     // Defaults of the main name; an alias (bounded_relu) never reaches here with other defaults.
-    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg);
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
     const float alpha = s.alpha_given ? s.alpha : info->default_alpha;
     const float beta = s.beta_given ? s.beta : info->default_beta;
-    return std::make_unique<eltwise_case>(prb, alg, alpha, beta, s);
+    return std::make_unique<eltwise_case>(prb, name, alpha, beta, s);
 }
 
 } // namespace bdl

@@ -48,6 +48,12 @@ private:
 
 } // namespace
 
+std::string ip_case_desc(const std::string &text, const settings &s) {
+    prim::impl::ip_problem prb = parse_ip_problem(text);
+    if (s.mb > 0) prb.mb = s.mb;
+    return prim::impl::to_string(prb);
+}
+
 std::unique_ptr<problem_case> make_ip_case(const std::string &text, const settings &s) {
     prim::impl::ip_problem prb = parse_ip_problem(text);
     if (s.mb > 0) prb.mb = s.mb;

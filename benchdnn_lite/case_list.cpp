@@ -1,0 +1,157 @@
+// The cross product of the option lists, and the cases prim skips.
+#include "case_list.hpp"
+
+#include <cstdio>
+#include <functional>
+
+#include "attr/algorithm_table.hpp"
+#include "attr_syntax.hpp"
+
+namespace bdl {
+
+namespace {
+
+using prim::algorithm;
+
+// One loop of the cross product: how many values, and how to set the i-th on a case.
+struct loop {
+    size_t n;
+    std::function<void(case_spec &, size_t)> set;
+};
+
+template <typename T, typename F>
+loop over(const std::vector<T> &v, F set_one) {
+    return {v.size(), [&v, set_one](case_spec &c, size_t i) { set_one(c, v[i]); }};
+}
+
+bool uses_alpha(algorithm a) {
+    switch (a) {
+    case algorithm::eltwise_tanh: case algorithm::eltwise_square: case algorithm::eltwise_abs:
+    case algorithm::eltwise_sqrt: case algorithm::eltwise_logistic: case algorithm::eltwise_exp:
+    case algorithm::eltwise_log: case algorithm::eltwise_gelu_tanh: case algorithm::eltwise_gelu_erf:
+    case algorithm::eltwise_mish: case algorithm::eltwise_round: case algorithm::eltwise_softsign:
+    case algorithm::eltwise_identity: case algorithm::eltwise_logsigmoid:
+        return false;
+    default: return true;
+    }
+}
+
+bool uses_beta(algorithm a) {
+    switch (a) {
+    case algorithm::eltwise_linear: case algorithm::eltwise_clip: case algorithm::eltwise_clip_v2:
+    case algorithm::eltwise_hardsigmoid: case algorithm::eltwise_hardswish:
+    case algorithm::eltwise_pow: case algorithm::eltwise_selu: case algorithm::eltwise_shrink:
+    case algorithm::eltwise_scaled_tanh: case algorithm::eltwise_parametric_softplus:
+        return true;
+    default: return false;
+    }
+}
+
+std::string number(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// benchdnn skips the alpha/beta values an algorithm does not take, so that lists such as
+// --alpha=0,0.25,-0.25 can be given for every algorithm at once.
+std::string eltwise_params_reason(const settings &s) {
+    const algorithm a = s.alg.alg;
+    const std::string name = s.alg.name();
+    if (s.alpha_given && s.alpha != 0.f && !uses_alpha(a))
+        return name + " does not use alpha (alpha=" + number(s.alpha) + ")";
+    if (s.beta_given && s.beta != 0.f && !uses_beta(a))
+        return name + " does not use beta (beta=" + number(s.beta) + ")";
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(a);
+    const float alpha = s.alpha_given ? s.alpha : info->default_alpha;
+    const float beta = s.beta_given ? s.beta : info->default_beta;
+    if (s.alg.dst && (a == algorithm::eltwise_relu || a == algorithm::eltwise_elu) && alpha < 0)
+        return name + " needs alpha >= 0";
+    if ((a == algorithm::eltwise_clip || a == algorithm::eltwise_clip_v2) && alpha > beta)
+        return name + " needs alpha <= beta";
+    return prim::impl::check_eltwise_params(a, alpha, beta, 1.f);
+}
+
+} // namespace
+
+std::vector<case_spec> expand_cases(const parser_state &st) {
+    const option_lists &l = st.l;
+    const bool conv = st.driver == driver_kind::conv, eltwise = st.driver == driver_kind::eltwise;
+    static const std::vector<float> no_value {0.f};
+    const std::vector<float> &alphas = l.alpha.empty() ? no_value : l.alpha;
+    const std::vector<float> &betas = l.beta.empty() ? no_value : l.beta;
+    const bool alpha_given = !l.alpha.empty(), beta_given = !l.beta.empty();
+
+    const loop dir = over(l.dir, [](case_spec &c, direction d) { c.s.dir = d; });
+    const loop dt = over(l.dt, [](case_spec &c, const std::string &v) { c.s.dt = v; });
+    const loop stag = over(l.stag, [](case_spec &c, const std::string &v) { c.s.stag = v; });
+    const loop wtag = over(l.wtag, [](case_spec &c, const std::string &v) { c.s.wtag = v; });
+    const loop dtag = over(l.dtag, [](case_spec &c, const std::string &v) { c.s.dtag = v; });
+    const loop calg = over(l.calg, [](case_spec &c, conv_alg a) { c.s.calg = a; });
+    const loop alg = over(l.alg, [](case_spec &c, const eltwise_alg &a) { c.s.alg = a; });
+    const loop alpha = over(alphas, [alpha_given](case_spec &c, float v) {
+        c.s.alpha = v;
+        c.s.alpha_given = alpha_given;
+    });
+    const loop beta = over(betas, [beta_given](case_spec &c, float v) {
+        c.s.beta = v;
+        c.s.beta_given = beta_given;
+    });
+    const loop scales = over(l.scales, [](case_spec &c, const std::string &v) { c.s.scales = v; });
+    const loop zp = over(l.zero_points, [](case_spec &c, const std::string &v) { c.s.zero_points = v; });
+    const loop chains = over(l.chains, [](case_spec &c, const chain_spec &v) { c.chain = v; });
+    const loop fpmath = over(l.fpmath, [](case_spec &c, const std::string &v) { c.s.fpmath = v; });
+    const loop mb = over(l.mb, [](case_spec &c, int64_t v) { c.s.mb = v; });
+    const loop inplace = {l.inplace.size(), [&l](case_spec &c, size_t i) { c.s.inplace = l.inplace[i]; }};
+
+    std::vector<loop> loops;
+    if (eltwise)
+        loops = {dir, dt, stag, dtag, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
+    else if (conv)
+        loops = {dir, dt, stag, wtag, dtag, calg, scales, zp, chains, fpmath, mb, inplace};
+    else
+        loops = {dir, dt, stag, wtag, dtag, scales, zp, chains, fpmath, mb, inplace};
+
+    case_spec base;
+    base.s.mode_c = st.g.mode_c;
+    base.s.mode_p = st.g.mode_p;
+    base.s.fused = st.g.fused;
+    base.s.max_ms = st.g.max_ms;
+    base.s.cmp_onednn = st.g.cmp_onednn;
+    base.s.skip_impl = st.g.skip_impl;
+
+    std::vector<case_spec> out;
+    for (const loop &lp : loops)
+        if (lp.n == 0) return out;
+    std::vector<size_t> idx(loops.size(), 0);
+    while (true) {
+        case_spec c = base;
+        for (size_t j = 0; j < loops.size(); ++j) loops[j].set(c, idx[j]);
+        c.skip = skip_reason(c, st.driver);
+        out.push_back(c);
+        size_t j = loops.size();
+        while (j > 0 && ++idx[j - 1] == loops[j - 1].n) idx[--j] = 0;
+        if (j == 0) return out;
+    }
+}
+
+std::string skip_reason(const case_spec &c, driver_kind driver) {
+    const settings &s = c.s;
+    if (is_backward(s.dir)) return "backward directions are not implemented";
+    std::string why = dt_skip_reason(s.dt);
+    if (!why.empty()) return why;
+    if (driver == driver_kind::conv && s.calg == conv_alg::wino)
+        return "Winograd convolution is not implemented";
+    if (s.inplace && driver != driver_kind::eltwise) return "in-place runs apply to eltwise only";
+    if (s.inplace && s.dtag != "any" && s.dtag != s.stag)
+        return "in-place needs the same source and destination layouts";
+    if (!s.scales.empty()) return "scales are not supported";
+    if (!s.zero_points.empty()) return "zero points are not supported";
+    if (!s.fpmath.empty())
+        return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
+    if (!c.chain.skip.empty()) return c.chain.skip;
+    if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
+    return "";
+}
+
+} // namespace bdl
