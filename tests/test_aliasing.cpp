@@ -4,7 +4,7 @@
 // a 3x3 convolution with src and dst in one buffer: 638 of 800). Where in place is defined
 // (eltwise with src == dst and one layout; a reorder between equal descs) it works. Ranges that
 // only touch (one ends where the other begins) do not overlap. Rules: doc/design.md, "Arguments
-// that share memory". Every ISA cap is tried: the check is made before any kernel is chosen to run.
+// that share memory". Every ISA cap is tried: the check comes before any kernel runs.
 #include "api_test_util.hpp"
 
 #include <numeric>
