@@ -87,6 +87,51 @@ TEST_CASE("memory descs whose size overflows 64 bits are refused", "[bad_input][
                   "too large");
 }
 
+TEST_CASE("descs without a layout refuse the queries that need one", "[bad_input][memory]") {
+    // offset() on an 'any' desc read strides it does not have: a segfault (issue 11).
+    const memory::desc any({2, 3}, dt::f32, tag::any), zero;
+    const memory::dim idx[] = {1, 2};
+    CHECK_INVALID(any.offset(idx), "offset() needs a layout and this desc has none ('any'");
+    CHECK_INVALID(zero.offset(idx), "offset() needs a layout and this desc has none (an empty");
+    CHECK_INVALID(any.strides(), "strides() needs a layout");
+    CHECK_INVALID(zero.strides(), "strides() needs a layout");
+    CHECK_INVALID(any.padded_dims(), "padded_dims() needs a layout");
+    CHECK_INVALID(zero.padded_dims(), "padded_dims() needs a layout");
+    // The sizes are defined: such a desc has no buffer, so 0 (as oneDNN's get_size()).
+    CHECK(any.get_size() == 0);
+    CHECK(any.nelems_padded() == 0);
+    CHECK(zero.get_size() == 0);
+    CHECK(zero.nelems_padded() == 0);
+    CHECK(any.layout() == "any");
+    CHECK(zero.layout() == "undef");
+    CHECK(any.get_dims() == dims {2, 3});
+    CHECK(zero.ndims() == 0);
+    CHECK(any != zero);
+    CHECK(any == memory::desc({2, 3}, dt::f32, tag::any));
+}
+
+TEST_CASE("an empty desc whose other dims overflow the strides is refused",
+          "[bad_input][memory][huge]") {
+    // 0 elements, but the stride of dim a would be 2^80: undefined behaviour before.
+    CHECK_INVALID(memory::desc({0, huge, huge}, dt::f32, tag::abc), "too large");
+    CHECK_INVALID(memory::desc({huge, huge, 0}, dt::f32, tag::cba), "too large");
+    CHECK_INVALID(memory::desc({0, huge}, dt::f32, std::string("aB4611686018427387904b")),
+                  "too large");
+    CHECK(memory::desc({0, huge}, dt::f32, tag::ab).get_size() == 0);
+    CHECK(memory::desc({0, huge}, dt::f32, tag::ab).strides() == dims {huge, 1});
+    // Primitives on such shapes are refused at creation, with 'any' layouts too. (An inner
+    // product's weights hold every dim of src but mb, so their size check covers it.)
+    const memory::desc src({0, 1, huge, huge}, dt::f32, tag::any),
+            wei({1, 1, 1, 1}, dt::f32, tag::any);
+    CHECK_INVALID(convolution_forward::primitive_desc(convolution_forward::desc(
+                          prop_kind::forward_inference, algorithm::convolution_direct, src, wei,
+                          src, {1, 1}, {0, 0}, {0, 0}, {0, 0})),
+                  "too large");
+    CHECK_INVALID(eltwise_forward::primitive_desc({prop_kind::forward_inference,
+                          algorithm::eltwise_relu, src, 0.f, 0.f}),
+                  "too large");
+}
+
 TEST_CASE("memory objects refuse descs without a layout", "[bad_input][memory]") {
     CHECK_INVALID(memory(memory::desc({2, 3}, dt::f32, tag::any)), "'any'");
     CHECK_INVALID(memory(memory::desc()), "empty");
@@ -228,6 +273,19 @@ TEST_CASE("convolution refuses bad strides, dilations and paddings", "[bad_input
     c = conv_case();
     c.pad_r = {-3, 0}; // removes more rows than the stride allows: no output row left
     CHECK_INVALID(c.create(), "dst spatial dim 0 is 3 but");
+    // Paddings at the ends of int64: refused by comparing with the bounds, never by std::abs,
+    // whose result for INT64_MIN does not exist (UBSan reported it before; issue 11).
+    const memory::dim lowest = std::numeric_limits<memory::dim>::min(),
+                      highest = std::numeric_limits<memory::dim>::max();
+    for (const memory::dim bad : {lowest, lowest + 1, highest, -(memory::dim(1) << 60) - 1}) {
+        INFO("padding " << bad);
+        for (int side = 0; side < 2; ++side)
+            for (int j = 0; j < 2; ++j) {
+                c = conv_case();
+                (side ? c.pad_r : c.pad_l)[j] = bad;
+                CHECK_INVALID(c.create(), "problem too large");
+            }
+    }
     for (int which = 0; which < 4; ++which)
         for (const dims &bad : {dims {}, dims {1}, dims {1, 1, 1}}) {
             c = conv_case();

@@ -47,13 +47,15 @@ public:
         data_type get_data_type() const { return dt_; }
         bool is_any() const { return kind_ == kind::any; }
         bool is_zero() const { return kind_ == kind::undef; }   // a default-constructed desc
-        // Elements (padding included) and bytes of a buffer holding this desc.
+        // Elements (padding included) and bytes of a buffer holding this desc; 0 for an 'any'
+        // or empty desc, which has no buffer.
         dim nelems_padded() const;
         size_t get_size() const;
-        // Offset, in elements, of a logical index (one entry per dim).
+        // The queries of the layout itself throw invalid_arguments on an 'any' or empty desc.
+        // Offset, in elements, of a logical index (one entry per dim, each within its dim).
         dim offset(const dim *idx) const;
-        const dims &strides() const { return strides_; }
-        const dims &padded_dims() const { return padded_; }
+        const dims &strides() const;     // per dim, in elements, of its outer blocks
+        const dims &padded_dims() const; // dims rounded up to their inner blocks
         // The layout as a pattern string ("abcd", "aBcd16b"), or "any"/"undef".
         std::string layout() const;
         // True when both describe the same shape and the same placement of every element.

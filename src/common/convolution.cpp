@@ -1,7 +1,5 @@
 // Convolution creation: check the descriptor, turn it into a conv_problem, choose an
 // implementation.
-#include <cstdlib>
-
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
 #include "prim/convolution.hpp"
@@ -78,10 +76,12 @@ conv_problem make_problem(const convolution_forward::desc &d) {
         if (p.s[sp] < 1 || p.d[sp] < 0 || p.k[sp] < 1 || p.i[sp] < 1)
             invalid("spatial dim " + std::to_string(j) + ": input, kernel and stride must be "
                     "positive and dilation non-negative");
-        // Bounds under which the size arithmetic below cannot overflow.
+        // Bounds under which the size arithmetic below cannot overflow. Paddings are compared
+        // with both bounds, not through std::abs: -INT64_MIN does not exist.
         const int64_t max_tap = int64_t(1) << 30, max_size = int64_t(1) << 60;
+        const auto within = [&](int64_t v) { return v >= -max_size && v <= max_size; };
         if (p.k[sp] > max_tap || p.d[sp] > max_tap || p.i[sp] > max_size || p.o[sp] > max_size
-                || std::abs(p.p[sp]) > max_size || std::abs(p.p_end[sp]) > max_size)
+                || !within(p.p[sp]) || !within(p.p_end[sp]))
             invalid("spatial dim " + std::to_string(j) + ": problem too large (kernel and "
                     "dilation at most 2^30, sizes and paddings at most 2^60)");
         const int64_t span = p.i[sp] + p.p[sp] + p.p_end[sp] - p.extent(sp);

@@ -24,12 +24,13 @@ eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
     check.prop(d.prop);
     check.f32(d.src, "src");
     if (d.src.ndims() < 1 || d.src.ndims() > 5) invalid("src must have 1 to 5 dims");
+    // A dim of 0 counted as 1: an empty tensor still has strides, products of the other dims.
     memory::dim elements = 1;
     for (memory::dim x : d.src.get_dims())
-        if (x < 0 || __builtin_mul_overflow(elements, x, &elements)
+        if (x < 0 || __builtin_mul_overflow(elements, x ? x : 1, &elements)
                 || elements > (memory::dim(1) << 60))
             invalid("problem too large or negative: src dims must be non-negative with at most "
-                    "2^60 elements");
+                    "2^60 elements (a dim of 0 counted as 1)");
     const std::string bad_params = impl::check_eltwise_params(d.alg, d.alpha, d.beta, 1.f);
     if (!bad_params.empty()) invalid(bad_params);
 

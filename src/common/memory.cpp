@@ -20,6 +20,15 @@ constexpr memory::dim max_elements = memory::dim(1) << 60;
 
 using impl::dims_str;
 
+// The queries that read the layout (offset, strides, padded dims) on a desc that has none.
+[[noreturn]] void no_layout(const memory::desc &md, const char *query) {
+    invalid("memory desc " + dims_str(md.get_dims()) + ": " + query
+            + " needs a layout and this desc has none ("
+            + (md.is_any() ? "'any': query the desc the primitive chose from its primitive_desc"
+                           : "an empty, default-constructed desc")
+            + ")");
+}
+
 const char *tag_pattern(memory::format_tag tag) {
     using t = memory::format_tag;
     switch (tag) {
@@ -76,7 +85,7 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
     std::vector<bool> seen(n, false), blocked(n, false);
     for (int i = 0; i < n; ++i) {
         const char c = pattern[i];
-        const int dim_idx = std::tolower(c) - 'a';
+        const int dim_idx = std::tolower(static_cast<unsigned char>(c)) - 'a';
         if (!std::isalpha(static_cast<unsigned char>(c)) || dim_idx < 0 || dim_idx >= n
                 || seen[dim_idx])
             invalid(where() + "layout does not name each of the " + std::to_string(n)
@@ -114,14 +123,17 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
     padded_.resize(n);
     strides_.resize(n);
     // Padded dims and their product, refused before anything can overflow: every stride,
-    // offset and byte size computed from a desc then fits an int64.
-    dim elements = 1;
+    // offset and byte size computed from a desc then fits an int64. A dim of 0 counts as its
+    // block (at least 1): the desc holds no element, but the strides of the dims inside it are
+    // still products of the other dims ({0, 2^40, 2^40} would overflow them).
+    dim extent = 1;
     for (int i = 0; i < n; ++i) {
         const dim blocks = d[i] / blk[i] + (d[i] % blk[i] != 0);
         if (__builtin_mul_overflow(blocks, blk[i], &padded_[i])
-                || __builtin_mul_overflow(elements, padded_[i], &elements)
-                || elements > max_elements)
-            invalid(where() + "too large (more than 2^60 elements with padding)");
+                || __builtin_mul_overflow(extent, padded_[i] ? padded_[i] : blk[i], &extent)
+                || extent > max_elements)
+            invalid(where() + "too large (more than 2^60 elements with padding, a dim of 0 "
+                              "counted as 1)");
     }
     dim stride = 1;
     for (dim b : inner_blk_) stride *= b;
@@ -143,9 +155,20 @@ size_t memory::desc::get_size() const {
     return static_cast<size_t>(nelems_padded()) * sizeof(float);
 }
 
+const memory::dims &memory::desc::strides() const {
+    if (kind_ != kind::blocked) no_layout(*this, "strides()");
+    return strides_;
+}
+
+const memory::dims &memory::desc::padded_dims() const {
+    if (kind_ != kind::blocked) no_layout(*this, "padded_dims()");
+    return padded_;
+}
+
 memory::dim memory::desc::offset(const dim *idx) const {
+    if (kind_ != kind::blocked) no_layout(*this, "offset()");
     dim off = 0;
-    std::vector<dim> blk(dims_.size(), 1);
+    dim blk[6] = {1, 1, 1, 1, 1, 1}; // a blocked desc has at most 6 dims
     for (size_t k = 0; k < inner_idx_.size(); ++k) blk[inner_idx_[k]] = inner_blk_[k];
     for (size_t i = 0; i < dims_.size(); ++i) off += idx[i] / blk[i] * strides_[i];
     dim inner = 0;

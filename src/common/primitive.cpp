@@ -1,5 +1,7 @@
 // What every primitive shares: queries of the chosen implementation, and execution on an
-// argument map (checking each argument before any kernel sees it).
+// argument map (checking each argument, and that dst shares no memory it may not, before any
+// kernel sees them).
+#include "common/overlap.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
@@ -51,6 +53,36 @@ void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, cons
     return p;
 }
 
+// Refuses a dst that shares bytes with another argument, unless the primitive runs in place
+// on it. Convolution and inner product cannot: each output reads many inputs, and a kernel may
+// write an output before it has read every input that overlaps it. Eltwise can when dst is src
+// itself, the same handle and the same layout: each element is read before it is written, and by
+// the same thread. (Reorder has its own rule, in internal_reorder.cpp.)
+// The sizes were computed at creation: on execute's path this is a few comparisons.
+void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs) {
+    const impl::primitive_impl &ii = *pi.impl;
+    const impl::arg_bytes &n = pi.bytes;
+    const auto refuse = [&](const char *name, const char *why) {
+        throw error(status::invalid_arguments,
+                    std::string(impl::primitive_kind_name(pi.kind)) + " " + pi.problem_str
+                            + ": dst and " + name + " overlap in memory (" + why + ")");
+    };
+    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.src, n.src)) {
+        if (pi.kind != impl::primitive_kind::eltwise)
+            refuse("src", pi.kind == impl::primitive_kind::convolution
+                                  ? "a convolution cannot run in place: give dst its own buffer"
+                                  : "an inner_product cannot run in place: give dst its own "
+                                    "buffer");
+        if (ptrs.dst != ptrs.src || ii.src_md() != ii.dst_md())
+            refuse("src", "in place needs one layout and one buffer: equal src and dst descs "
+                          "and the same data handle");
+    }
+    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.wei, n.wei))
+        refuse("weights", "weights are read while dst is written: give dst its own buffer");
+    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.bias, n.bias))
+        refuse("bias", "the bias is read while dst is written: give dst its own buffer");
+}
+
 } // namespace
 
 void primitive::execute(const exec_args &args) const {
@@ -65,6 +97,7 @@ void primitive::execute(const exec_args &args) const {
     if (!ii.bias_md().is_zero())
         ptrs.bias = static_cast<const float *>(
                 arg_data(pi, args, PRIM_ARG_BIAS, "bias", ii.bias_md()));
+    check_dst_overlap(pi, ptrs);
 
     const bool verbose = impl::verbose_level() >= 1;
     const double start = verbose ? impl::now_ms() : 0.0;

@@ -1,6 +1,7 @@
 // Problem shapes (doc/reference.md §3) as the library uses them: the validity checks that
 // creation applies, the canonical printed form of verbose lines, and FLOP counts. Parsing the
 // strings is benchdnn_lite's (benchdnn_lite/problem_parse.cpp).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -117,7 +118,9 @@ std::string check_conv_problem(const conv_problem &p) {
                    + num(-p.s[sp]) + ")";
     }
     const auto d = [](int64_t v) { return static_cast<double>(v); };
-    double src = d(p.mb) * d(p.ic), dst = d(p.mb) * d(p.oc), wei = d(p.oc) * d(p.icg());
+    // mb0 counted as 1: an empty tensor still has strides, products of the other dims.
+    const double mb = d(std::max<int64_t>(p.mb, 1));
+    double src = mb * d(p.ic), dst = mb * d(p.oc), wei = d(p.oc) * d(p.icg());
     for (int sp = 0; sp < 3; ++sp) {
         src *= d(p.i[sp]);
         dst *= d(p.o[sp]);
@@ -194,7 +197,7 @@ std::string check_eltwise_problem(const eltwise_problem &p) {
         if (j > 0 && p.dims[j] < 1)
             return "dim " + num(j) + " is " + num(p.dims[j])
                    + ": only the first dim (the minibatch) may be 0";
-        elements *= static_cast<double>(p.dims[j]);
+        elements *= static_cast<double>(std::max<int64_t>(p.dims[j], 1)); // as for convolution
     }
     return too_large("the tensor", elements);
 }
