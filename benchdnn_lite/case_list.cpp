@@ -87,6 +87,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop stag = over(l.stag, [](case_spec &c, const std::string &v) { c.s.stag = v; });
     const loop wtag = over(l.wtag, [](case_spec &c, const std::string &v) { c.s.wtag = v; });
     const loop dtag = over(l.dtag, [](case_spec &c, const std::string &v) { c.s.dtag = v; });
+    const loop strides = over(l.strides, [](case_spec &c, const std::string &v) { c.s.strides = v; });
     const loop calg = over(l.calg, [](case_spec &c, conv_alg a) { c.s.calg = a; });
     const loop alg = over(l.alg, [](case_spec &c, const eltwise_alg &a) { c.s.alg = a; });
     const loop alpha = over(alphas, [alpha_given](case_spec &c, float v) {
@@ -106,11 +107,11 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
 
     std::vector<loop> loops;
     if (eltwise)
-        loops = {dir, dt, stag, dtag, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
-        loops = {dir, dt, stag, wtag, dtag, calg, scales, zp, chains, fpmath, mb, inplace};
+        loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace};
     else
-        loops = {dir, dt, stag, wtag, dtag, scales, zp, chains, fpmath, mb, inplace};
+        loops = {dir, dt, stag, wtag, dtag, strides, scales, zp, chains, fpmath, mb, inplace};
 
     case_spec base;
     base.s.mode_c = st.g.mode_c;

@@ -246,6 +246,15 @@ bool apply_option(const std::string &token, parser_state &st) {
         for (const std::string &t : tags)
             if (!parse_tag(t)) bad(token, "unknown layout tag '" + t + "'");
         (key == "--wtag" ? l.wtag : key == "--dtag" ? l.dtag : l.stag) = tags;
+    } else if (key == "--strides") {
+        need_value();
+        const int parts = st.driver == driver_kind::eltwise ? 2 : 3;
+        std::vector<std::string> v = items(token, value);
+        for (const std::string &x : v)
+            if (!parse_strides(x, 0, parts))
+                bad(token, "strides are " + std::string(parts == 2 ? "SRC:DST" : "SRC:WEI:DST")
+                                   + ", each empty or positive integers joined by 'x'");
+        l.strides = v;
     } else if (key == "--mb") {
         need_value();
         std::vector<int64_t> mbs;

@@ -54,6 +54,7 @@ std::string settings::repro_options() const {
     if (stag != "any") r += "--stag=" + stag + " ";
     if (wtag != "any") r += "--wtag=" + wtag + " ";
     if (dtag != "any") r += "--dtag=" + dtag + " ";
+    if (strides.find_first_not_of(':') != std::string::npos) r += "--strides=" + strides + " ";
     if (calg != conv_alg::direct) r += std::string("--alg=") + conv_alg_name(calg) + " ";
     if (inplace) r += "--inplace=true ";
     if (!scales.empty()) r += "--attr-scales=" + scales + " ";

@@ -55,6 +55,7 @@ struct settings {
     direction dir = direction::fwd_b;      // --dir
     std::string dt = "f32";                // --dt / --cfg, as written
     std::string stag = "any", wtag = "any", dtag = "any";
+    std::string strides;                   // --strides=SRC:WEI:DST ("" = none), as written
     conv_alg calg = conv_alg::direct;      // --alg (conv)
     eltwise_alg alg;                       // --alg (eltwise)
     bool alpha_given = false, beta_given = false; // --alpha, --beta; else each alg's default
@@ -87,6 +88,7 @@ struct option_lists {
     std::vector<direction> dir {direction::fwd_b};
     std::vector<std::string> dt {"f32"};
     std::vector<std::string> stag {"any"}, wtag {"any"}, dtag {"any"};
+    std::vector<std::string> strides {""};
     std::vector<conv_alg> calg {conv_alg::direct};
     std::vector<eltwise_alg> alg {eltwise_alg()};
     std::vector<float> alpha, beta;        // empty: each algorithm's default

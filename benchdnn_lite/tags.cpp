@@ -156,6 +156,41 @@ std::optional<tag_info> parse_tag(const std::string &name) {
     return info;
 }
 
+std::optional<prim::memory::dims> parse_strides(const std::string &strides, int which,
+                                                int max_parts) {
+    std::vector<std::string> parts(1);
+    for (char ch : strides) {
+        if (ch == ':') parts.emplace_back();
+        else parts.back() += ch;
+    }
+    if (static_cast<int>(parts.size()) > max_parts) return std::nullopt;
+    prim::memory::dims out;
+    for (int p = 0; p < static_cast<int>(parts.size()); ++p) {
+        if (parts[p].empty()) continue;
+        prim::memory::dims v;
+        size_t pos = 0;
+        while (pos <= parts[p].size()) {
+            const size_t end = std::min(parts[p].find('x', pos), parts[p].size());
+            const std::string num = parts[p].substr(pos, end - pos);
+            if (num.empty() || num.size() > 18
+                    || num.find_first_not_of("0123456789") != std::string::npos || std::stoll(num) < 1)
+                return std::nullopt;
+            v.push_back(std::stoll(num));
+            pos = end + 1;
+        }
+        if (p == which) out = v;
+    }
+    return out;
+}
+
+prim::memory::desc user_desc(const prim::memory::dims &dims, const std::string &tag,
+                             const std::string &strides, int which, int max_parts,
+                             const char *option) {
+    const std::optional<prim::memory::dims> s = parse_strides(strides, which, max_parts);
+    if (s && !s->empty()) return prim::memory::desc(dims, prim::memory::data_type::f32, *s);
+    return make_desc(dims, tag, option);
+}
+
 prim::memory::desc make_desc(const prim::memory::dims &dims, const std::string &tag_name,
                              const char *option) {
     const auto dt = prim::memory::data_type::f32;

@@ -29,6 +29,18 @@ std::optional<tag_info> parse_tag(const std::string &name);
 prim::memory::desc make_desc(const prim::memory::dims &dims, const std::string &tag,
                              const char *option);
 
+// --strides=SRC:WEI:DST (eltwise: SRC:DST), benchdnn's memory strides per tensor, each part
+// empty or dims joined by 'x' ("200x1x40x8"). The strides of part `which` ({} when not given);
+// nullopt when the string is malformed (more than max_parts parts, or a part that is not
+// positive integers joined by 'x').
+std::optional<prim::memory::dims> parse_strides(const std::string &strides, int which, int max_parts);
+
+// The user's descriptor of a tensor: by its strides when --strides gives them (they take
+// precedence over the tag, as in benchdnn), else by its tag (make_desc).
+prim::memory::desc user_desc(const prim::memory::dims &dims, const std::string &tag,
+                             const std::string &strides, int which, int max_parts,
+                             const char *option);
+
 // The plain row-major layout of dims (a, ab, abc, ...): how benchdnn_lite and the reference
 // kernels hold every tensor.
 prim::memory::desc plain_desc(const prim::memory::dims &dims);

@@ -22,9 +22,10 @@ void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::
 
 weighted_case::user_descs weighted_case::make_user_descs() const {
     const int64_t oc = static_cast<int64_t>(bias_.size());
-    return {make_desc(src_dims_, s_.stag, "--stag"), make_desc(wei_dims_, s_.wtag, "--wtag"),
+    return {user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"),
+            user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"),
             with_bias_ ? plain_desc({oc}) : prim::memory::desc(),
-            make_desc(dst_dims_, s_.dtag, "--dtag"),
+            user_desc(dst_dims_, s_.dtag, s_.strides, 2, 3, "--dtag"),
             s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                        : prim::prop_kind::forward_training};
 }

@@ -63,10 +63,13 @@ public:
     bound_primitive create(const prim::primitive_attr &attr) const override {
         using prim::eltwise_forward;
         // The user's source has a layout: 'any' means plain. dst 'any' lets prim choose.
-        const memory::desc src_md = s_.stag == "any" ? plain_desc(dst_dims_)
-                                                      : make_desc(dst_dims_, s_.stag, "--stag");
-        const memory::desc dst_md = s_.dtag == "any" ? memory::desc()
-                                                      : make_desc(dst_dims_, s_.dtag, "--dtag");
+        // --strides=SRC:DST take precedence over the tags.
+        const bool src_strided = !parse_strides(s_.strides, 0, 2).value_or(memory::dims()).empty();
+        const bool dst_strided = !parse_strides(s_.strides, 1, 2).value_or(memory::dims()).empty();
+        const memory::desc src_md = s_.stag == "any" && !src_strided
+                ? plain_desc(dst_dims_) : user_desc(dst_dims_, s_.stag, s_.strides, 0, 2, "--stag");
+        const memory::desc dst_md = s_.dtag == "any" && !dst_strided
+                ? memory::desc() : user_desc(dst_dims_, s_.dtag, s_.strides, 1, 2, "--dtag");
         const auto prop = s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                                      : prim::prop_kind::forward_training;
         const eltwise_forward::desc d(prop, alg_, src_md, dst_md, alpha_, beta_);

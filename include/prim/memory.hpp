@@ -41,6 +41,10 @@ public:
         // A layout by pattern: one letter per dim, outermost first, uppercase when blocked,
         // then the inner blocks outermost first, e.g. "aBcd16b" or "ABcd16b16a".
         desc(const dims &d, data_type dt, const std::string &pattern);
+        // A plain layout by strides, in elements, one per dim (oneDNN's desc(dims, dt,
+        // strides)): any order, gaps allowed (a view into a larger buffer), no two elements in
+        // one place. Its buffer spans 1 + sum((d - 1) * stride) elements; gaps are never written.
+        desc(const dims &d, data_type dt, const dims &strides);
 
         const dims &get_dims() const { return dims_; }
         int ndims() const { return static_cast<int>(dims_.size()); }
@@ -56,8 +60,11 @@ public:
         dim offset(const dim *idx) const;
         const dims &strides() const;     // per dim, in elements, of its outer blocks
         const dims &padded_dims() const; // dims rounded up to their inner blocks
-        // The layout as a pattern string ("abcd", "aBcd16b"), or "any"/"undef".
+        // The layout as a pattern string ("abcd", "aBcd16b"), or "any"/"undef". A layout by
+        // strides gives its dims' order, outermost first, as a pattern would ("acdb").
         std::string layout() const;
+        // True when the elements fill their buffer with no gap (padding of blocks aside).
+        bool is_dense() const;
         // True when both describe the same shape and the same placement of every element.
         bool operator==(const desc &o) const;
         bool operator!=(const desc &o) const { return !(*this == o); }
@@ -67,6 +74,7 @@ public:
         kind kind_ = kind::undef;
         data_type dt_ = data_type::undef;
         dims dims_, padded_, strides_;
+        dim span_ = 0;                 // elements of a buffer: padded dims, or strides' reach
         std::vector<int> inner_idx_;   // which dim each inner block blocks
         dims inner_blk_;               // its size
         std::vector<int> order_;       // dims outermost first

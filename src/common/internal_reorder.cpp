@@ -81,8 +81,9 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
         if (src != dst) std::memcpy(dst, src, src_md.get_size());
         return;
     }
-    // Padding of a blocked dst must hold zeros (kernels may read it).
-    if (dst_md.nelems_padded() != total) std::memset(dst, 0, dst_md.get_size());
+    // Padding of a blocked dst must hold zeros (kernels may read it). The gaps of a layout by
+    // strides are not padding: they may be someone else's data.
+    if (dst_md.padded_dims() != dims) std::memset(dst, 0, dst_md.get_size());
 
     // A layout's offset is a sum of one term per dim (each dim has at most one inner block), so
     // per-dim tables of those terms give any element's offset in both layouts by additions.

@@ -1,4 +1,5 @@
 // Memory descriptors (shape + blocked layout) and memory objects.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -142,14 +143,56 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         strides_[dim_idx] = stride;
         stride *= padded_[dim_idx] / blk[dim_idx];
     }
+    span_ = 1;
+    for (dim x : padded_) span_ *= x;
 }
 
-memory::dim memory::desc::nelems_padded() const {
-    if (kind_ != kind::blocked) return 0;
+memory::desc::desc(const dims &d, data_type dt, const dims &strides) {
+    const int n = static_cast<int>(d.size());
+    const auto where = [&] {
+        return "memory desc " + dims_str(d) + " with strides " + dims_str(strides) + ": ";
+    };
+    if (dt != data_type::f32) invalid(where() + "only f32 is supported");
+    if (n < 1 || n > 6) invalid(where() + "rank must be 1 to 6");
+    if (static_cast<int>(strides.size()) != n)
+        invalid(where() + "needs one stride per dim");
+    for (int i = 0; i < n; ++i)
+        if (d[i] < 0 || strides[i] < 1) invalid(where() + "dims must be non-negative and strides positive");
+    // The order: largest stride outermost (ties by dim index). Walking it inwards, each dim's
+    // stride must clear the whole extent of the dims inside it, so no two elements share a place;
+    // the reach is computed without overflow.
+    for (int i = 0; i < n; ++i) order_.push_back(i);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](int a, int b) { return strides[a] > strides[b]; });
+    dim inner_extent = 1; // elements spanned by the dims inside the current one
+    for (int k = n - 1; k >= 0; --k) {
+        const int i = order_[k];
+        if (d[i] > 1 && strides[i] < inner_extent)
+            invalid(where() + "dims overlap in memory (each stride must reach past the dims inside it)");
+        dim reach = 0;
+        if (d[i] > 0
+                && (__builtin_mul_overflow(d[i] - 1, strides[i], &reach)
+                    || __builtin_add_overflow(reach, inner_extent, &inner_extent)
+                    || inner_extent > max_elements))
+            invalid(where() + "too large (its buffer would span more than 2^60 elements)");
+    }
+    kind_ = kind::blocked;
+    dt_ = dt;
+    dims_ = d;
+    padded_ = d;
+    strides_ = strides;
+    span_ = inner_extent;
+    for (dim x : d)
+        if (x == 0) span_ = 0;
+}
+
+bool memory::desc::is_dense() const {
     dim n = 1;
     for (dim x : padded_) n *= x;
-    return n;
+    return kind_ == kind::blocked && span_ == n;
 }
+
+memory::dim memory::desc::nelems_padded() const { return kind_ == kind::blocked ? span_ : 0; }
 
 size_t memory::desc::get_size() const {
     return static_cast<size_t>(nelems_padded()) * sizeof(float);
@@ -193,7 +236,8 @@ std::string memory::desc::layout() const {
 
 bool memory::desc::operator==(const desc &o) const {
     return kind_ == o.kind_ && dt_ == o.dt_ && dims_ == o.dims_ && padded_ == o.padded_
-            && strides_ == o.strides_ && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_;
+            && strides_ == o.strides_ && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_
+            && span_ == o.span_;
 }
 
 // ---- memory ---------------------------------------------------------------------------------

@@ -55,7 +55,11 @@ std::string dims_str(const memory::dims &dims) {
     return s;
 }
 
-std::string md_str(const memory::desc &md) { return md.layout() + ":" + dims_str(md.get_dims()); }
+std::string md_str(const memory::desc &md) {
+    const std::string strides = md.is_dense() || md.is_any() || md.is_zero()
+            ? "" : "(strides " + dims_str(md.strides()) + ")";
+    return md.layout() + strides + ":" + dims_str(md.get_dims());
+}
 
 } // namespace impl
 } // namespace prim
