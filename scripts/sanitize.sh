@@ -2,8 +2,9 @@
 # The sanitizer run (doc/testing.md): builds the tests and benchdnn_lite with AddressSanitizer
 # and UndefinedBehaviorSanitizer in a build folder of their own, then runs ctest and a set of
 # benchdnn_lite batches, the batches on both ISAs (the machine's best, then PRIM_MAX_CPU_ISA=avx2).
-# Any report aborts the program that made it, so it fails its test or batch. Much longer than
-# CI's budget (about an hour on 2 cores), so it is run by hand, not by .ci/run.
+# Any report aborts the program that made it, so it fails its test or batch. A second, instrumented
+# full build (25 minutes on 2 shared cores) plus about 2 minutes of runs: more than CI's budget,
+# so it is run by hand, not by .ci/run.
 #
 #   scripts/sanitize.sh [BUILD_DIR]        default BUILD_DIR: build-sanitize in the repository
 #   SANITIZE_STEPS="build ctest batches"   the steps to run (default: all three)
