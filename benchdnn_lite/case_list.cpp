@@ -24,29 +24,6 @@ loop over(const std::vector<T> &v, F set_one) {
     return {v.size(), [&v, set_one](case_spec &c, size_t i) { set_one(c, v[i]); }};
 }
 
-bool uses_alpha(algorithm a) {
-    switch (a) {
-    case algorithm::eltwise_tanh: case algorithm::eltwise_square: case algorithm::eltwise_abs:
-    case algorithm::eltwise_sqrt: case algorithm::eltwise_logistic: case algorithm::eltwise_exp:
-    case algorithm::eltwise_log: case algorithm::eltwise_gelu_tanh: case algorithm::eltwise_gelu_erf:
-    case algorithm::eltwise_mish: case algorithm::eltwise_round: case algorithm::eltwise_softsign:
-    case algorithm::eltwise_identity: case algorithm::eltwise_logsigmoid:
-        return false;
-    default: return true;
-    }
-}
-
-bool uses_beta(algorithm a) {
-    switch (a) {
-    case algorithm::eltwise_linear: case algorithm::eltwise_clip: case algorithm::eltwise_clip_v2:
-    case algorithm::eltwise_hardsigmoid: case algorithm::eltwise_hardswish:
-    case algorithm::eltwise_pow: case algorithm::eltwise_selu: case algorithm::eltwise_shrink:
-    case algorithm::eltwise_scaled_tanh: case algorithm::eltwise_parametric_softplus:
-        return true;
-    default: return false;
-    }
-}
-
 std::string number(float v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -58,11 +35,11 @@ std::string number(float v) {
 std::string eltwise_params_reason(const settings &s) {
     const algorithm a = s.alg.alg;
     const std::string name = s.alg.name();
-    if (s.alpha_given && s.alpha != 0.f && !uses_alpha(a))
-        return name + " does not use alpha (alpha=" + number(s.alpha) + ")";
-    if (s.beta_given && s.beta != 0.f && !uses_beta(a))
-        return name + " does not use beta (beta=" + number(s.beta) + ")";
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(a);
+    if (s.alpha_given && s.alpha != 0.f && !info->uses_alpha)
+        return name + " does not use alpha (alpha=" + number(s.alpha) + ")";
+    if (s.beta_given && s.beta != 0.f && !info->uses_beta)
+        return name + " does not use beta (beta=" + number(s.beta) + ")";
     const float alpha = s.alpha_given ? s.alpha : info->default_alpha;
     const float beta = s.beta_given ? s.beta : info->default_beta;
     if (s.alg.dst && (a == algorithm::eltwise_relu || a == algorithm::eltwise_elu) && alpha < 0)

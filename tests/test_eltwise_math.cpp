@@ -12,6 +12,10 @@
 using prim::algorithm;
 using prim::impl::eltwise_fwd;
 
+#include "eltwise_test_util.hpp"
+
+using eltwise_test::all_algorithms;
+
 namespace {
 
 const double inf = std::numeric_limits<double>::infinity();
@@ -23,15 +27,6 @@ double f(algorithm alg, double x, double alpha = 0, double beta = 0) {
 
 // Relative closeness for values computed in double (a few ulps).
 Approx near(double want) { return Approx(want).epsilon(1e-14).margin(0); }
-
-// Every eltwise algorithm, in enum order.
-std::vector<algorithm> all_algorithms() {
-    std::vector<algorithm> v;
-    for (int a = static_cast<int>(algorithm::eltwise_relu);
-         a <= static_cast<int>(algorithm::eltwise_logsigmoid); ++a)
-        v.push_back(static_cast<algorithm>(a));
-    return v;
-}
 
 } // namespace
 

@@ -26,24 +26,11 @@ using namespace prim;
 using prim::jit::eltwise_call_args;
 using prim::jit::eltwise_kernel_fn;
 
+#include "eltwise_test_util.hpp"
+
+using eltwise_test::ulp_error;
+
 namespace {
-
-const float floor_abs = 0x1p-20f;
-
-int64_t ordered(float f) {
-    int32_t i;
-    std::memcpy(&i, &f, sizeof(i));
-    return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : static_cast<int64_t>(i);
-}
-
-double ulp_error(float got, float ref) {
-    if (std::isnan(ref) || std::isnan(got)) return (std::isnan(ref) && std::isnan(got)) ? 0 : INFINITY;
-    if (got == ref) return 0;
-    const double dist = static_cast<double>(std::llabs(ordered(got) - ordered(ref)));
-    if (std::fabs(ref) >= floor_abs) return dist;
-    const double floor_ulp = std::nextafter(floor_abs, INFINITY) - floor_abs;
-    return std::min(dist, std::fabs(static_cast<double>(got) - ref) / floor_ulp);
-}
 
 std::vector<float> sweep_inputs() {
     std::vector<float> in;
@@ -125,12 +112,7 @@ template <cpu_isa isa>
 std::vector<float> run_jit(const alg_case &c, const std::vector<float> &in) {
     post_ops chain;
     chain.append_eltwise(c.alg, c.alpha, c.beta, 1.f);
-    jit::eltwise_kernel<isa> kernel(jit::eltwise_kernel_conf(), chain);
-    kernel.create_kernel();
-    std::vector<float> out(in.size());
-    eltwise_call_args args{in.data(), out.data(), static_cast<int64_t>(in.size())};
-    kernel.template entry_as<eltwise_kernel_fn>()(&args);
-    return out;
+    return eltwise_test::run_eltwise_kernel<isa>(chain, in);
 }
 
 struct worst_t {

@@ -29,25 +29,14 @@ using namespace prim;
 using prim::jit::eltwise_call_args;
 using prim::jit::eltwise_kernel_fn;
 
+#include "eltwise_test_util.hpp"
+
+using eltwise_test::all_algorithms;
+using eltwise_test::ulp_error;
+
 namespace {
 
-const float floor_abs = 0x1p-20f;
 const float denorm = 1e-42f;
-
-int64_t ordered(float f) {
-    int32_t i;
-    std::memcpy(&i, &f, sizeof(i));
-    return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : static_cast<int64_t>(i);
-}
-
-double ulp_error(float got, float ref) {
-    if (std::isnan(ref) || std::isnan(got)) return (std::isnan(ref) && std::isnan(got)) ? 0 : INFINITY;
-    if (got == ref) return 0;
-    const double dist = static_cast<double>(std::llabs(ordered(got) - ordered(ref)));
-    if (std::fabs(ref) >= floor_abs) return dist;
-    const double floor_ulp = std::nextafter(floor_abs, INFINITY) - floor_abs;
-    return std::min(dist, std::fabs(static_cast<double>(got) - ref) / floor_ulp);
-}
 
 std::vector<float> special_inputs() {
     std::vector<float> in = {NAN};
@@ -66,35 +55,6 @@ std::vector<float> special_params() {
         p.push_back(-v);
     }
     return p;
-}
-
-std::vector<algorithm> all_algorithms() {
-    std::vector<algorithm> v;
-    for (int a = static_cast<int>(algorithm::eltwise_relu);
-         a <= static_cast<int>(algorithm::eltwise_logsigmoid); ++a)
-        v.push_back(static_cast<algorithm>(a));
-    return v;
-}
-
-// Which parameters an algorithm reads (doc/reference.md §1).
-bool uses_alpha(algorithm a) {
-    switch (a) {
-    case algorithm::eltwise_tanh: case algorithm::eltwise_square: case algorithm::eltwise_abs:
-    case algorithm::eltwise_sqrt: case algorithm::eltwise_logistic: case algorithm::eltwise_exp:
-    case algorithm::eltwise_log: case algorithm::eltwise_gelu_tanh: case algorithm::eltwise_gelu_erf:
-    case algorithm::eltwise_mish: case algorithm::eltwise_round: case algorithm::eltwise_softsign:
-    case algorithm::eltwise_identity: case algorithm::eltwise_logsigmoid: return false;
-    default: return true;
-    }
-}
-bool uses_beta(algorithm a) {
-    switch (a) {
-    case algorithm::eltwise_linear: case algorithm::eltwise_clip: case algorithm::eltwise_clip_v2:
-    case algorithm::eltwise_hardsigmoid: case algorithm::eltwise_hardswish: case algorithm::eltwise_pow:
-    case algorithm::eltwise_selu: case algorithm::eltwise_shrink: case algorithm::eltwise_scaled_tanh:
-    case algorithm::eltwise_parametric_softplus: return true;
-    default: return false;
-    }
 }
 
 // The bound of doc/injector.md's accuracy table, the largest row of the algorithm (pow: see
@@ -117,16 +77,6 @@ double bound_of(algorithm a) {
 double pow_bound(float beta) {
     if (std::fabs(beta) <= 3.f) return 8;
     return std::max(4.0, std::fabs(static_cast<double>(beta)) + 1);
-}
-
-template <cpu_isa isa>
-std::vector<float> run_jit(const post_ops &chain, const std::vector<float> &in) {
-    jit::eltwise_kernel<isa> kernel(jit::eltwise_kernel_conf(), chain);
-    kernel.create_kernel();
-    std::vector<float> out(in.size());
-    eltwise_call_args args{in.data(), out.data(), static_cast<int64_t>(in.size())};
-    kernel.template entry_as<eltwise_kernel_fn>()(&args);
-    return out;
 }
 
 std::string name_of(algorithm a, float alpha, float beta, float scale = 1.f) {
@@ -154,8 +104,8 @@ int check_chain(const post_ops &chain, double bound, const std::string &name, Ex
     std::vector<float> ref(in.size());
     for (size_t i = 0; i < in.size(); ++i) ref[i] = impl::ref_apply_post_ops(chain, in[i], 0.f);
     std::vector<std::pair<const char *, std::vector<float>>> outs = {
-            {"avx2", run_jit<cpu_isa::avx2>(chain, in)}};
-    if (hw >= cpu_isa::avx512) outs.push_back({"avx512", run_jit<cpu_isa::avx512>(chain, in)});
+            {"avx2", eltwise_test::run_eltwise_kernel<cpu_isa::avx2>(chain, in)}};
+    if (hw >= cpu_isa::avx512) outs.push_back({"avx512", eltwise_test::run_eltwise_kernel<cpu_isa::avx512>(chain, in)});
     int failures = 0;
     for (const auto &o : outs)
         for (size_t i = 0; i < in.size(); ++i) {
@@ -178,8 +128,8 @@ TEST_CASE("jit eltwise: every accepted extreme parameter agrees with the referen
     const std::vector<float> params = special_params();
     int cases = 0, refused = 0, failed = 0;
     for (algorithm a : all_algorithms()) {
-        std::vector<float> alphas = uses_alpha(a) ? params : std::vector<float>{impl::find_algorithm(a)->default_alpha};
-        std::vector<float> betas = uses_beta(a) ? params : std::vector<float>{impl::find_algorithm(a)->default_beta};
+        std::vector<float> alphas = impl::find_algorithm(a)->uses_alpha ? params : std::vector<float>{impl::find_algorithm(a)->default_alpha};
+        std::vector<float> betas = impl::find_algorithm(a)->uses_beta ? params : std::vector<float>{impl::find_algorithm(a)->default_beta};
         if (a == algorithm::eltwise_pow)
             for (float b : {3.f, -3.f, 0.5f, -0.5f, 2.5f, -2.5f, 7.f, 25.f, -25.f, 1e10f})
                 betas.push_back(b);

@@ -1,5 +1,5 @@
-// Facts about each eltwise algorithm: its fusion-string name, its default parameters, and which
-// parameter values it forbids. One table, used by the attribute, the parser and the printer.
+// Facts about each eltwise algorithm: its fusion-string name, its default parameters, which
+// parameters it reads, and which parameter values it forbids. One table, used by the attribute, the parser and the printer.
 #pragma once
 #include <string>
 
@@ -13,6 +13,8 @@ struct algorithm_info {
     const char *name;        // main name, as printed
     float default_alpha;     // value used when a fusion string omits alpha
     float default_beta;      // value used when a fusion string omits beta
+    bool uses_alpha;         // f reads alpha (else it is ignored)
+    bool uses_beta;          // f reads beta
 };
 
 // The table entry for an eltwise algorithm, or nullptr if alg is not one.
