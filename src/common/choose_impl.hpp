@@ -52,9 +52,8 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
             verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
-        const arg_bytes bytes(*impl);
         return std::make_shared<const chosen_impl>(
-                chosen_impl {kind, problem_str, req.attr, empty, std::move(impl), bytes});
+                chosen_impl {kind, problem_str, req.attr, empty, std::move(impl)});
     }
     throw error(status::unimplemented, std::string(kind_name) + " " + problem_str
                                                + ": no implementation (" + reasons + ")");

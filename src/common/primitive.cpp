@@ -58,16 +58,16 @@ void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, cons
 // write an output before it has read every input that overlaps it. Eltwise can when dst is src
 // itself, the same handle and the same layout: each element is read before it is written, and by
 // the same thread. (Reorder has its own rule, in internal_reorder.cpp.)
-// The sizes were computed at creation: on execute's path this is a few comparisons.
+// A desc's byte size is a stored value: on execute's path this is a few comparisons.
 void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs) {
     const impl::primitive_impl &ii = *pi.impl;
-    const impl::arg_bytes &n = pi.bytes;
+    const size_t dst_bytes = ii.dst_md().get_size();
     const auto refuse = [&](const char *name, const char *why) {
         throw error(status::invalid_arguments,
                     std::string(impl::primitive_kind_name(pi.kind)) + " " + pi.problem_str
                             + ": dst and " + name + " overlap in memory (" + why + ")");
     };
-    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.src, n.src)) {
+    if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.src, ii.src_md().get_size())) {
         if (pi.kind != impl::primitive_kind::eltwise)
             refuse("src", pi.kind == impl::primitive_kind::convolution
                                   ? "a convolution cannot run in place: give dst its own buffer"
@@ -77,9 +77,9 @@ void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs)
             refuse("src", "in place needs one layout and one buffer: equal src and dst descs "
                           "and the same data handle");
     }
-    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.wei, n.wei))
+    if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.wei, ii.wei_md().get_size()))
         refuse("weights", "weights are read while dst is written: give dst its own buffer");
-    if (impl::bytes_overlap(ptrs.dst, n.dst, ptrs.bias, n.bias))
+    if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.bias, ii.bias_md().get_size()))
         refuse("bias", "the bias is read while dst is written: give dst its own buffer");
 }
 

@@ -50,15 +50,6 @@ private:
     const arg_layouts layouts_;
 };
 
-// Bytes of each argument's buffer in an implementation's layouts (0 for an absent one), for
-// execute's overlap checks, computed once at creation.
-struct arg_bytes {
-    size_t src = 0, wei = 0, bias = 0, dst = 0;
-    explicit arg_bytes(const primitive_impl &ii)
-        : src(ii.src_md().get_size()), wei(ii.wei_md().get_size()),
-          bias(ii.bias_md().get_size()), dst(ii.dst_md().get_size()) {}
-};
-
 // A primitive as creation leaves it: the implementation chosen, and what execution's argument
 // checks and verbose lines say about the primitive. Built whole by choose_impl().
 struct chosen_impl {
@@ -67,7 +58,6 @@ struct chosen_impl {
     primitive_attr attr;
     bool empty;              // mb0: execute is a no-op
     std::unique_ptr<const primitive_impl> impl;
-    arg_bytes bytes;         // of *impl's layouts
 };
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,
