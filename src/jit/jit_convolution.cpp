@@ -68,27 +68,29 @@ T *offset_ptr(T *p, int64_t bytes) {
 }
 
 // The kernel for one oc block group variant: nb oc blocks, the last with oc_tail valid lanes
-// (0: full), generated or taken from the process-wide cache.
-std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_setup &s, int nb,
-                                                     int oc_tail) {
+// (0: full), generated or taken from the process-wide cache. kernel_t: conv_kernel<isa> or
+// conv_dw_kernel<isa>, named by kind in the key.
+template <typename kernel_t>
+std::shared_ptr<const jit::jit_generator> cached_kernel(const char *kind, const conv_setup &s,
+                                                        int nb, int oc_tail) {
     struct variant {
         jit::conv_kernel_conf conf;
         int64_t nb, oc_tail;
     } const v {s.conf, nb, oc_tail};
-    const bool avx512 = isa == cpu_isa::avx512, dw = s.conf.depthwise;
-    const char *kind = dw ? (avx512 ? "conv_dw_avx512" : "conv_dw_avx2")
-                          : (avx512 ? "conv_avx512" : "conv_avx2");
-    return jit::kernel_cache::instance().get_or_create(
-            jit::kernel_key(kind, v, s.chain), [&]() -> std::unique_ptr<jit::jit_generator> {
-                using A = jit::conv_dw_kernel<cpu_isa::avx512>;
-                using B = jit::conv_dw_kernel<cpu_isa::avx2>;
-                using C = jit::conv_kernel<cpu_isa::avx512>;
-                using D = jit::conv_kernel<cpu_isa::avx2>;
-                if (dw && avx512) return std::make_unique<A>(s.conf, s.chain, nb, oc_tail);
-                if (dw) return std::make_unique<B>(s.conf, s.chain, nb, oc_tail);
-                if (avx512) return std::make_unique<C>(s.conf, s.chain, nb, oc_tail);
-                return std::make_unique<D>(s.conf, s.chain, nb, oc_tail);
-            });
+    return jit::kernel_cache::instance().get_or_create(jit::kernel_key(kind, v, s.chain), [&] {
+        return std::make_unique<kernel_t>(s.conf, s.chain, nb, oc_tail);
+    });
+}
+
+std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_setup &s, int nb,
+                                                     int oc_tail) {
+    using namespace jit;
+    const bool avx512 = isa == cpu_isa::avx512;
+    if (s.conf.depthwise)
+        return avx512 ? cached_kernel<conv_dw_kernel<cpu_isa::avx512>>("conv_dw_avx512", s, nb, oc_tail)
+                      : cached_kernel<conv_dw_kernel<cpu_isa::avx2>>("conv_dw_avx2", s, nb, oc_tail);
+    return avx512 ? cached_kernel<conv_kernel<cpu_isa::avx512>>("conv_avx512", s, nb, oc_tail)
+                  : cached_kernel<conv_kernel<cpu_isa::avx2>>("conv_avx2", s, nb, oc_tail);
 }
 
 // A reorder between two layouts, or null when they are the same.
