@@ -5,6 +5,7 @@
 
 #include "prim/api.hpp"
 #include "prim/cpu_isa.hpp"
+#include "prim/memory.hpp"
 
 namespace prim {
 
@@ -43,20 +44,48 @@ enum class algorithm {
     eltwise_parametric_softplus,
     eltwise_identity,
     eltwise_logsigmoid, // -soft_relu(-x), oneDNN 2.x's definition
+    // Binary algorithms (binary post-ops): x op src1. The comparisons give 1.0 or 0.0.
+    binary_add,
+    binary_sub,
+    binary_mul,
+    binary_div,
+    binary_max, // x > src1 ? x : src1 (x86's maxps: a NaN in either gives src1)
+    binary_min, // x < src1 ? x : src1
+    binary_ge,
+    binary_gt,
+    binary_le,
+    binary_lt,
+    binary_eq,
+    binary_ne,  // also 1.0 when either is NaN
 };
 
-// Name as the fusion string prints it ("relu", "gelu_erf"), or nullptr for a non-eltwise value.
+// Name as the fusion string prints it ("relu", "gelu_erf", "add"), or nullptr for any other value.
 PRIM_API const char *algorithm_name(algorithm alg);
 
 // A chain of operations applied, in order, to a primitive's output before it is stored.
 class PRIM_API post_ops {
 public:
-    enum class kind { sum, eltwise };
+    enum class kind { sum, eltwise, binary, prelu };
+
+    // Which dims of the destination a binary or prelu operand varies along: bit d set for dim d,
+    // every other dim broadcast (size 1 in the operand). Bits beyond the destination's rank are
+    // ignored, so per_tensor and per_mb_spatial mean the same thing at every rank.
+    struct policy {
+        static constexpr int common = 0;                 // one value
+        static constexpr int per_oc = 1 << 1;            // along dim 1 (channels)
+        static constexpr int per_mb_spatial = ~(1 << 1); // every dim but 1
+        static constexpr int per_tensor = ~0;            // the destination's shape
+    };
+
     struct PRIM_API entry {
         post_ops::kind kind = kind::eltwise;
-        algorithm alg = algorithm::undef; // eltwise only
+        algorithm alg = algorithm::undef; // eltwise and binary
         float alpha = 0.f, beta = 0.f;    // eltwise only
-        float scale = 1.f;                // both
+        float scale = 1.f;                // eltwise and sum
+        int mask = policy::common;        // binary and prelu: the operand's policy
+        // binary: the operand's desc as given to append_binary(alg, desc); a zero desc when the
+        // operand follows the destination (append_binary(alg, mask), fusion strings).
+        memory::desc src1;
         bool operator==(const entry &o) const;
     };
 
@@ -65,19 +94,38 @@ public:
     void append_eltwise(algorithm alg, float alpha, float beta, float scale = 1.f);
     // x = x + scale * dst_old. Throws invalid_arguments for a NaN scale.
     void append_sum(float scale = 1.f);
+    // x = x op src1, src1 an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1
+    // for entry i) of this desc: the destination's rank, each dim equal to the destination's or
+    // 1 (broadcast). Throws invalid_arguments for a non-binary algorithm or a desc that is zero,
+    // 'any' or not f32; the dims are checked against the destination when a primitive is created.
+    void append_binary(algorithm alg, const memory::desc &src1);
+    // The same with an operand that follows the destination: dims as the destination's where
+    // mask (a policy) has the bit, 1 elsewhere, laid out as the destination (a broadcast dim loses
+    // its block). Query its desc with primitive_desc_base::query_md(arg).
+    void append_binary(algorithm alg, int mask);
+    // x = x > 0 ? x : x * slope, the slopes an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i)
+    // | PRIM_ARG_WEIGHTS) that follows the destination as append_binary(alg, mask) describes.
+    void append_prelu(int mask);
 
     int len() const { return static_cast<int>(entries_.size()); }
     kind get_kind(int index) const;
     void get_params_eltwise(int index, algorithm &alg, float &alpha, float &beta, float &scale) const;
     void get_params_sum(int index, float &scale) const;
+    // src1 is a zero desc when the operand follows the destination (then mask says how).
+    void get_params_binary(int index, algorithm &alg, memory::desc &src1) const;
+    void get_params_binary(int index, algorithm &alg, int &mask) const;
+    void get_params_prelu(int index, int &mask) const;
 
     const std::vector<entry> &entries() const { return entries_; }
     bool has_sum() const;
+    // True when an entry reads an execute argument (binary, prelu).
+    bool has_operands() const;
     bool operator==(const post_ops &o) const { return entries_ == o.entries_; }
     bool operator!=(const post_ops &o) const { return !(*this == o); }
 
 private:
     const entry &at(int index, const char *who) const;
+    const entry &at_kind(int index, kind k, const char *who) const;
     std::vector<entry> entries_;
 };
 

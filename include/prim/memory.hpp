@@ -100,11 +100,16 @@ private:
 enum : int {
     PRIM_ARG_SRC = 1,
     PRIM_ARG_FROM = PRIM_ARG_SRC,
+    PRIM_ARG_SRC_1 = 2,
     PRIM_ARG_DST = 17,
     PRIM_ARG_TO = PRIM_ARG_DST,
     PRIM_ARG_WEIGHTS = 33,
     PRIM_ARG_BIAS = 41,
 };
+
+// The argument of post-op idx's operand: | PRIM_ARG_SRC_1 for a binary entry, | PRIM_ARG_WEIGHTS
+// for a prelu entry's slopes (oneDNN's numbers).
+#define PRIM_ARG_ATTR_MULTIPLE_POST_OP(idx) (16384 * ((idx) + 1))
 
 using exec_args = std::unordered_map<int, memory>;
 

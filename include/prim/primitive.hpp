@@ -25,6 +25,9 @@ public:
     memory::desc weights_desc() const; // zero desc for eltwise
     memory::desc bias_desc() const;    // zero desc when there is no bias
     memory::desc dst_desc() const;
+    // The desc of any execute argument (PRIM_ARG_SRC, ..., PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) |
+    // PRIM_ARG_SRC_1); a zero desc when the primitive has no such argument.
+    memory::desc query_md(int exec_arg) const;
     const primitive_attr &get_primitive_attr() const;
 
 protected:

@@ -1,6 +1,7 @@
 // The one table of eltwise algorithms: main fusion-string name and the defaults a fusion string
 // uses for an omitted alpha or beta (doc/reference.md §1). Also the check of forbidden parameters.
 #include "attr/algorithm_table.hpp"
+#include "attr/binary_table.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -134,8 +135,9 @@ std::string check_eltwise_params(algorithm alg, float alpha, float beta, float s
 } // namespace impl
 
 const char *algorithm_name(algorithm alg) {
-    const impl::algorithm_info *info = impl::find_algorithm(alg);
-    return info ? info->name : nullptr;
+    if (const impl::algorithm_info *info = impl::find_algorithm(alg)) return info->name;
+    if (const impl::binary_info *info = impl::find_binary(alg)) return info->name;
+    return nullptr;
 }
 
 } // namespace prim

@@ -4,6 +4,7 @@
 //   CHAINS := CHAIN (',' CHAIN)*
 //   CHAIN  := ''  |  PO ('+' PO)*
 //   PO     := 'sum' [':' NUMBER]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
+//           | BINALG ':' 'f32' [':' POLICY]  |  'prelu' [':' POLICY]
 //   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'
 //
 // '+' also appears inside numbers ("relu:+1", "1e+38"); split_post_ops tells the two apart.
@@ -20,6 +21,8 @@
 #include <vector>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/binary_table.hpp"
+#include "attr/operand_policy.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -156,6 +159,28 @@ const impl::algorithm_info *find_by_any_name(const std::string &name) {
     return nullptr;
 }
 
+int parse_policy_field(const std::string &whole, const std::vector<span> &fields, size_t i) {
+    int mask = post_ops::policy::common;
+    if (fields.size() <= i) return mask;
+    const std::string name = text_of(whole, fields[i]);
+    if (!impl::parse_policy(name, mask))
+        fail(whole, "unknown policy '" + name + "' (common, per_oc, per_dim_0, per_dim_01, "
+                    "per_mb_spatial, per_tensor or maskN)", fields[i].begin);
+    return mask;
+}
+
+// BINALG:f32[:POLICY], benchdnn's spelling; the data type is required, as in benchdnn.
+void parse_binary(const std::string &whole, const impl::binary_info &info,
+        const std::vector<span> &fields, post_ops &out) {
+    check_field_count(whole, fields, 3, "a binary post-op takes a data type and a policy");
+    if (fields.size() < 2)
+        fail(whole, "binary post-op '" + std::string(info.name) + "' needs a data type ("
+                    + info.name + ":f32)", fields[0].end);
+    const std::string dt = text_of(whole, fields[1]);
+    if (dt != "f32") fail(whole, "unsupported data type '" + dt + "' (only f32)", fields[1].begin);
+    out.append_binary(info.alg, parse_policy_field(whole, fields, 2));
+}
+
 void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
     if (po.begin == po.end) fail(whole, "empty post-op", po.begin);
     const std::vector<span> fields = split(whole, po, ':');
@@ -168,6 +193,15 @@ void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
     }
     if (name == "bounded_relu") {
         parse_bounded_relu(whole, po, fields, out);
+        return;
+    }
+    if (name == "prelu") {
+        check_field_count(whole, fields, 2, "prelu takes at most a policy");
+        out.append_prelu(parse_policy_field(whole, fields, 1));
+        return;
+    }
+    if (const impl::binary_info *binary = impl::find_binary(name)) {
+        parse_binary(whole, *binary, fields, out);
         return;
     }
     const impl::algorithm_info *info = find_by_any_name(name);
@@ -237,6 +271,18 @@ std::string to_string(const post_ops &po) {
         if (e.kind == post_ops::kind::sum) {
             s += "sum";
             if (!same_bits(e.scale, 1.f)) s += ":" + format_number(e.scale);
+            continue;
+        }
+        // Binary and prelu: the policy is left out when it is the default, common.
+        const std::string policy = e.mask == post_ops::policy::common
+                ? std::string()
+                : ":" + impl::policy_name(e.mask);
+        if (e.kind == post_ops::kind::prelu) {
+            s += "prelu" + policy;
+            continue;
+        }
+        if (e.kind == post_ops::kind::binary) {
+            s += std::string(algorithm_name(e.alg)) + ":f32" + policy;
             continue;
         }
         const impl::algorithm_info *info = impl::find_algorithm(e.alg);

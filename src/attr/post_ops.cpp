@@ -5,6 +5,8 @@
 #include <string>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/binary_table.hpp"
+#include "attr/operand_policy.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -18,7 +20,18 @@ uint32_t bits_of(float f) {
 }
 
 const char *kind_name(post_ops::kind k) {
-    return k == post_ops::kind::sum ? "sum" : "eltwise";
+    switch (k) {
+    case post_ops::kind::sum: return "sum";
+    case post_ops::kind::eltwise: return "eltwise";
+    case post_ops::kind::binary: return "binary";
+    case post_ops::kind::prelu: return "prelu";
+    }
+    return "unknown";
+}
+
+// "an eltwise", "a sum", ... for messages.
+std::string a_kind(post_ops::kind k) {
+    return std::string(k == post_ops::kind::eltwise ? "an " : "a ") + kind_name(k);
 }
 
 } // namespace
@@ -27,7 +40,8 @@ const char *kind_name(post_ops::kind k) {
 // and -0 differs from +0 (they print differently).
 bool post_ops::entry::operator==(const entry &o) const {
     return kind == o.kind && alg == o.alg && bits_of(alpha) == bits_of(o.alpha)
-            && bits_of(beta) == bits_of(o.beta) && bits_of(scale) == bits_of(o.scale);
+            && bits_of(beta) == bits_of(o.beta) && bits_of(scale) == bits_of(o.scale)
+            && mask == o.mask && src1 == o.src1;
 }
 
 void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scale) {
@@ -54,6 +68,37 @@ void post_ops::append_sum(float scale) {
     entries_.push_back(e);
 }
 
+void post_ops::append_binary(algorithm alg, const memory::desc &src1) {
+    const std::string who = "post-op " + std::to_string(len()) + " (binary): ";
+    if (src1.is_zero() || src1.is_any())
+        throw error(status::invalid_arguments,
+                    who + "src1 must be a complete desc (not zero, not 'any'); to let it follow "
+                          "the destination, give a policy mask instead");
+    if (src1.get_data_type() != memory::data_type::f32)
+        throw error(status::invalid_arguments, who + "src1 must be f32");
+    append_binary(alg, impl::policy_of(src1.get_dims()));
+    entries_.back().src1 = src1;
+}
+
+void post_ops::append_binary(algorithm alg, int mask) {
+    if (!impl::find_binary(alg))
+        throw error(status::invalid_arguments,
+                    "post-op " + std::to_string(len()) + " (binary): algorithm "
+                            + std::to_string(static_cast<int>(alg)) + " is not a binary algorithm");
+    entry e;
+    e.kind = kind::binary;
+    e.alg = alg;
+    e.mask = mask;
+    entries_.push_back(e);
+}
+
+void post_ops::append_prelu(int mask) {
+    entry e;
+    e.kind = kind::prelu;
+    e.mask = mask;
+    entries_.push_back(e);
+}
+
 const post_ops::entry &post_ops::at(int index, const char *who) const {
     if (index < 0 || index >= len())
         throw error(status::invalid_arguments,
@@ -67,11 +112,7 @@ post_ops::kind post_ops::get_kind(int index) const { return at(index, "get_kind"
 
 void post_ops::get_params_eltwise(
         int index, algorithm &alg, float &alpha, float &beta, float &scale) const {
-    const entry &e = at(index, "get_params_eltwise");
-    if (e.kind != kind::eltwise)
-        throw error(status::invalid_arguments,
-                "post_ops::get_params_eltwise: entry " + std::to_string(index) + " is a "
-                        + kind_name(e.kind) + ", not an eltwise");
+    const entry &e = at_kind(index, kind::eltwise, "get_params_eltwise");
     alg = e.alg;
     alpha = e.alpha;
     beta = e.beta;
@@ -79,17 +120,43 @@ void post_ops::get_params_eltwise(
 }
 
 void post_ops::get_params_sum(int index, float &scale) const {
-    const entry &e = at(index, "get_params_sum");
-    if (e.kind != kind::sum)
+    scale = at_kind(index, kind::sum, "get_params_sum").scale;
+}
+
+const post_ops::entry &post_ops::at_kind(int index, kind k, const char *who) const {
+    const entry &e = at(index, who);
+    if (e.kind != k)
         throw error(status::invalid_arguments,
-                "post_ops::get_params_sum: entry " + std::to_string(index) + " is an "
-                        + kind_name(e.kind) + ", not a sum");
-    scale = e.scale;
+                std::string("post_ops::") + who + ": entry " + std::to_string(index) + " is "
+                        + a_kind(e.kind) + ", not " + a_kind(k));
+    return e;
+}
+
+void post_ops::get_params_binary(int index, algorithm &alg, memory::desc &src1) const {
+    const entry &e = at_kind(index, kind::binary, "get_params_binary");
+    alg = e.alg;
+    src1 = e.src1;
+}
+
+void post_ops::get_params_binary(int index, algorithm &alg, int &mask) const {
+    const entry &e = at_kind(index, kind::binary, "get_params_binary");
+    alg = e.alg;
+    mask = e.mask;
+}
+
+void post_ops::get_params_prelu(int index, int &mask) const {
+    mask = at_kind(index, kind::prelu, "get_params_prelu").mask;
 }
 
 bool post_ops::has_sum() const {
     for (const entry &e : entries_)
         if (e.kind == kind::sum) return true;
+    return false;
+}
+
+bool post_ops::has_operands() const {
+    for (const entry &e : entries_)
+        if (e.kind == kind::binary || e.kind == kind::prelu) return true;
     return false;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
@@ -32,6 +33,11 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     const double start = now_ms();
     const cpu_isa isa = request_isa(req.attr);
     const char *kind_name = primitive_kind_name(kind);
+    const post_ops &chain = req.attr.get_post_ops();
+    const std::string bad_operand = check_operand_dims(chain, req.dst.get_dims());
+    if (!bad_operand.empty())
+        throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": "
+                                                       + bad_operand);
     std::string reasons;
     for (const auto &entry : list) {
         std::string why_not;
@@ -52,8 +58,9 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
             verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
-        return std::make_shared<const chosen_impl>(
-                chosen_impl {kind, problem_str, req.attr, empty, std::move(impl)});
+        std::vector<memory::desc> operand_mds = operand_descs(chain, impl->dst_md());
+        return std::make_shared<const chosen_impl>(chosen_impl {
+                kind, problem_str, req.attr, empty, std::move(impl), std::move(operand_mds)});
     }
     throw error(status::unimplemented, std::string(kind_name) + " " + problem_str
                                                + ": no implementation (" + reasons + ")");

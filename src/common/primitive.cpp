@@ -2,6 +2,7 @@
 // argument map (checking each argument, and that dst shares no memory it may not, before any
 // kernel sees them).
 #include "common/overlap.hpp"
+#include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
@@ -26,6 +27,20 @@ memory::desc primitive_desc_base::weights_desc() const { return impl_->impl->wei
 memory::desc primitive_desc_base::bias_desc() const { return impl_->impl->bias_md(); }
 memory::desc primitive_desc_base::dst_desc() const { return impl_->impl->dst_md(); }
 const primitive_attr &primitive_desc_base::get_primitive_attr() const { return impl_->attr; }
+
+memory::desc primitive_desc_base::query_md(int exec_arg) const {
+    switch (exec_arg) {
+    case PRIM_ARG_SRC: return src_desc();
+    case PRIM_ARG_WEIGHTS: return weights_desc();
+    case PRIM_ARG_BIAS: return bias_desc();
+    case PRIM_ARG_DST: return dst_desc();
+    default: break;
+    }
+    const post_ops &chain = impl_->attr.get_post_ops();
+    for (int i = 0; i < chain.len(); ++i)
+        if (exec_arg == impl::operand_arg(chain.entries()[i], i)) return impl_->operand_mds[i];
+    return memory::desc();
+}
 
 namespace {
 
@@ -81,6 +96,12 @@ void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs)
         refuse("weights", "weights are read while dst is written: give dst its own buffer");
     if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.bias, ii.bias_md().get_size()))
         refuse("bias", "the bias is read while dst is written: give dst its own buffer");
+    const post_ops &chain = pi.attr.get_post_ops();
+    for (size_t i = 0; i < ptrs.post_op.size(); ++i)
+        if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.post_op[i], pi.operand_mds[i].get_size()))
+            refuse(impl::operand_name(chain.entries()[i], static_cast<int>(i)).c_str(),
+                   "an operand is read while dst is written: give it its own buffer (a sum "
+                   "post-op reads dst itself)");
 }
 
 } // namespace
@@ -97,6 +118,17 @@ void primitive::execute(const exec_args &args) const {
     if (!ii.bias_md().is_zero())
         ptrs.bias = static_cast<const float *>(
                 arg_data(pi, args, PRIM_ARG_BIAS, "bias", ii.bias_md()));
+    const post_ops &chain = pi.attr.get_post_ops();
+    if (chain.has_operands()) {
+        ptrs.post_op.resize(static_cast<size_t>(chain.len()), nullptr);
+        for (int i = 0; i < chain.len(); ++i) {
+            const post_ops::entry &e = chain.entries()[i];
+            if (!impl::has_operand(e)) continue;
+            ptrs.post_op[i] = static_cast<const float *>(
+                    arg_data(pi, args, impl::operand_arg(e, i), impl::operand_name(e, i).c_str(),
+                             pi.operand_mds[i]));
+        }
+    }
     check_dst_overlap(pi, ptrs);
 
     const bool verbose = impl::verbose_level() >= 1;

@@ -23,6 +23,9 @@ struct exec_ptrs {
     const float *wei = nullptr;
     const float *bias = nullptr;
     float *dst = nullptr;
+    // One per post-op entry when the chain has binary or prelu entries (else empty): the
+    // entry's operand, laid out as chosen_impl::operand_mds says; null for other entries.
+    std::vector<const float *> post_op;
 };
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the
@@ -58,6 +61,8 @@ struct chosen_impl {
     primitive_attr attr;
     bool empty;              // mb0: execute is a no-op
     std::unique_ptr<const primitive_impl> impl;
+    // Per post-op entry, its operand's desc (post_op_operands.hpp); zero for other entries.
+    std::vector<memory::desc> operand_mds;
 };
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,

@@ -28,8 +28,11 @@ std::string hex(float v) {
 
 } // namespace
 
-// key_of() lists the entry's fields (kind, alg, alpha, beta, scale): a new field must join it.
-static_assert(sizeof(post_ops::entry) == 5 * 4, "post_ops::entry changed: add the new field to key_of()");
+// key_of() lists the entry's fields (kind, alg, alpha, beta, scale, mask): a new field must join
+// it. src1 stays out: a kernel addresses an operand by its policy alone, creation having checked
+// that the operand's layout is one the kernel reads that way.
+static_assert(sizeof(post_ops::entry) == 6 * 4 + sizeof(memory::desc),
+              "post_ops::entry changed: add the new field to key_of()");
 
 std::string key_of(const post_ops &chain) {
     std::string key;
@@ -37,6 +40,10 @@ std::string key_of(const post_ops &chain) {
         if (!key.empty()) key += '+';
         if (e.kind == post_ops::kind::sum)
             key += "s:" + hex(e.scale);
+        else if (e.kind == post_ops::kind::binary)
+            key += "b" + std::to_string(static_cast<int>(e.alg)) + ":" + std::to_string(e.mask);
+        else if (e.kind == post_ops::kind::prelu)
+            key += "p:" + std::to_string(e.mask);
         else
             key += "e" + std::to_string(static_cast<int>(e.alg)) + ":" + hex(e.alpha) + ":"
                     + hex(e.beta) + ":" + hex(e.scale);

@@ -2,6 +2,7 @@
 // the reference kernel (ref_conv_fwd, ref_ip_fwd). Both have src, weights, optional bias and dst,
 // and differ only in their problem and kernel.
 #include "common/plain_layout.hpp"
+#include "ref/ref_chain_operands.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 
@@ -11,7 +12,7 @@ namespace {
 
 template <typename problem>
 using weighted_kernel = void (*)(const problem &, const float *src, const float *wei,
-                                 const float *bias, const post_ops &, float *dst);
+                                 const float *bias, const ref_chain &, float *dst);
 
 template <typename request, typename problem, weighted_kernel<problem> kernel>
 class ref_weighted_primitive : public primitive_impl {
@@ -23,7 +24,8 @@ public:
         : primitive_impl({plain_if_any(req.src), plain_if_any(req.wei),
                           req.with_bias ? plain_if_any(req.bias) : memory::desc(),
                           plain_if_any(req.dst)}),
-          prb_(req.prb), chain_(req.attr.get_post_ops()) {}
+          prb_(req.prb), chain_(req.attr.get_post_ops()),
+          operand_mds_(operand_descs(chain_, dst_md())) {}
 
     std::string name() const override { return "ref"; }
 
@@ -34,13 +36,15 @@ public:
         const plain_buffer bias(bias_md(), args.bias, true);
         // dst's old value is read only by a sum post-op.
         const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
-        kernel(prb_, src.get(), wei.get(), bias.get(), chain_, dst.get());
+        const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
+        kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get());
         dst.copy_out();
     }
 
 private:
     problem prb_;
     post_ops chain_;
+    std::vector<memory::desc> operand_mds_;
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 // The reference eltwise primitive: in place or out of place, any layouts.
 #include "common/plain_layout.hpp"
+#include "ref/ref_chain_operands.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_kernels.hpp"
 
@@ -11,22 +12,24 @@ class ref_eltwise : public primitive_impl {
 public:
     explicit ref_eltwise(const eltwise_request &req)
         : primitive_impl(layouts(req)), alg_(req.alg), alpha_(req.alpha), beta_(req.beta),
-          chain_(req.attr.get_post_ops()), nelems_(req.prb.nelems()) {}
+          chain_(req.attr.get_post_ops()), operand_mds_(operand_descs(chain_, dst_md())),
+          nelems_(req.prb.nelems()) {}
 
     std::string name() const override { return "ref"; }
 
     void execute(const exec_ptrs &args) const override {
         if (nelems_ == 0) return;
-        const post_ops &po = chain_;
         // Same layout without padding: element i of src goes to element i of dst, whatever the
-        // layout, so the flat buffers can be walked directly.
-        if (src_md() == dst_md() && src_md().nelems_padded() == nelems_) {
-            ref_eltwise_fwd(alg_, alpha_, beta_, po, args.src, args.dst, nelems_);
+        // layout, so the flat buffers can be walked directly; not with operands, which are
+        // indexed by the element's place in the plain row-major order.
+        if (src_md() == dst_md() && src_md().nelems_padded() == nelems_ && !chain_.has_operands()) {
+            ref_eltwise_fwd(alg_, alpha_, beta_, chain_, args.src, args.dst, nelems_);
             return;
         }
         const plain_buffer src(src_md(), args.src, true);
-        const plain_buffer dst(dst_md(), args.dst, po.has_sum());
-        ref_eltwise_fwd(alg_, alpha_, beta_, po, src.get(), dst.get(), nelems_);
+        const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
+        const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
+        ref_eltwise_fwd(alg_, alpha_, beta_, chain.chain(), src.get(), dst.get(), nelems_);
         dst.copy_out();
     }
 
@@ -40,6 +43,7 @@ private:
     algorithm alg_;
     float alpha_, beta_;
     post_ops chain_;
+    std::vector<memory::desc> operand_mds_;
     int64_t nelems_;
 };
 

@@ -5,7 +5,7 @@
 namespace prim {
 namespace impl {
 
-void ref_eltwise_fwd(algorithm alg, float alpha, float beta, const post_ops &po,
+void ref_eltwise_fwd(algorithm alg, float alpha, float beta, const ref_chain &po,
                      const float *src, float *dst, int64_t n) {
     // Fail on an unknown algorithm before the parallel region (no exception may leave it).
     if (n > 0) (void)eltwise_fwd(alg, 0.0, alpha, beta);
@@ -15,7 +15,7 @@ void ref_eltwise_fwd(algorithm alg, float alpha, float beta, const post_ops &po,
         const float s = src[i];
         const float dst_old = dst[i];
         const float y = static_cast<float>(eltwise_fwd(alg, s, alpha, beta));
-        dst[i] = ref_apply_post_ops(po, y, dst_old);
+        dst[i] = po.apply(y, dst_old, i);
     }
 }
 

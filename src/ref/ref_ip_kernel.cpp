@@ -5,7 +5,7 @@ namespace prim {
 namespace impl {
 
 void ref_ip_fwd(const ip_problem &prb, const float *src, const float *wei, const float *bias,
-                const post_ops &po, float *dst) {
+                const ref_chain &po, float *dst) {
     const int64_t MB = prb.mb, OC = prb.oc;
     // src [mb][ic][spatial] and wei [oc][ic][spatial] flatten to rows of the same length K.
     const int64_t K = prb.ic * prb.spatial();
@@ -21,7 +21,7 @@ void ref_ip_fwd(const ip_problem &prb, const float *src, const float *wei, const
                 acc += static_cast<double>(s[k]) * static_cast<double>(w[k]);
             if (bias) acc += static_cast<double>(bias[oc]);
             float &out = dst[n * OC + oc];
-            out = ref_apply_post_ops(po, static_cast<float>(acc), out); // out holds dst_old
+            out = po.apply(static_cast<float>(acc), out, n * OC + oc); // out holds dst_old
         }
     }
 }

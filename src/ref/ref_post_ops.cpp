@@ -1,24 +1,84 @@
-// The reference post-ops chain on one value (doc/reference.md §1). Each entry is computed in
-// double and rounded to f32 right after it (an eltwise's f before its scale), as the JIT kernels do, so that both take the same
-// branch at discontinuities (round, shrink, clip).
+// The reference post-ops chain: ref_chain.hpp.
+#include "attr/binary_table.hpp"
 #include "attr/eltwise_math.hpp"
-#include "ref/ref_kernels.hpp"
+#include "common/post_op_operands.hpp"
+#include "prim/error.hpp"
+#include "ref/ref_chain.hpp"
 
 namespace prim {
 namespace impl {
 
-float ref_apply_post_ops(const post_ops &po, float x, float dst_old) {
-    for (const post_ops::entry &e : po.entries()) {
-        if (e.kind == post_ops::kind::sum) {
-            // Every sum reads the same dst_old: the value before the primitive ran.
-            x = static_cast<float>(static_cast<double>(x) + e.scale * static_cast<double>(dst_old));
-        } else {
-            // f rounded to f32, then one rounded product: an extreme scale (1e-42, FLT_MAX, inf)
-            // scales the f32 value, as every kernel does, so exp(89) * 1e-42 is inf * 1e-42.
-            const float f = static_cast<float>(eltwise_fwd(e.alg, x, e.alpha, e.beta));
-            x = static_cast<float>(static_cast<double>(e.scale) * f);
+ref_chain::ref_chain(const post_ops &po) : po_(po), operands_(po.entries().size()) {
+    if (po.has_operands())
+        throw error(status::invalid_arguments,
+                    "ref_chain: the chain has binary or prelu entries, their operands are needed");
+}
+
+ref_chain::ref_chain(const post_ops &po, const memory::dims &dst_dims,
+                     const std::vector<const float *> &operands)
+    : po_(po), dims_(dst_dims), operands_(po.entries().size()) {
+    for (int i = 0; i < po.len(); ++i) {
+        const post_ops::entry &e = po.entries()[i];
+        if (!has_operand(e)) continue;
+        if (static_cast<size_t>(i) >= operands.size() || !operands[i])
+            throw error(status::invalid_arguments,
+                        "ref_chain: no data for " + operand_name(e, i));
+        operand &op = operands_[i];
+        op.data = operands[i];
+        const memory::dims op_dims = operand_dims(e, dims_);
+        op.stride.assign(dims_.size(), 0);
+        int64_t dense = 1;
+        for (int d = static_cast<int>(dims_.size()) - 1; d >= 0; --d) {
+            if (op_dims[d] != 1) op.stride[d] = dense;
+            dense *= op_dims[d];
         }
     }
+}
+
+float ref_chain::value_of(const operand &op, int64_t index) const {
+    int64_t offset = 0;
+    for (int d = static_cast<int>(dims_.size()) - 1; d >= 0; --d) {
+        offset += (index % dims_[d]) * op.stride[d];
+        index /= dims_[d];
+    }
+    return op.data[offset];
+}
+
+namespace {
+
+// One entry on x; b is the entry's operand value (binary, prelu), unused otherwise.
+float apply_entry(const post_ops::entry &e, float x, float dst_old, float b) {
+    switch (e.kind) {
+    case post_ops::kind::sum:
+        // Every sum reads the same dst_old: the value before the primitive ran.
+        return static_cast<float>(static_cast<double>(x) + e.scale * static_cast<double>(dst_old));
+    case post_ops::kind::eltwise: {
+        // f rounded to f32, then one rounded product: an extreme scale (1e-42, FLT_MAX, inf)
+        // scales the f32 value, as every kernel does, so exp(89) * 1e-42 is inf * 1e-42.
+        const float f = static_cast<float>(eltwise_fwd(e.alg, x, e.alpha, e.beta));
+        return static_cast<float>(static_cast<double>(e.scale) * f);
+    }
+    case post_ops::kind::binary: return binary_fwd(e.alg, x, b);
+    case post_ops::kind::prelu: return x > 0.f ? x : x * b;
+    }
+    return x;
+}
+
+} // namespace
+
+float ref_chain::apply(float x, float dst_old, int64_t index) const {
+    for (size_t i = 0; i < po_.entries().size(); ++i) {
+        const operand &op = operands_[i];
+        x = apply_entry(po_.entries()[i], x, dst_old, op.data ? value_of(op, index) : 0.f);
+    }
+    return x;
+}
+
+float ref_apply_post_ops(const post_ops &po, float x, float dst_old) {
+    if (po.has_operands())
+        throw error(status::invalid_arguments,
+                    "ref_apply_post_ops: the chain has binary or prelu entries, use ref_chain");
+    for (const post_ops::entry &e : po.entries()) x = apply_entry(e, x, dst_old, 0.f);
     return x;
 }
 

@@ -1,0 +1,39 @@
+// The operands of a chain's binary and prelu entries: the check of their dims against the
+// destination, their descs (given, or following the destination), and their execute arguments.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "prim/attr.hpp"
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace impl {
+
+inline bool has_operand(const post_ops::entry &e) {
+    return e.kind == post_ops::kind::binary || e.kind == post_ops::kind::prelu;
+}
+
+// "" when every given src1 broadcasts against a destination of these dims (same rank, each dim
+// equal or 1), else a message naming the entry and the dim.
+std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims);
+
+// Entry e's operand dims against a destination of dst_dims: src1's when given, else dst_dims with
+// the broadcast dims set to 1. Empty for an entry without an operand.
+memory::dims operand_dims(const post_ops::entry &e, const memory::dims &dst_dims);
+
+// Entry e's operand desc against the destination's layout: src1 when given, else the
+// destination's layout with e's broadcast dims set to 1 (a broadcast dim loses its block). A zero
+// desc for an entry without an operand.
+memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst);
+// One per entry, zero descs for entries without an operand.
+std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst);
+
+// Entry index's execute argument: PRIM_ARG_ATTR_MULTIPLE_POST_OP(index) | PRIM_ARG_SRC_1 (binary)
+// or | PRIM_ARG_WEIGHTS (prelu); 0 for an entry without an operand.
+int operand_arg(const post_ops::entry &e, int index);
+// "post-op 2 (add) src1", "post-op 0 (prelu) weights", for messages.
+std::string operand_name(const post_ops::entry &e, int index);
+
+} // namespace impl
+} // namespace prim
