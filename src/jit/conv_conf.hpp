@@ -85,7 +85,8 @@ struct conv_conf : conv_kernel_conf {
 // the kernel's.
 struct conv_setup {
     conv_conf conf;
-    post_ops chain;
+    post_ops chain;                  // the kernel chain: operand masks are accesses
+    std::vector<memory::desc> operands; // per chain entry, the user's operand desc (or zero)
     impl::arg_layouts user;          // what the user passes (wei: before packing or merging)
     memory::desc ksrc, kwei, kdst;   // what the kernel reads
     jit::unit_stride_src unit_stride; // strided 1x1: the kernel reads a dense copy of src
@@ -108,6 +109,7 @@ struct conv_call_args {
     float *dst;         // (n, first oc of the call, od, oh, ow = 0)
     int64_t kd_count;   // valid kd taps (may be 0 when the row lies wholly in the padding)
     int64_t kh_count;   // valid kh taps
+    const int64_t *post_op; // per chain entry, its operand's per-call value (conv_operand.hpp)
 };
 
 // The blocks of one output row, in order: each covers ur pixels from ow0; count > 1 means

@@ -5,6 +5,7 @@
 
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_emit.hpp"
+#include "jit/conv_operand.hpp"
 #include "jit/tail_mask.hpp"
 
 namespace prim {
@@ -26,6 +27,16 @@ int conv_dw_kernel<isa>::mask_idx() const {
     return isa == cpu_isa::avx512 ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
 }
 
+// rax and rbx count kd / kh taps, which are done when the chain runs.
+template <cpu_isa isa>
+void conv_dw_kernel<isa>::load_operand(const operand_args &o) {
+    const int b = o.acc_idx / cur_ur_, j = o.acc_idx % cur_ur_;
+    load_conv_operand<isa>(*this, c_, chain_,
+                           {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt}, o,
+                           {cur_ow0_, cur_loop_, j, b, is_tail(b), dst_disp(b, j)}, oc_tail_,
+                           mask_idx());
+}
+
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::generate() {
     preamble();
@@ -44,16 +55,21 @@ void conv_dw_kernel<isa>::generate() {
         else
             vfmadd231ps(acc, old, s.scale_vec);
     };
-    injector_ = std::make_unique<post_ops_injector<isa>>(*this, chain_, sum);
+    injector_ = std::make_unique<post_ops_injector<isa>>(
+            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); });
 
     emit_row_walk(*this, c_, {reg_param, reg_src_blk, reg_dst_blk, reg_ow_cnt, reg_tmp},
-                  [this](int ur, int64_t ow0, bool interior) { emit_block(ur, ow0, interior); });
+                  [this](int ur, int64_t ow0, bool interior, const row_block *loop) {
+                      emit_block(ur, ow0, interior, loop);
+                  });
     postamble();
 }
 
 template <cpu_isa isa>
-void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
+void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior, const row_block *loop) {
     cur_ur_ = ur;
+    cur_ow0_ = ow0;
+    cur_loop_ = loop;
     // Depthwise does little arithmetic per byte, and one block is too short to hide a miss:
     // ask for the dst_old (read by a sum) of this block and of the same block one row down,
     // and, in each kh row, for the src pixels the next output row will read (stride rows

@@ -37,12 +37,12 @@ public:
 
 private:
     void generate() override;
-    void emit_block(int ur, int64_t ow0, bool interior);
+    void emit_block(int ur, int64_t ow0, bool interior, const row_block *loop);
+    void load_operand(const operand_args &o);
     void emit_kw_taps(int ur, int64_t ow0, bool interior);
     void emit_post_ops_and_store(int ur);
-    Xbyak::Address dst_addr(int b, int j) const {
-        return ptr[reg_dst_blk + b * c_.dst_ocb + j * c_.dst_sp[2]];
-    }
+    int64_t dst_disp(int b, int j) const { return b * c_.dst_ocb + j * c_.dst_sp[2]; }
+    Xbyak::Address dst_addr(int b, int j) const { return ptr[reg_dst_blk + dst_disp(b, j)]; }
     int mask_idx() const;
     bool is_tail(int b) const { return oc_tail_ && b == nb_ - 1; }
     // Accumulator of channel block b, pixel j, in a block of ur pixels.
@@ -51,7 +51,9 @@ private:
     conv_kernel_conf c_;
     post_ops chain_;
     int nb_, oc_tail_;
-    int cur_ur_ = 0; // the pixels of the block being emitted (for the sum callback)
+    int cur_ur_ = 0; // the pixels of the block being emitted (for the sum and operand callbacks)
+    int64_t cur_ow0_ = 0;
+    const row_block *cur_loop_ = nullptr; // its counted run, if any
     std::unique_ptr<post_ops_injector<isa>> injector_;
 
     const Xbyak::Reg64 reg_param = abi_param(0);

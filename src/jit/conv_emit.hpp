@@ -32,8 +32,9 @@ struct row_walk_regs {
 };
 
 // Emits one output row, block by block as plan_row(c) splits it: points src_blk and dst_blk at
-// each block, then calls emit_block(ur, ow0, interior). A run of equal interior blocks becomes
-// one counted loop, so code size does not grow with the row's width.
+// each block, then calls emit_block(ur, ow0, interior, loop). A run of equal interior blocks
+// becomes one counted loop, so code size does not grow with the row's width; there loop is the
+// run (ow0 its first block's), and its block index is loop->count - ow_cnt; else loop is null.
 template <typename emit_block_fn>
 void emit_row_walk(Xbyak::CodeGenerator &g, const conv_kernel_conf &c, const row_walk_regs &r,
                    emit_block_fn emit_block) {
@@ -44,13 +45,13 @@ void emit_row_walk(Xbyak::CodeGenerator &g, const conv_kernel_conf &c, const row
         g.mov(r.dst_blk, g.ptr[r.param + offsetof(conv_call_args, dst)]);
         add_offset(g, r.dst_blk, rb.ow0 * c.dst_sp[2], r.tmp);
         if (rb.count == 1) {
-            emit_block(rb.ur, rb.ow0, rb.interior);
+            emit_block(rb.ur, rb.ow0, rb.interior, nullptr);
             continue;
         }
         g.mov(r.ow_cnt, rb.count);
         Xbyak::Label loop;
         g.L(loop);
-        emit_block(rb.ur, rb.ow0, true);
+        emit_block(rb.ur, rb.ow0, true, &rb);
         add_offset(g, r.src_blk, rb.ur * sw * c.src_sp[2], r.tmp);
         add_offset(g, r.dst_blk, rb.ur * c.dst_sp[2], r.tmp);
         g.dec(r.ow_cnt);

@@ -8,6 +8,7 @@
 
 #include "jit/conv_kernel.hpp"
 #include "jit/conv_emit.hpp"
+#include "jit/conv_operand.hpp"
 #include "jit/tail_mask.hpp"
 
 namespace prim {
@@ -22,9 +23,15 @@ conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chai
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
       c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
 
+// rax and rbx count kd / kh taps, which are done when the chain runs.
 template <cpu_isa isa>
-Address conv_kernel<isa>::dst_addr(int j, int k) const {
-    return ptr[reg_dst_blk + j * c_.dst_sp[2] + k * c_.dst_ocb];
+void conv_kernel<isa>::load_operand(const operand_args &o) {
+    const int j = o.acc_idx / nb_, k = o.acc_idx % nb_;
+    const bool tail = oc_tail_ && k == nb_ - 1;
+    load_conv_operand<isa>(*this, c_, chain_,
+                           {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt}, o,
+                           {cur_ow0_, cur_loop_, j, k, tail, dst_disp(j, k)}, oc_tail_,
+                           isa == cpu_isa::avx512 ? host_tail_opmask : mask_vreg_);
 }
 
 template <cpu_isa isa>
@@ -48,7 +55,8 @@ void conv_kernel<isa>::generate() {
         else
             vfmadd231ps(acc_v, old, s.scale_vec);
     };
-    injector_ = std::make_unique<post_ops_injector<isa>>(*this, chain_, sum);
+    injector_ = std::make_unique<post_ops_injector<isa>>(
+            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); });
 
     emit_row();
     postamble();
@@ -58,11 +66,15 @@ void conv_kernel<isa>::generate() {
 template <cpu_isa isa>
 void conv_kernel<isa>::emit_row() {
     emit_row_walk(*this, c_, {reg_param, reg_src_blk, reg_dst_blk, reg_ow_cnt, reg_tmp},
-                  [this](int ur, int64_t ow0, bool interior) { emit_block(ur, ow0, interior); });
+                  [this](int ur, int64_t ow0, bool interior, const row_block *loop) {
+                      emit_block(ur, ow0, interior, loop);
+                  });
 }
 
 template <cpu_isa isa>
-void conv_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior) {
+void conv_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior, const row_block *loop) {
+    cur_ow0_ = ow0;
+    cur_loop_ = loop;
     emit_init(ur);
     // ic blocks outermost: the weights of one ic block ([kd][kh][kw][ic][oc]) are then read in
     // memory order, and the src rows of one block stay in one channel plane.

@@ -45,7 +45,7 @@ private:
     // One block of ur pixels starting at output column ow0. interior: every tap of every pixel
     // is inside the input, so no tap is skipped and the code does not depend on ow0 (the
     // middle-block loop reuses it); src offsets are relative to the block's first pixel.
-    void emit_block(int ur, int64_t ow0, bool interior);
+    void emit_block(int ur, int64_t ow0, bool interior, const row_block *loop);
     void emit_init(int ur);
     void emit_taps(int ur, int64_t ow0, bool interior, int n_ic);
     void emit_ic_block(int ur, int64_t ow0, bool interior, int n_ic);
@@ -53,13 +53,17 @@ private:
     void emit_post_ops_and_store(int ur);
 
     int acc(int j, int k) const { return j * nb_ + k; }
-    Xbyak::Address dst_addr(int j, int k) const;
+    int64_t dst_disp(int j, int k) const { return j * c_.dst_sp[2] + k * c_.dst_ocb; }
+    Xbyak::Address dst_addr(int j, int k) const { return ptr[reg_dst_blk + dst_disp(j, k)]; }
+    void load_operand(const operand_args &o);
 
     conv_kernel_conf c_;
     post_ops chain_;
     int nb_;
     int oc_tail_;
     int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
+    int64_t cur_ow0_ = 0;                 // the block being emitted (for operand loads)
+    const row_block *cur_loop_ = nullptr; // its counted run, if any
     std::unique_ptr<post_ops_injector<isa>> injector_;
 
     // General registers.

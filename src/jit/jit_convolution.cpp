@@ -10,11 +10,14 @@
 #include <omp.h>
 
 #include "common/internal_reorder.hpp"
+#include "common/post_op_operands.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
+#include "jit/conv_operands.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/work_threads.hpp"
 #include "prim/error.hpp"
@@ -108,7 +111,8 @@ public:
           src_reorder_(reorder_if_differ(s_.user.src, s_.ksrc)),
           wei_reorder_(s_.merged_groups.enabled() ? nullptr : reorder_if_differ(s_.user.wei, s_.kwei)),
           dst_in_reorder_(reorder_if_differ(s_.user.dst, s_.kdst)),
-          dst_out_reorder_(reorder_if_differ(s_.kdst, s_.user.dst)) {
+          dst_out_reorder_(reorder_if_differ(s_.kdst, s_.user.dst)),
+          operands_(s_, s_.operands) {
         // "jit:avx512", with "+repack" when execute() copies an argument into another layout.
         const bool repack = src_reorder_ || wei_reorder_ || dst_out_reorder_
                 || s_.merged_groups.enabled();
@@ -159,7 +163,9 @@ public:
                 dst_in_reorder_->execute(memory(s_.user.dst, args.dst), memory(s_.kdst, dst_s->get()));
             dst = dst_s->get();
         }
-        run(src, wei, args.bias, dst);
+        std::vector<std::vector<float>> operand_copies;
+        const std::vector<const float *> ops = operands_.prepare(args.post_op, operand_copies);
+        run(src, wei, args.bias, dst, ops);
         if (dst_out_reorder_)
             dst_out_reorder_->execute(memory(s_.kdst, dst), memory(s_.user.dst, args.dst));
     }
@@ -174,7 +180,8 @@ private:
     // at 0.55x oneDNN on two threads, bound by memory traffic). Threads take contiguous chunks
     // of items; every output is computed by exactly one call in a fixed order, so results do
     // not depend on the number of threads.
-    void run(const float *src, const float *wei, const float *bias, float *dst) const {
+    void run(const float *src, const float *wei, const float *bias, float *dst,
+             const std::vector<const float *> &ops) const {
         const int64_t OD = c_.o[0], OH = c_.o[1];
         const int64_t work = c_.g * c_.n_ocbg * c_.mb * OD * OH;
         const kernel_fn main_fn = main_kernel_->entry_as<kernel_fn>();
@@ -202,6 +209,8 @@ private:
                 r /= size[order[d]];
             }
             conv_call_args a;
+            std::vector<int64_t> op_values(ops.size());
+            a.post_op = op_values.data();
             for (int64_t w = start; w < end; ++w) {
                 const int64_t ocbg = idx[OCBG], oh = idx[OH_], od = idx[OD_];
                 const int64_t n = idx[N], g = idx[G];
@@ -217,6 +226,7 @@ private:
                                                 + od * c_.dst_sp[0] + oh * c_.dst_sp[1]);
                 a.kd_count = td.count;
                 a.kh_count = th.count;
+                if (operands_.any()) operands_.values(ops, dst, n, g, ocb0, od, oh, op_values.data());
                 (ocbg == c_.n_ocbg - 1 ? last_fn : main_fn)(&a);
                 for (int d = 0; d < 5; ++d) { // next item
                     if (++idx[order[d]] < size[order[d]]) break;
@@ -238,6 +248,7 @@ private:
     const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
     std::shared_ptr<const jit::jit_generator> main_kernel_, last_kernel_;
     std::vector<tap_range> taps_d_, taps_h_; // the valid kd / kh taps of every od / oh
+    const jit::conv_operands operands_;
 };
 
 } // namespace
@@ -246,7 +257,10 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
                                                 std::string &why_not) {
     PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
-    const post_ops &chain = req.attr.get_post_ops();
+    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
+    post_ops chain;
+    const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), chain);
+    PRIM_DISPATCH(unread.empty(), unread);
     const bool avx512 = kernel_isa == cpu_isa::avx512;
     using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
     using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
@@ -257,6 +271,10 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
     conv_setup setup;
     const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, aux_vecs);
     PRIM_DISPATCH(reason.empty(), reason);
+    setup.chain = chain;
+    setup.operands = impl::operand_descs(req.attr.get_post_ops(), setup.user.dst);
+    const std::string unreadable = jit::conv_operands::check(setup, setup.operands);
+    PRIM_DISPATCH(unreadable.empty(), unreadable);
     try {
         return std::make_unique<jit_convolution>(std::move(setup), kernel_isa);
     } catch (const error &e) {

@@ -9,6 +9,7 @@
 #include "common/plain_layout.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/jit_eltwise.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 
 namespace prim {
@@ -92,6 +93,10 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
     // The kernel's chain: the primitive's own algorithm first, then the attribute's post-ops.
     // (The eltwise creation has checked the algorithm and its parameters, so append_eltwise
     // takes them.)
+    post_ops user_chain;
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), user_chain);
+    if (unread.empty()) unread = jit::check_access(user_chain, {}, "eltwise");
+    PRIM_DISPATCH(unread.empty(), unread);
     post_ops chain;
     chain.append_eltwise(req.alg, req.alpha, req.beta, 1.f);
     for (const post_ops::entry &e : req.attr.get_post_ops().entries()) {

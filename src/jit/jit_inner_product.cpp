@@ -12,6 +12,7 @@
 #include "jit/ip_pack_weights.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/work_threads.hpp"
 #include "common/internal_reorder.hpp"
@@ -218,6 +219,10 @@ template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_not) {
     using injector = jit::post_ops_injector<isa>;
     const post_ops &chain = req.attr.get_post_ops();
+    post_ops kchain;
+    std::string unread = jit::kernel_chain(chain, req.dst.get_dims(), kchain);
+    if (unread.empty()) unread = jit::check_access(kchain, {}, "inner product");
+    PRIM_DISPATCH(unread.empty(), unread);
     const std::string injector_refuses = injector::why_not(chain);
     PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
 

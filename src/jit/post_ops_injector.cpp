@@ -1,6 +1,7 @@
 // Whether the injector takes a chain (why_not), and walking the chain: entry by entry, each over
 // every accumulator. Each eltwise entry is one eltwise_emitter followed by the entry's scale;
-// each sum is the host's callback.
+// each sum is the host's callback; each binary or prelu entry is the host's operand load and
+// one to three instructions.
 #include <algorithm>
 #include <string>
 
@@ -13,13 +14,17 @@ namespace prim {
 namespace jit {
 
 template <cpu_isa isa>
-post_ops_injector<isa>::post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum)
-    : host_(host), chain_(chain), sum_(std::move(sum)) {
+post_ops_injector<isa>::post_ops_injector(jit_generator &host, const post_ops &chain,
+                                          sum_callback sum, operand_callback operand)
+    : host_(host), chain_(chain), sum_(std::move(sum)), operand_(std::move(operand)) {
     const std::string reason = why_not(chain_);
     if (!reason.empty()) throw error(status::unimplemented, "post_ops_injector: " + reason);
     if (chain_.has_sum() && !sum_)
         throw error(status::invalid_arguments,
                     "post_ops_injector: the chain has a sum but the host gave no sum callback");
+    if (chain_.has_operands() && !operand_)
+        throw error(status::invalid_arguments, "post_ops_injector: the chain has a binary or "
+                                               "prelu entry but the host gave no operand callback");
 }
 
 template <cpu_isa isa>
@@ -35,7 +40,7 @@ std::string post_ops_injector<isa>::why_not(const post_ops &chain) {
 // entry against the injector's opmasks checks the chain.
 template <cpu_isa isa>
 std::string post_ops_injector<isa>::why_not(const post_ops::entry &e) {
-    if (e.kind == post_ops::kind::sum) return ""; // the host's callback
+    if (e.kind != post_ops::kind::eltwise) return ""; // sum, binary, prelu: every ISA
     const char *name = algorithm_name(e.alg);
     const std::string what = std::string("post-op ")
             + (name ? name : "#" + std::to_string(static_cast<int>(e.alg)));
@@ -68,9 +73,10 @@ int post_ops_injector<isa>::aux_opmasks_count(algorithm alg, float alpha, float 
 
 template <cpu_isa isa>
 int post_ops_injector<isa>::aux_vecs_count(const post_ops &chain) {
+    // sum, binary and prelu need one: dst_old or the operand.
     int n = 0;
     for (const post_ops::entry &e : chain.entries())
-        n = std::max(n, e.kind == post_ops::kind::sum ? 1 : aux_vecs_count(e.alg, e.alpha, e.beta));
+        n = std::max(n, e.kind == post_ops::kind::eltwise ? aux_vecs_count(e.alg, e.alpha, e.beta) : 1);
     return n;
 }
 
@@ -80,6 +86,8 @@ int post_ops_injector<isa>::aux_opmasks_count(const post_ops &chain) {
     for (const post_ops::entry &e : chain.entries())
         if (e.kind == post_ops::kind::eltwise)
             n = std::max(n, aux_opmasks_count(e.alg, e.alpha, e.beta));
+        else if (e.kind != post_ops::kind::sum && isa_traits<isa>::has_opmask)
+            n = std::max(n, 1); // a comparison's or prelu's lane selection
     return n;
 }
 
@@ -101,14 +109,90 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
             throw error(status::invalid_arguments, "post_ops_injector: opmask k" + std::to_string(k)
                                                    + " is not one of k1..k7");
 
-    for (const post_ops::entry &e : chain_.entries()) {
-        if (e.kind == post_ops::kind::sum) {
+    for (int i = 0; i < chain_.len(); ++i) {
+        const post_ops::entry &e = chain_.entries()[i];
+        switch (e.kind) {
+        case post_ops::kind::sum: {
             const Xbyak::Address scale_vec = host_.table().at(regs.reg_table, e.scale);
             for (int acc : regs.acc)
                 sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec});
-            continue;
+            break;
         }
-        emit_eltwise(e, regs);
+        case post_ops::kind::eltwise: emit_eltwise(e, regs); break;
+        case post_ops::kind::binary:
+        case post_ops::kind::prelu: emit_with_operand(i, regs); break;
+        }
+    }
+}
+
+// As many operand loads in a row as there are spares, then their operations: the loads of a
+// group are in flight together instead of each waiting for the previous operation.
+template <cpu_isa isa>
+void post_ops_injector<isa>::emit_with_operand(int index, const injector_regs &regs) {
+    const post_ops::entry &e = chain_.entries()[index];
+    const size_t group = regs.aux.size();
+    for (size_t first = 0; first < regs.acc.size(); first += group) {
+        const size_t count = std::min(group, regs.acc.size() - first);
+        for (size_t s = 0; s < count; ++s)
+            operand_(operand_args{index, regs.acc[first + s], regs.aux[s], first + s == 0});
+        for (size_t s = 0; s < count; ++s) apply_operand(e, Vmm(regs.acc[first + s]), Vmm(regs.aux[s]), regs);
+    }
+}
+
+namespace {
+// vcmpps predicates of the comparisons: ordered (false on NaN) except ne, true on NaN, as
+// binary_fwd defines them.
+uint8_t compare_predicate(algorithm alg) {
+    switch (alg) {
+    case algorithm::binary_ge: return 0x1D; // _CMP_GE_OQ
+    case algorithm::binary_gt: return 0x1E; // _CMP_GT_OQ
+    case algorithm::binary_le: return 0x12; // _CMP_LE_OQ
+    case algorithm::binary_lt: return 0x11; // _CMP_LT_OQ
+    case algorithm::binary_eq: return 0x00; // _CMP_EQ_OQ
+    case algorithm::binary_ne: return 0x04; // _CMP_NEQ_UQ
+    default: return 0xFF;
+    }
+}
+constexpr uint8_t not_greater_unordered = 0x1A; // _CMP_NGT_UQ: !(a > b), true on NaN
+} // namespace
+
+template <cpu_isa isa>
+void post_ops_injector<isa>::apply_operand(const post_ops::entry &e, const Vmm &acc, const Vmm &b,
+                                           const injector_regs &regs) {
+    jit_generator &h = host_;
+    constexpr bool avx512 = isa_traits<isa>::has_opmask;
+    if (e.kind == post_ops::kind::prelu) {
+        // x > 0 ? x : x * slope.
+        if constexpr (avx512) {
+            const Xbyak::Opmask k(regs.opmasks[0]);
+            h.vcmpps(k, acc, h.table().at(regs.reg_table, 0.f), not_greater_unordered);
+            h.vmulps(acc | k, acc, b);
+        } else {
+            // By the sign bit: as the reference except that +0 stays +0 where the reference
+            // gives 0 * slope (-0 for a negative slope); -0 and NaN agree.
+            h.vmulps(b, b, acc);
+            h.vblendvps(acc, acc, b, acc);
+        }
+        return;
+    }
+    switch (e.alg) {
+    case algorithm::binary_add: h.vaddps(acc, acc, b); return;
+    case algorithm::binary_sub: h.vsubps(acc, acc, b); return;
+    case algorithm::binary_mul: h.vmulps(acc, acc, b); return;
+    case algorithm::binary_div: h.vdivps(acc, acc, b); return;
+    case algorithm::binary_max: h.vmaxps(acc, acc, b); return; // acc > b ? acc : b
+    case algorithm::binary_min: h.vminps(acc, acc, b); return;
+    default: break;
+    }
+    const uint8_t pred = compare_predicate(e.alg);
+    if (pred == 0xFF) throw error(status::runtime_error, "post_ops_injector: unknown binary algorithm");
+    if constexpr (avx512) {
+        const Xbyak::Opmask k(regs.opmasks[0]);
+        h.vcmpps(k, acc, b, pred);
+        h.vmovups(acc | k | Xbyak::util::T_z, h.table().at(regs.reg_table, 1.f));
+    } else {
+        h.vcmpps(acc, acc, b, pred); // all ones where true
+        h.vandps(acc, acc, h.table().at(regs.reg_table, 1.f));
     }
 }
 

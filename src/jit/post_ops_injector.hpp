@@ -27,7 +27,10 @@
 //
 // Semantics (doc/reference.md §1): entries run in order; eltwise: x = scale * f(x; alpha, beta),
 // scale applied once after the algorithm and skipped when 1; sum: the host's callback, called
-// at the sum's place in the chain, once per accumulator. Chains may be of any length and order
+// at the sum's place in the chain, once per accumulator; binary and prelu: the host's operand
+// callback loads the operand's values for one accumulator's lanes into a spare register (the
+// host knows its addressing: operand_access.hpp names the four kinds), the injector applies the
+// entry. Chains may be of any length and order
 // with any number of sums. NaN in gives NaN out for every algorithm; MXCSR is never written
 // (rounding uses vroundps / vrndscaleps with an explicit rounding mode).
 //
@@ -69,6 +72,18 @@ struct sum_args {
 };
 using sum_callback = std::function<void(const sum_args &)>;
 
+// What the host's operand callback gets, once per accumulator at each binary or prelu entry:
+// load into Vmm(aux_idx) the entry's operand values for acc_idx's lanes (with the store's tail
+// mask where the store has one; masked-off lanes may hold anything).
+struct operand_args {
+    int entry;   // the entry's index in the chain (its operand is exec_ptrs::post_op[entry])
+    int acc_idx; // the accumulator the values are for
+    int aux_idx; // the spare register to load them into
+    bool first;  // first call of this entry in this compute(): a host may set up an address
+                 // register here and keep it for the entry's other accumulators
+};
+using operand_callback = std::function<void(const operand_args &)>;
+
 // The opmask split of the register contract above (AVX-512).
 constexpr int host_tail_opmask = 1;      // k1: the host's tail mask
 constexpr int injector_first_opmask = 2; // k2..k7: the injector's
@@ -88,9 +103,11 @@ public:
     using Vmm = typename isa_traits<isa>::Vmm;
 
     // host: the kernel being generated (its constant table receives the injector's constants).
-    // chain: copied. sum: required when the chain has a sum (else prim::error(invalid_arguments)).
-    // Throws prim::error(unimplemented) with why_not(chain) when that is not empty.
-    post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum = nullptr);
+    // chain: copied. sum / operand: required when the chain has a sum / a binary or prelu entry
+    // (else prim::error(invalid_arguments)). Throws prim::error(unimplemented) with
+    // why_not(chain) when that is not empty.
+    post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum = nullptr,
+                      operand_callback operand = nullptr);
 
     // "" when the injector can emit the chain on this ISA, else why not, worded the same for
     // every host: "post-op soft_relu has no JIT emitter", "post-op log needs 8 opmasks, the
@@ -118,10 +135,15 @@ private:
     // Accumulators whose code is interleaved at most (op_sink.hpp).
     static constexpr size_t max_streams = 4;
     void emit_eltwise(const post_ops::entry &e, const injector_regs &regs);
+    void emit_with_operand(int index, const injector_regs &regs);
+    // acc = acc op b for one binary or prelu entry; b holds the operand's values.
+    void apply_operand(const post_ops::entry &e, const Vmm &acc, const Vmm &b,
+                       const injector_regs &regs);
 
     jit_generator &host_;
     post_ops chain_;
     sum_callback sum_;
+    operand_callback operand_;
 };
 
 extern template class post_ops_injector<cpu_isa::avx2>;

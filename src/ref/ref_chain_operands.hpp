@@ -17,19 +17,22 @@ public:
     // mds: operand_descs(po, dst), kept by the primitive (the buffers point to them).
     ref_chain_operands(const post_ops &po, const memory::desc &dst,
                        const std::vector<memory::desc> &mds, const exec_ptrs &args)
-        : chain_(po) {
-        if (!po.has_operands()) return;
+        : chain_(po, dst.get_dims(), plain_operands(mds, args)) {}
+    const ref_chain &chain() const { return chain_; }
+
+private:
+    // Fills buffers_ (declared first, so built before chain_ reads the pointers).
+    std::vector<const float *> plain_operands(const std::vector<memory::desc> &mds,
+                                              const exec_ptrs &args) {
         std::vector<const float *> plain(mds.size(), nullptr);
-        for (size_t i = 0; i < mds.size(); ++i) {
+        for (size_t i = 0; i < args.post_op.size(); ++i) {
             if (!args.post_op[i]) continue;
             buffers_.push_back(std::make_unique<plain_buffer>(mds[i], args.post_op[i], true));
             plain[i] = buffers_.back()->get();
         }
-        chain_ = ref_chain(po, dst.get_dims(), plain);
+        return plain;
     }
-    const ref_chain &chain() const { return chain_; }
 
-private:
     std::vector<std::unique_ptr<plain_buffer>> buffers_;
     ref_chain chain_;
 };

@@ -1,0 +1,82 @@
+// Loading a binary or prelu operand for one accumulator inside the convolution kernels
+// (conv_kernel, conv_dw_kernel), where the vector lanes run along the channels. The kernel
+// chain's masks are accesses (operand_access.hpp); conv_call_args::post_op[i] holds, per call,
+// entry i's
+//   common          operand address
+//   per_oc          address of the call's first channel (channels contiguous, like the bias)
+//   per_mb_spatial  address of the call's row at ow = 0 (pixels contiguous, one value each)
+//   per_tensor      operand - dst in bytes: the operand has the kernel's dst layout, so it is
+//                   read at the store's address plus this difference
+// so the hot loop does no index arithmetic: one or two general-register loads per entry and
+// block, then one vector load per accumulator.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "jit/conv_conf.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "jit/tail_mask.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace jit {
+
+// The general registers the loader uses: param and dst_blk and ow_cnt as the row walk keeps
+// them (conv_emit.hpp), tmp and tmp2 free while the chain runs.
+struct conv_operand_regs {
+    Xbyak::Reg64 param, dst_blk, ow_cnt, tmp, tmp2;
+};
+
+// Where an accumulator is: its block of pixels (ow0; loop: the run when the block is inside a
+// counted loop, else null), its pixel j in the block, its channel block k in the call, whether
+// that block is the partial last one, and its store's displacement from dst_blk.
+struct conv_operand_site {
+    int64_t ow0;
+    const row_block *loop;
+    int j, k;
+    bool tail;
+    int64_t dst_disp;
+};
+
+template <cpu_isa isa>
+void load_conv_operand(jit_generator &g, const conv_kernel_conf &c, const post_ops &chain,
+                       const conv_operand_regs &r, const operand_args &o,
+                       const conv_operand_site &at, int oc_tail, int mask_idx) {
+    using Vmm = typename isa_traits<isa>::Vmm;
+    using policy = post_ops::policy;
+    const int access = chain.entries()[o.entry].mask;
+    const Vmm v(o.aux_idx);
+    const Xbyak::Address entry_value
+            = g.ptr[r.tmp2 + static_cast<int>(o.entry * sizeof(int64_t))];
+    // The per-call value, and for per_mb_spatial in a loop the pixel offset of the loop's block
+    // (loop->count - ow_cnt blocks of ur pixels in), set up once per entry and block.
+    if (o.first) {
+        g.mov(r.tmp2, g.ptr[r.param + offsetof(conv_call_args, post_op)]);
+        if (access == policy::per_mb_spatial && at.loop) {
+            g.imul(r.tmp, r.ow_cnt, -static_cast<int>(at.loop->ur * sizeof(float)));
+            g.add(r.tmp, entry_value);
+        } else {
+            g.mov(r.tmp, entry_value);
+        }
+    }
+    const auto load = [&](const Xbyak::Address &a) {
+        if (at.tail) tail_mask<isa>(g, oc_tail, mask_idx).load(v, a);
+        else g.vmovups(v, a);
+    };
+    const int fsz = static_cast<int>(sizeof(float));
+    switch (access) {
+    case policy::common: g.vbroadcastss(v, g.ptr[r.tmp]); break;
+    case policy::per_oc: load(g.ptr[r.tmp + at.k * c.simd_w * fsz]); break;
+    case policy::per_tensor: load(g.ptr[r.dst_blk + r.tmp + at.dst_disp]); break;
+    case policy::per_mb_spatial: {
+        const int64_t ow = at.loop ? at.loop->ow0 + at.loop->count * at.loop->ur + at.j
+                                   : at.ow0 + at.j;
+        g.vbroadcastss(v, g.ptr[r.tmp + ow * fsz]);
+        break;
+    }
+    default: throw error(status::runtime_error, "load_conv_operand: unknown operand access");
+    }
+}
+
+} // namespace jit
+} // namespace prim

@@ -1,0 +1,29 @@
+// How a JIT kernel reads a binary or prelu operand. For one destination shape every supported
+// operand amounts to one of four policies, and the kernels see only that: creation rewrites the
+// chain so that each operand entry's mask is its access (and drops src1 descs, which only the
+// creation-time layout checks read). The rewritten chain is part of the kernel's cache key.
+//   common          one value, broadcast to every lane
+//   per_oc          varies along the channels only
+//   per_mb_spatial  varies along every dim but the channels
+//   per_tensor      the destination's shape
+#pragma once
+#include <string>
+
+#include "prim/attr.hpp"
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace jit {
+
+// Sets out to chain with each operand entry's mask replaced by its access for a destination of
+// dst_dims. Returns "" or, for an operand that is none of the four, the reason
+// ("post-op 1 (add): operand dims 1x1x1x7 vary along dims {3}: no JIT kernel reads that").
+std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, post_ops &out);
+
+// "" when every operand entry of a kernel chain has an access in `supported` (policy masks),
+// else "post-op N (add): <kernel> does not read per_mb_spatial operands yet".
+std::string check_access(const post_ops &kernel_chain, std::initializer_list<int> supported,
+                         const char *kernel);
+
+} // namespace jit
+} // namespace prim
