@@ -6,6 +6,7 @@
 #include "jit/kernel_cache.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
+#include "prim/error.hpp"
 
 namespace prim {
 namespace jit {
@@ -109,11 +110,19 @@ void ip_gemm_kernel<isa>::finalize() {
         if (conf_.tail) tail_mask<isa>(*this, conf_.tail, host_tail_opmask).prepare(reg_table, reg_tmp);
     }
     if (chain_.len() > 0) {
-        post_ops_injector<isa> injector(*this, chain_,
-                [this](const sum_args &s) { sum_dst_old(s.acc_idx, s.aux_idx, s.scale, s.scale_vec); });
+        post_ops_injector<isa> injector(
+                *this, chain_,
+                [this](const sum_args &s) { sum_dst_old(s.acc_idx, s.aux_idx, s.scale, s.scale_vec); },
+                [this](const operand_args &o) { load_operand(o); });
         injector_regs regs;
         for (int i = 0; i < n_acc(); ++i) regs.acc.push_back(i);
         for (int i = n_acc(); i < isa_traits<isa>::n_vregs; ++i) regs.aux.push_back(i);
+        if (isa == cpu_isa::avx2 && conf_.tail && chain_.has_operands()) {
+            operand_mask_ = regs.aux.back();
+            regs.aux.pop_back();
+            tail_mask<isa>(*this, conf_.tail, operand_mask_).prepare(reg_table, reg_tmp);
+        }
+        mov(reg_op_values, ptr[reg_param + offsetof(ip_gemm_args, post_op)]);
         regs.opmasks = post_ops_injector<isa>::opmasks();
         regs.reg_table = reg_table;
         injector.compute(regs);
@@ -161,6 +170,27 @@ void ip_gemm_kernel<isa>::sum_dst_old(int acc_idx, int aux_idx, float scale,
         vaddps(Vmm(acc_idx), Vmm(acc_idx), old);
     else
         vfmadd231ps(Vmm(acc_idx), old, scale_vec);
+}
+
+// The injector's operand callback (ip_gemm_args::post_op says what each value is).
+template <cpu_isa isa>
+void ip_gemm_kernel<isa>::load_operand(const operand_args &o) {
+    using policy = post_ops::policy;
+    const int m = o.acc_idx / static_cast<int>(conf_.nr), j = o.acc_idx % static_cast<int>(conf_.nr);
+    const Vmm v(o.aux_idx);
+    if (o.first) mov(reg_op, ptr[reg_op_values + static_cast<int>(o.entry * sizeof(int64_t))]);
+    const auto load = [&](const Xbyak::Address &a) {
+        if (!is_tail_vec(j)) return vmovups(v, a);
+        tail_mask<isa>(*this, conf_.tail, isa == cpu_isa::avx512 ? host_tail_opmask : operand_mask_)
+                .load(v, a);
+    };
+    switch (chain_.entries()[o.entry].mask) {
+    case policy::common: vbroadcastss(v, ptr[reg_op]); break;
+    case policy::per_oc: load(ptr[reg_op + vlen * j]); break;
+    case policy::per_mb_spatial: vbroadcastss(v, ptr[reg_op + 4 * m]); break;
+    case policy::per_tensor: load(ptr[reg_dst + reg_op + conf_.ldc * m + vlen * j]); break;
+    default: throw error(status::runtime_error, "ip_gemm_kernel: unknown operand access");
+    }
 }
 
 template <cpu_isa isa>

@@ -17,7 +17,8 @@
 //
 // Registers: accumulator (m, j) is vector m·nr + j; the nr weight vectors and the broadcast come
 // right after them. After the FMAs every register outside the accumulators is a spare for the
-// post-ops injector. On AVX-512 the tail mask lives in the host's opmask and the injector gets
+// post-ops injector (on AVX2 with a tail and an operand entry, but the last one: the mask of the
+// operand loads). On AVX-512 the tail mask lives in the host's opmask and the injector gets
 // its own (post_ops_injector.hpp, register contract).
 #pragma once
 #include <cstddef>
@@ -41,6 +42,11 @@ struct ip_gemm_args {
     float *partial = nullptr;     // partial-sum tile row 0 (used unless the K block is alone)
     int64_t k = 0;                // K values in this block, >= 1
     int64_t flags = 0;            // ip_load_partial | ip_finalize
+    // Per chain entry, its binary or prelu operand's value for this tile (finalize only): the
+    // address of the operand (common), of the tile's first oc (per_oc), of the tile's row 0
+    // (per_mb_spatial: one value per row, rows contiguous), or operand - dst in bytes
+    // (per_tensor: the operand is plain like dst, read at the store's address plus this).
+    const int64_t *post_op = nullptr;
 };
 
 // ip_gemm_args::flags bits.
@@ -92,6 +98,7 @@ private:
     void finalize();             // bias, chain, store to dst
     void add_bias();
     void sum_dst_old(int acc_idx, int aux_idx, float scale, const Xbyak::Address &scale_vec);
+    void load_operand(const operand_args &o);
     void store_dst();
 
     Xbyak::Address src_at(int m, int u) { return ptr[reg_src + conf_.lda * m + 4 * u]; }
@@ -112,6 +119,10 @@ private:
     const Xbyak::Reg64 reg_table = Xbyak::util::r14;
     const Xbyak::Reg64 reg_flags = Xbyak::util::r15;
     const Xbyak::Reg64 reg_tmp = Xbyak::util::rax;
+    // While the chain runs (the K loop is done): the operand values and one entry's value.
+    const Xbyak::Reg64 reg_op_values = Xbyak::util::r10; // reg_k's
+    const Xbyak::Reg64 reg_op = Xbyak::util::r8;         // reg_src's
+    int operand_mask_ = -1; // AVX2 with a tail: the vector holding the tail mask for operand loads
 };
 
 extern template class ip_gemm_kernel<cpu_isa::avx2>;

@@ -17,6 +17,7 @@
 #include "jit/work_threads.hpp"
 #include "common/internal_reorder.hpp"
 #include "common/plain_layout.hpp"
+#include "common/post_op_operands.hpp"
 
 namespace prim {
 namespace impl {
@@ -42,9 +43,11 @@ class jit_inner_product : public primitive_impl {
 public:
     static constexpr int simd_w = jit::isa_traits<isa>::simd_w;
 
-    jit_inner_product(const ip_request &req, const ip_blocking &blk)
+    // chain: the kernel chain (operand_access.hpp).
+    jit_inner_product(const ip_request &req, const ip_blocking &blk, const post_ops &chain)
         : primitive_impl(layouts(req, blk)), prb_(req.prb), blk_(blk),
-          has_sum_(req.attr.get_post_ops().has_sum()),
+          has_sum_(req.attr.get_post_ops().has_sum()), chain_(chain),
+          operand_mds_(operand_descs(req.attr.get_post_ops(), dst_md())),
           packed_wei_md_(packed_weights_desc(req.wei.get_dims(), wei_block(blk))),
           wei_block_(wei_block(blk)) {
         repack_src_ = !is_plain(src_md());
@@ -69,11 +72,10 @@ public:
                 c.ldc = blk_.oc * 4;
                 c.ldp = wei_block_ * 4; // a partial tile row holds one panel
                 c.with_bias = req.with_bias;
-                const post_ops &chain = req.attr.get_post_ops();
                 // Equal primitives share their kernels through the process-wide cache.
                 kernels_[r][p] = jit::kernel_cache::instance().get_or_create(
-                        ip_gemm_kernel<isa>::cache_key(c, chain),
-                        [&] { return std::make_unique<ip_gemm_kernel<isa>>(c, chain); });
+                        ip_gemm_kernel<isa>::cache_key(c, chain_),
+                        [&] { return std::make_unique<ip_gemm_kernel<isa>>(c, chain_); });
             }
     }
 
@@ -100,7 +102,15 @@ public:
                                  memory(packed_wei_md_, wei_copy.data()));
             wei = wei_copy.data();
         }
-        run(src.get(), wei, bias.get(), dst.get());
+        // Operands: full-tensor ones plain like dst (copied when not), the others as given.
+        std::vector<std::unique_ptr<plain_buffer>> operand_copies;
+        std::vector<const float *> ops = args.post_op;
+        for (size_t i = 0; i < ops.size(); ++i)
+            if (ops[i] && chain_.entries()[i].mask == post_ops::policy::per_tensor) {
+                operand_copies.push_back(std::make_unique<plain_buffer>(operand_mds_[i], ops[i], true));
+                ops[i] = operand_copies.back()->get();
+            }
+        run(src.get(), wei, bias.get(), dst.get(), ops);
         dst.copy_out();
     }
 
@@ -123,11 +133,12 @@ private:
     // Work items are (m chunk, panel) pairs, m-chunk-major so that consecutive items reuse the
     // same src rows. A dst value is computed by exactly one item, its K blocks in order: no
     // reduction across threads, so which thread runs an item never changes the result.
-    void run(const float *src, const float *wei, const float *bias, float *dst) const {
+    void run(const float *src, const float *wei, const float *bias, float *dst,
+             const std::vector<const float *> &ops) const {
         const ip_blocking &b = blk_;
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
-        if (threads == 1) return run_items(0, n_items, src, wei, bias, dst);
+        if (threads == 1) return run_items(0, n_items, src, wei, bias, dst, ops);
         // Each thread takes one contiguous range of items, the same on every call, so its
         // weight panels may still be in its L2 from the previous call. No barrier but the
         // region's end (each extra one costs a wake-up when a thread has been descheduled).
@@ -136,17 +147,18 @@ private:
             // The team may be smaller than asked (OMP_DYNAMIC, a thread limit): split by its size.
             const std::pair<int64_t, int64_t> r
                     = items_of_thread(omp_get_thread_num(), omp_get_num_threads());
-            run_items(r.first, r.second, src, wei, bias, dst);
+            run_items(r.first, r.second, src, wei, bias, dst, ops);
         }
     }
 
     // Items [first, last) in order, with one partial-sum tile for them when K is split.
     void run_items(int64_t first, int64_t last, const float *src, const float *wei,
-                   const float *bias, float *dst) const {
+                   const float *bias, float *dst, const std::vector<const float *> &ops) const {
         std::vector<float> partial;
         if (blk_.k_blocks > 1) partial.resize(static_cast<size_t>(blk_.m_chunk * blk_.nr * simd_w));
+        std::vector<int64_t> op_values(ops.size());
         for (int64_t item = first; item < last; ++item)
-            run_item(item, src, wei, bias, dst, partial.data());
+            run_item(item, src, wei, bias, dst, partial.data(), ops, op_values.data());
     }
 
     // The rows times oc blocks an item computes: the last m chunk and the last panel are smaller.
@@ -182,7 +194,8 @@ private:
 
     // One panel of one m chunk: for each K block, every tile row of the chunk.
     void run_item(int64_t item, const float *src, const float *wei, const float *bias, float *dst,
-                  float *partial) const {
+                  float *partial, const std::vector<const float *> &ops,
+                  int64_t *op_values) const {
         const ip_blocking &b = blk_;
         const int64_t panel_oc = static_cast<int64_t>(b.nr) * simd_w;
         const int64_t mc = item / b.panels, p = item % b.panels;
@@ -190,6 +203,7 @@ private:
         const int64_t oc0 = p * panel_oc;
         const bool last_panel = p == b.panels - 1;
         ip_gemm_args a;
+        a.post_op = op_values;
         for (int64_t kb = 0; kb < b.k_blocks; ++kb) {
             const int64_t k0 = kb * b.k_blk;
             a.k = std::min(b.k_blk, b.k - k0);
@@ -201,7 +215,26 @@ private:
                 a.src = src + m * b.k + k0;
                 a.dst = dst + m * b.oc + oc0;
                 a.partial = b.k_blocks > 1 ? partial + (m - m0) * panel_oc : nullptr;
+                if (!ops.empty()) operand_values(ops, m, oc0, dst, op_values);
                 kernel(m1 - m < b.mr, last_panel)(&a);
+            }
+        }
+    }
+
+    // Each operand's value for the tile at row m, oc oc0 (ip_gemm_args::post_op).
+    void operand_values(const std::vector<const float *> &ops, int64_t m, int64_t oc0,
+                        const float *dst, int64_t *out) const {
+        using policy = post_ops::policy;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const float *op = ops[i];
+            switch (chain_.entries()[i].mask) {
+            case policy::common: out[i] = reinterpret_cast<intptr_t>(op); break;
+            case policy::per_oc: out[i] = reinterpret_cast<intptr_t>(op + oc0); break;
+            case policy::per_mb_spatial: out[i] = reinterpret_cast<intptr_t>(op + m); break;
+            case policy::per_tensor:
+                out[i] = reinterpret_cast<intptr_t>(op) - reinterpret_cast<intptr_t>(dst);
+                break;
+            default: break;
             }
         }
     }
@@ -209,33 +242,55 @@ private:
     ip_problem prb_;
     ip_blocking blk_;
     bool has_sum_;
+    post_ops chain_;                        // the kernel chain
+    std::vector<memory::desc> operand_mds_; // per entry, the user's operand desc
     memory::desc packed_wei_md_;
     int64_t wei_block_; // wei_block(blk_)
     bool repack_src_ = false, repack_wei_ = false, repack_bias_ = false, repack_dst_ = false;
     std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_gemm_kernel<isa>, cached
 };
 
+// The kernels read a per_oc operand as contiguous channels and a per_mb_spatial one as
+// contiguous rows (a per_tensor one is copied to plain when it is not); "" or why not.
+std::string operands_unreadable(const ip_request &req, const post_ops &kernel_chain) {
+    const memory::desc dst = plain_if_any(req.dst);
+    for (int i = 0; i < kernel_chain.len(); ++i) {
+        const post_ops::entry &e = kernel_chain.entries()[i];
+        const int along = e.mask == post_ops::policy::per_oc ? 1
+                : e.mask == post_ops::policy::per_mb_spatial ? 0 : -1;
+        if (along < 0) continue;
+        const memory::desc md = operand_desc(req.attr.get_post_ops().entries()[i], dst);
+        memory::dims idx(2, 0);
+        for (idx[along] = 0; idx[along] < md.get_dims()[along]; ++idx[along])
+            if (md.offset(idx.data()) != idx[along])
+                return operand_name(e, i) + ": the inner product reads it with unit stride";
+    }
+    return "";
+}
+
 template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_not) {
     using injector = jit::post_ops_injector<isa>;
-    const post_ops &chain = req.attr.get_post_ops();
-    post_ops kchain;
-    std::string unread = jit::kernel_chain(chain, req.dst.get_dims(), kchain);
-    if (unread.empty()) unread = jit::check_access(kchain, {}, "inner product");
+    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
+    post_ops chain;
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), chain);
+    if (unread.empty()) unread = operands_unreadable(req, chain);
     PRIM_DISPATCH(unread.empty(), unread);
     const std::string injector_refuses = injector::why_not(chain);
     PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
 
+    // AVX2 keeps a tail mask for the operand loads in one more spare.
+    const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
     ip_blocking blk;
     const std::string blocking_error = jit::init_ip_blocking(
-            blk, isa, req.prb, injector::aux_vecs_count(chain), chain.has_sum());
+            blk, isa, req.prb, injector::aux_vecs_count(chain) + mask_spare, chain.has_sum());
     PRIM_DISPATCH(blocking_error.empty(), blocking_error);
 
     // The kernels address src and dst rows with 32-bit displacements.
     const int64_t limit = INT32_MAX - 1024;
     PRIM_DISPATCH(blk.k * 4 * blk.mr < limit, "ic * spatial is too large for 32-bit row offsets");
     PRIM_DISPATCH(blk.oc * 4 * blk.mr < limit, "oc is too large for 32-bit dst offsets");
-    return std::make_unique<jit_inner_product<isa>>(req, blk);
+    return std::make_unique<jit_inner_product<isa>>(req, blk, chain);
 }
 
 } // namespace
