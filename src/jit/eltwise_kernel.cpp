@@ -21,6 +21,11 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_
     reg_n = r10;
     reg_table = r11;
     reg_tmp = rax;
+    reg_rows = r12;
+    reg_src_row = r13;
+    reg_dst_row = r14;
+    reg_values = r15;
+    reg_op = rbx;
     n_aux_ = post_ops_injector<isa>::aux_vecs_count(chain_);
     // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
     // Every register outside the accumulators is lent, so that the injector can interleave two
@@ -61,30 +66,26 @@ void eltwise_kernel<isa>::process_block(int n_vecs, bool tail) {
     }
 }
 
+// The injector's operand callback: eltwise_call_args::post_op says what the value is.
 template <cpu_isa isa>
-void eltwise_kernel<isa>::generate() {
+void eltwise_kernel<isa>::load_operand(const operand_args &o) {
+    constexpr int vlen = isa_traits<isa>::vlen;
+    const Vmm v(o.aux_idx);
+    if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
+    if (chain_.entries()[o.entry].mask == post_ops::policy::common) {
+        vbroadcastss(v, ptr[reg_op]);
+        return;
+    }
+    const Xbyak::Address at = ptr[reg_dst + reg_op + o.acc_idx * vlen];
+    if (tail_block_)
+        tail_mask<isa>(*this, 0, tail_mask_idx_).load(v, at);
+    else
+        vmovups(v, at);
+}
+
+template <cpu_isa isa>
+void eltwise_kernel<isa>::emit_row() {
     constexpr int vlen = isa_traits<isa>::vlen, simd_w = isa_traits<isa>::simd_w;
-    // acc += scale * dst_old, dst_old read with the same mask the store uses.
-    post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) {
-        const Vmm acc(s.acc_idx), old(s.aux_idx);
-        const Xbyak::Address at = ptr[reg_dst + s.acc_idx * vlen];
-        if (tail_block_)
-            tail_mask<isa>(*this, 0, tail_mask_idx_).load(old, at);
-        else
-            vmovups(old, at);
-        if (s.scale == 1.f)
-            vaddps(acc, acc, old);
-        else
-            vfmadd231ps(acc, old, s.scale_vec);
-    });
-    injector_ = &injector;
-
-    preamble();
-    load_table_address(reg_table);
-    mov(reg_src, ptr[reg_param + offsetof(eltwise_call_args, src)]);
-    mov(reg_dst, ptr[reg_param + offsetof(eltwise_call_args, dst)]);
-    mov(reg_n, ptr[reg_param + offsetof(eltwise_call_args, nelems)]);
-
     Xbyak::Label l_block, l_single, l_tail, l_end;
     L(l_block);
     cmp(reg_n, unroll_ * simd_w);
@@ -109,8 +110,58 @@ void eltwise_kernel<isa>::generate() {
     jle(l_end, T_NEAR);
     tail_mask<isa>(*this, 0, tail_mask_idx_).prepare_runtime(reg_table, reg_n, reg_tmp);
     process_block(1, true);
-
     L(l_end);
+}
+
+template <cpu_isa isa>
+void eltwise_kernel<isa>::generate() {
+    constexpr int vlen = isa_traits<isa>::vlen;
+    // acc += scale * dst_old, dst_old read with the same mask the store uses.
+    post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) {
+        const Vmm acc(s.acc_idx), old(s.aux_idx);
+        const Xbyak::Address at = ptr[reg_dst + s.acc_idx * vlen];
+        if (tail_block_)
+            tail_mask<isa>(*this, 0, tail_mask_idx_).load(old, at);
+        else
+            vmovups(old, at);
+        if (s.scale == 1.f)
+            vaddps(acc, acc, old);
+        else
+            vfmadd231ps(acc, old, s.scale_vec);
+    }, [this](const operand_args &o) { load_operand(o); });
+    injector_ = &injector;
+
+    preamble();
+    load_table_address(reg_table);
+    mov(reg_src_row, ptr[reg_param + offsetof(eltwise_call_args, src)]);
+    mov(reg_dst_row, ptr[reg_param + offsetof(eltwise_call_args, dst)]);
+    mov(reg_rows, ptr[reg_param + offsetof(eltwise_call_args, rows)]);
+    mov(reg_values, ptr[reg_param + offsetof(eltwise_call_args, post_op)]);
+
+    Xbyak::Label l_row, l_done;
+    L(l_row);
+    test(reg_rows, reg_rows);
+    jle(l_done, T_NEAR);
+    mov(reg_src, reg_src_row);
+    mov(reg_dst, reg_dst_row);
+    mov(reg_n, ptr[reg_param + offsetof(eltwise_call_args, row_len)]);
+    emit_row();
+    // Next row: both pointers move by the row's bytes, each operand value by its step.
+    mov(reg_tmp, ptr[reg_param + offsetof(eltwise_call_args, row_len)]);
+    shl(reg_tmp, 2);
+    add(reg_src_row, reg_tmp);
+    add(reg_dst_row, reg_tmp);
+    for (int i = 0; i < chain_.len(); ++i) {
+        if (chain_.entries()[i].kind != post_ops::kind::binary
+                && chain_.entries()[i].kind != post_ops::kind::prelu)
+            continue;
+        const int at = static_cast<int>(i * 2 * sizeof(int64_t));
+        mov(reg_tmp, ptr[reg_values + at + static_cast<int>(sizeof(int64_t))]);
+        add(ptr[reg_values + at], reg_tmp);
+    }
+    dec(reg_rows);
+    jmp(l_row, T_NEAR);
+    L(l_done);
     if (conf_.stream_stores) sfence();
     postamble();
     injector_ = nullptr;

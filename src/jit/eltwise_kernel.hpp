@@ -1,7 +1,13 @@
-// The JIT eltwise kernel: dst[i] = chain(src[i]) over a flat range, where the chain is the
-// primitive's algorithm followed by its attribute's post-ops (a sum reads dst's old value).
-// Main loop over blocks of `unroll` vectors, then single vectors, then one masked tail, all in
-// one call; the caller threads over chunks. src may equal dst (in place).
+// The JIT eltwise kernel: dst[i] = chain(src[i]) over `rows` consecutive rows of `row_len`
+// elements, where the chain is the primitive's algorithm followed by its attribute's post-ops (a
+// sum reads dst's old value). Per row: a loop over blocks of `unroll` vectors, then single
+// vectors, then one masked tail; the caller threads over chunks of rows (or of one long row).
+// src may equal dst (in place).
+//
+// Binary and prelu operands (kernel chain masks, operand_access.hpp) are read per row either as
+// one value (common: broadcast) or as a row laid out like dst's (per_tensor: at dst's address
+// plus a difference). Between rows each operand moves by a fixed step, so a per-channel or
+// per-pixel operand becomes one or the other by the caller's choice of rows (jit_eltwise.cpp).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -19,7 +25,12 @@ namespace jit {
 struct eltwise_call_args {
     const float *src;
     float *dst;
-    int64_t nelems;
+    int64_t row_len;  // elements per row
+    int64_t rows;     // rows, consecutive in memory
+    // Per chain entry two values, updated by the kernel: [2i] the operand's address for the
+    // current row (common) or its difference from dst in bytes (per_tensor), [2i + 1] what is
+    // added to [2i] after each row. Null when the chain has no operand.
+    int64_t *post_op;
 };
 using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
 
@@ -42,6 +53,8 @@ private:
     void generate() override;
     // Loads, runs the chain on, and stores `n_vecs` vectors at the current pointers.
     void process_block(int n_vecs, bool tail);
+    void emit_row(); // the flat loop over one row of reg_n elements at reg_src / reg_dst
+    void load_operand(const operand_args &o);
 
     eltwise_kernel_conf conf_;
     post_ops chain_;
@@ -51,6 +64,7 @@ private:
     post_ops_injector<isa> *injector_ = nullptr; // valid during generate()
     // registers
     Xbyak::Reg64 reg_param, reg_src, reg_dst, reg_n, reg_table, reg_tmp;
+    Xbyak::Reg64 reg_rows, reg_src_row, reg_dst_row, reg_values, reg_op;
     int tail_mask_idx_ = 0;                 // opmask (avx512) or vector (avx2)
 };
 
