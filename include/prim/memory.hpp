@@ -103,8 +103,13 @@ enum : int {
     PRIM_ARG_SRC_1 = 2,
     PRIM_ARG_DST = 17,
     PRIM_ARG_TO = PRIM_ARG_DST,
+    PRIM_ARG_SRC_0 = PRIM_ARG_SRC,
     PRIM_ARG_WEIGHTS = 33,
     PRIM_ARG_BIAS = 41,
+    PRIM_ARG_MEAN = 49,
+    PRIM_ARG_VARIANCE = 50,
+    PRIM_ARG_SCALE = 51,
+    PRIM_ARG_SHIFT = 52,
 };
 
 // The argument of post-op idx's operand: | PRIM_ARG_SRC_1 for a binary entry, | PRIM_ARG_WEIGHTS

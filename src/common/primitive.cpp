@@ -16,6 +16,9 @@ const char *primitive_kind_name(primitive_kind k) {
     case primitive_kind::convolution: return "convolution";
     case primitive_kind::inner_product: return "inner_product";
     case primitive_kind::eltwise: return "eltwise";
+    case primitive_kind::batch_normalization: return "batch_normalization";
+    case primitive_kind::layer_normalization: return "layer_normalization";
+    case primitive_kind::binary: return "binary";
     }
     return "unknown";
 }
@@ -28,14 +31,33 @@ memory::desc primitive_desc_base::bias_desc() const { return impl_->impl->bias_m
 memory::desc primitive_desc_base::dst_desc() const { return impl_->impl->dst_md(); }
 const primitive_attr &primitive_desc_base::get_primitive_attr() const { return impl_->attr; }
 
+namespace {
+
+// The arguments a primitive reads, by execute id: each is required when the implementation's
+// desc for it is not zero.
+struct input_arg {
+    int id;
+    const char *name;
+    memory::desc impl::arg_layouts::*md;
+    const float *impl::exec_ptrs::*ptr;
+};
+const input_arg input_args[] = {
+    {PRIM_ARG_SRC, "src", &impl::arg_layouts::src, &impl::exec_ptrs::src},
+    {PRIM_ARG_SRC_1, "src1", &impl::arg_layouts::src1, &impl::exec_ptrs::src1},
+    {PRIM_ARG_WEIGHTS, "weights", &impl::arg_layouts::wei, &impl::exec_ptrs::wei},
+    {PRIM_ARG_BIAS, "bias", &impl::arg_layouts::bias, &impl::exec_ptrs::bias},
+    {PRIM_ARG_MEAN, "mean", &impl::arg_layouts::mean, &impl::exec_ptrs::mean},
+    {PRIM_ARG_VARIANCE, "variance", &impl::arg_layouts::variance, &impl::exec_ptrs::variance},
+    {PRIM_ARG_SCALE, "scale", &impl::arg_layouts::scale, &impl::exec_ptrs::scale},
+    {PRIM_ARG_SHIFT, "shift", &impl::arg_layouts::shift, &impl::exec_ptrs::shift},
+};
+
+} // namespace
+
 memory::desc primitive_desc_base::query_md(int exec_arg) const {
-    switch (exec_arg) {
-    case PRIM_ARG_SRC: return src_desc();
-    case PRIM_ARG_WEIGHTS: return weights_desc();
-    case PRIM_ARG_BIAS: return bias_desc();
-    case PRIM_ARG_DST: return dst_desc();
-    default: break;
-    }
+    if (exec_arg == PRIM_ARG_DST) return dst_desc();
+    for (const input_arg &a : input_args)
+        if (exec_arg == a.id) return impl_->impl->layouts().*a.md;
     const post_ops &chain = impl_->attr.get_post_ops();
     for (int i = 0; i < chain.len(); ++i)
         if (exec_arg == impl::operand_arg(chain.entries()[i], i)) return impl_->operand_mds[i];
@@ -70,9 +92,10 @@ void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, cons
 
 // Refuses a dst that shares bytes with another argument, unless the primitive runs in place
 // on it. Convolution and inner product cannot: each output reads many inputs, and a kernel may
-// write an output before it has read every input that overlaps it. Eltwise can when dst is src
-// itself, the same handle and the same layout: each element is read before it is written, and by
-// the same thread. (Reorder has its own rule, in internal_reorder.cpp.)
+// write an output before it has read every input that overlaps it. Eltwise, binary and the
+// normalizations can when dst is src itself, the same handle and the same layout: each element is
+// read before it is written, and by the same thread. (Reorder has its own rule, in
+// internal_reorder.cpp.)
 // A desc's byte size is a stored value: on execute's path this is a few comparisons.
 void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs) {
     const impl::primitive_impl &ii = *pi.impl;
@@ -83,19 +106,22 @@ void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs)
                             + ": dst and " + name + " overlap in memory (" + why + ")");
     };
     if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.src, ii.src_md().get_size())) {
-        if (pi.kind != impl::primitive_kind::eltwise)
-            refuse("src", pi.kind == impl::primitive_kind::convolution
-                                  ? "a convolution cannot run in place: give dst its own buffer"
-                                  : "an inner_product cannot run in place: give dst its own "
-                                    "buffer");
+        if (pi.kind == impl::primitive_kind::convolution)
+            refuse("src", "a convolution cannot run in place: give dst its own buffer");
+        if (pi.kind == impl::primitive_kind::inner_product)
+            refuse("src", "an inner_product cannot run in place: give dst its own buffer");
         if (ptrs.dst != ptrs.src || ii.src_md() != ii.dst_md())
             refuse("src", "in place needs one layout and one buffer: equal src and dst descs "
                           "and the same data handle");
     }
     if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.wei, ii.wei_md().get_size()))
         refuse("weights", "weights are read while dst is written: give dst its own buffer");
-    if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.bias, ii.bias_md().get_size()))
-        refuse("bias", "the bias is read while dst is written: give dst its own buffer");
+    for (const input_arg &a : input_args) {
+        if (a.id == PRIM_ARG_SRC || a.id == PRIM_ARG_WEIGHTS) continue; // above
+        if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.*a.ptr, (ii.layouts().*a.md).get_size()))
+            refuse(a.name, (std::string("the ") + a.name
+                            + " is read while dst is written: give dst its own buffer").c_str());
+    }
     const post_ops &chain = pi.attr.get_post_ops();
     for (size_t i = 0; i < ptrs.post_op.size(); ++i)
         if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.post_op[i], pi.operand_mds[i].get_size()))
@@ -110,14 +136,14 @@ void primitive::execute(const exec_args &args) const {
     const impl::chosen_impl &pi = *impl_;
     const impl::primitive_impl &ii = *pi.impl;
     impl::exec_ptrs ptrs;
+    // src first, then dst, then the other inputs: the first error met is the most basic one.
     ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", ii.src_md()));
     ptrs.dst = static_cast<float *>(arg_data(pi, args, PRIM_ARG_DST, "dst", ii.dst_md()));
-    if (!ii.wei_md().is_zero())
-        ptrs.wei = static_cast<const float *>(
-                arg_data(pi, args, PRIM_ARG_WEIGHTS, "weights", ii.wei_md()));
-    if (!ii.bias_md().is_zero())
-        ptrs.bias = static_cast<const float *>(
-                arg_data(pi, args, PRIM_ARG_BIAS, "bias", ii.bias_md()));
+    for (const input_arg &a : input_args) {
+        const memory::desc &md = ii.layouts().*a.md;
+        if (a.id != PRIM_ARG_SRC && !md.is_zero())
+            ptrs.*a.ptr = static_cast<const float *>(arg_data(pi, args, a.id, a.name, md));
+    }
     const post_ops &chain = pi.attr.get_post_ops();
     if (chain.has_operands()) {
         ptrs.post_op.resize(static_cast<size_t>(chain.len()), nullptr);

@@ -13,7 +13,14 @@
 namespace prim {
 namespace impl {
 
-enum class primitive_kind { convolution, inner_product, eltwise };
+enum class primitive_kind {
+    convolution,
+    inner_product,
+    eltwise,
+    batch_normalization,
+    layer_normalization,
+    binary,
+};
 const char *primitive_kind_name(primitive_kind k); // "convolution", ...
 
 // Data pointers of one execution, already checked: non-null (unless the problem is empty) and
@@ -23,15 +30,22 @@ struct exec_ptrs {
     const float *wei = nullptr;
     const float *bias = nullptr;
     float *dst = nullptr;
+    const float *src1 = nullptr;     // binary's second input
+    const float *mean = nullptr;     // normalizations' statistics, when given
+    const float *variance = nullptr;
+    const float *scale = nullptr;    // normalizations' scale and shift
+    const float *shift = nullptr;
     // One per post-op entry when the chain has binary or prelu entries (else empty): the
     // entry's operand, laid out as chosen_impl::operand_mds says; null for other entries.
     std::vector<const float *> post_op;
 };
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the
-// primitive does not have.
+// primitive does not have. Each non-zero one is a required execute argument (primitive.cpp
+// lists their ids and names).
 struct arg_layouts {
     memory::desc src, wei, bias, dst;
+    memory::desc src1, mean, variance, scale, shift;
 };
 
 // One implementation bound to one problem, complete when its constructor returns and immutable
@@ -48,6 +62,7 @@ public:
     const memory::desc &wei_md() const { return layouts_.wei; }
     const memory::desc &bias_md() const { return layouts_.bias; }
     const memory::desc &dst_md() const { return layouts_.dst; }
+    const arg_layouts &layouts() const { return layouts_; }
 
 private:
     const arg_layouts layouts_;

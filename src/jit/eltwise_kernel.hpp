@@ -25,12 +25,12 @@ namespace jit {
 struct eltwise_call_args {
     const float *src;
     float *dst;
-    int64_t row_len;  // elements per row
-    int64_t rows;     // rows, consecutive in memory
+    int64_t row_len;   // elements per row
+    int64_t rows = 1;  // rows, consecutive in memory
     // Per chain entry two values, updated by the kernel: [2i] the operand's address for the
     // current row (common) or its difference from dst in bytes (per_tensor), [2i + 1] what is
     // added to [2i] after each row. Null when the chain has no operand.
-    int64_t *post_op;
+    int64_t *post_op = nullptr;
 };
 using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
 

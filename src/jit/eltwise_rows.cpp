@@ -88,7 +88,7 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
     }
     plan = eltwise_rows();
     plan.row_len = j < k ? dst_stride[j] * mdims[j].size : 1;
-    if (plan.row_len < simd_w)
+    if (j > 0 && plan.row_len < simd_w) // one short tensor is fine; many short rows are not
         return "the operands' layouts leave rows of " + std::to_string(plan.row_len)
                + " elements, fewer than a vector";
     for (size_t i = 0; i < n; ++i)
