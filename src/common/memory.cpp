@@ -234,10 +234,15 @@ std::string memory::desc::layout() const {
     return s;
 }
 
+// A dim whose padded size is 1 is never stepped along, so its stride places nothing: nchw and
+// nhwc of 1x19x1x1 are the same placement and compare equal.
 bool memory::desc::operator==(const desc &o) const {
-    return kind_ == o.kind_ && dt_ == o.dt_ && dims_ == o.dims_ && padded_ == o.padded_
-            && strides_ == o.strides_ && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_
-            && span_ == o.span_;
+    if (!(kind_ == o.kind_ && dt_ == o.dt_ && dims_ == o.dims_ && padded_ == o.padded_
+          && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_ && span_ == o.span_))
+        return false;
+    for (size_t d = 0; d < strides_.size(); ++d)
+        if (padded_[d] > 1 && strides_[d] != o.strides_[d]) return false;
+    return true;
 }
 
 // ---- memory ---------------------------------------------------------------------------------
