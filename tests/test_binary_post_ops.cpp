@@ -70,7 +70,9 @@ std::string channels_last_pattern(size_t rank) {
 // ---- the chain, described so that the test can apply it itself ------------------------------
 
 enum class po_kind { sum, eltwise, binary, prelu };
-enum class src1_given { no, plain, channels_last }; // binary: operand follows dst, or given
+// binary: the operand follows dst, or is given plain, channels-last, or by strides with gaps
+// (every other float of a larger buffer, channels innermost).
+enum class src1_given { no, plain, channels_last, strided };
 
 struct po_spec {
     po_kind kind;
@@ -98,6 +100,16 @@ dims operand_dims(const dims &dst, int mask) {
 
 memory::desc given_src1(const po_spec &s, const dims &dst) {
     const dims d = operand_dims(dst, s.mask);
+    if (s.given == src1_given::strided) {
+        const std::string order = channels_last_pattern(d.size()); // outermost first
+        dims strides(d.size());
+        memory::dim step = 2;
+        for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i) {
+            strides[order[i] - 'a'] = step;
+            step *= d[order[i] - 'a'];
+        }
+        return memory::desc(d, dt::f32, strides);
+    }
     return memory::desc(d, dt::f32,
                         s.given == src1_given::plain ? plain_pattern(d.size())
                                                      : channels_last_pattern(d.size()));
@@ -356,13 +368,15 @@ std::vector<std::vector<po_spec>> chains_4d() {
         {prelu(policy::common), binary(algorithm::binary_sub, policy::per_mb_spatial), sum(0.5f),
          binary(algorithm::binary_max, policy::common), binary(algorithm::binary_min, w_dim_of_4d),
          relu(0.5f), binary(algorithm::binary_ge, policy::per_oc), linear(7.f, -3.f), sum(2.f)},
-        // Operands given by the user: plain and channels-last whatever dst's layout, and one
-        // following dst.
+        // Operands given by the user: plain, channels-last and strided with gaps whatever dst's
+        // layout, and one following dst.
         {binary(algorithm::binary_add, policy::per_oc, src1_given::channels_last),
          binary(algorithm::binary_div, policy::per_tensor, src1_given::plain),
          binary(algorithm::binary_sub, policy::per_mb_spatial, src1_given::channels_last),
          prelu(policy::per_tensor), sum(-1.f),
-         binary(algorithm::binary_mul, policy::common, src1_given::plain)},
+         binary(algorithm::binary_mul, policy::common, src1_given::plain),
+         binary(algorithm::binary_max, policy::per_tensor, src1_given::strided),
+         binary(algorithm::binary_add, policy::per_oc, src1_given::strided)},
         // Every binary algorithm once, linear entries spreading the comparisons' 0/1 again.
         {binary(algorithm::binary_add, policy::per_oc), binary(algorithm::binary_sub, policy::common),
          binary(algorithm::binary_mul, policy::per_mb_spatial),
