@@ -603,6 +603,187 @@ TEST_CASE("out-of-range ISA caps and propagation kinds are refused", "[bad_input
     CHECK_INVALID(convolution_forward::primitive_desc pd(d), "prop_kind");
 }
 
+// ---- binary and prelu operands --------------------------------------------------------------
+
+namespace {
+
+// conv_case's convolution (dst 2x6x3x3) with a chain.
+convolution_forward::primitive_desc conv_with(const post_ops &po) {
+    primitive_attr attr;
+    attr.set_post_ops(po);
+    return convolution_forward::primitive_desc(conv_case().desc(), attr);
+}
+
+} // namespace
+
+TEST_CASE("src1 dims that do not broadcast are refused at creation", "[bad_input][binary]") {
+    const std::string prefix = "convolution mb2ic4ih5oc6oh3kh3: ";
+    post_ops po;
+    po.append_sum();
+    po.append_binary(algorithm::binary_add, plain({1, 5, 1, 1}));
+    CHECK_INVALID(conv_with(po),
+                  prefix + "post-op 1 (add) src1 dims 1x5x1x1 do not broadcast against the "
+                           "destination 2x6x3x3: dim 1 is 5, it must be 6 or 1");
+    post_ops last_dim;
+    last_dim.append_binary(algorithm::binary_ge, plain({2, 6, 3, 4}));
+    CHECK_INVALID(conv_with(last_dim), "post-op 0 (ge) src1 dims 2x6x3x4 do not broadcast against "
+                                       "the destination 2x6x3x3: dim 3 is 4, it must be 3 or 1");
+    // A dim larger than dst's is no broadcast either.
+    post_ops mb;
+    mb.append_binary(algorithm::binary_mul, plain({4, 1, 1, 1}));
+    CHECK_INVALID(conv_with(mb), "dim 0 is 4, it must be 2 or 1");
+    // The first bad entry is named, after good ones.
+    post_ops second;
+    second.append_binary(algorithm::binary_add, plain({1, 6, 1, 1}));
+    second.append_prelu(post_ops::policy::per_oc);
+    second.append_binary(algorithm::binary_div, plain({1, 6, 1, 2}));
+    CHECK_INVALID(conv_with(second), "post-op 2 (div) src1 dims 1x6x1x2 do not broadcast");
+    // The same dims broadcast when they fit: creation succeeds.
+    post_ops good;
+    good.append_binary(algorithm::binary_add, plain({1, 6, 1, 1}));
+    good.append_binary(algorithm::binary_add, plain({2, 1, 3, 3}));
+    good.append_binary(algorithm::binary_add, plain({2, 6, 3, 3}));
+    CHECK_NOTHROW(conv_with(good));
+}
+
+TEST_CASE("src1 of the wrong rank is refused at creation", "[bad_input][binary]") {
+    post_ops po;
+    po.append_binary(algorithm::binary_mul, plain({6}));
+    CHECK_INVALID(conv_with(po), "post-op 0 (mul) src1 dims 6 have rank 1, the destination "
+                                 "2x6x3x3 has rank 4");
+    post_ops five;
+    five.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    five.append_binary(algorithm::binary_sub, plain({1, 6, 1, 1, 1}));
+    CHECK_INVALID(conv_with(five), "post-op 1 (sub) src1 dims 1x6x1x1x1 have rank 5");
+    // Inner product: dst is 2D, a 4D src1 is refused (the convolution's habit).
+    post_ops ip_po;
+    ip_po.append_binary(algorithm::binary_add, plain({1, 7, 1, 1}));
+    primitive_attr attr;
+    attr.set_post_ops(ip_po);
+    CHECK_INVALID(inner_product_forward::primitive_desc(ip_case().desc(), attr),
+                  "inner_product mb3ic5oc7: post-op 0 (add) src1 dims 1x7x1x1 have rank 4, the "
+                  "destination 3x7 has rank 2");
+}
+
+TEST_CASE("execute refuses missing, empty and null operands", "[bad_input][binary][execute]") {
+    post_ops po;
+    po.append_sum();
+    po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
+    po.append_prelu(post_ops::policy::per_tensor);
+    const auto pd = conv_with(po);
+    const convolution_forward conv(pd);
+    const bound_args a(pd);
+    const int add_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
+    const int prelu_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(2) | PRIM_ARG_WEIGHTS;
+    const memory add(pd.query_md(add_arg)), slopes(pd.query_md(prelu_arg));
+    exec_args args = a.all();
+    args[add_arg] = add;
+    args[prelu_arg] = slopes;
+    CHECK_NOTHROW(conv.execute(args));
+
+    exec_args no_add = args;
+    no_add.erase(add_arg);
+    CHECK_INVALID(conv.execute(no_add), "post-op 1 (add) src1 argument is missing");
+    no_add[add_arg] = memory();
+    CHECK_INVALID(conv.execute(no_add), "post-op 1 (add) src1 argument is missing");
+    no_add[add_arg] = memory(add.get_desc(), nullptr);
+    CHECK_INVALID(conv.execute(no_add), "post-op 1 (add) src1 memory has no data");
+
+    exec_args no_slopes = args;
+    no_slopes.erase(prelu_arg);
+    CHECK_INVALID(conv.execute(no_slopes), "post-op 2 (prelu) weights argument is missing");
+    // Under another entry's number or the other kind's id, an operand is not found.
+    no_slopes[PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_WEIGHTS] = slopes;
+    no_slopes[PRIM_ARG_ATTR_MULTIPLE_POST_OP(2) | PRIM_ARG_SRC_1] = slopes;
+    no_slopes[PRIM_ARG_ATTR_MULTIPLE_POST_OP(3) | PRIM_ARG_WEIGHTS] = slopes;
+    CHECK_INVALID(conv.execute(no_slopes), "post-op 2 (prelu) weights argument is missing");
+
+    // The message names the primitive as every argument check does.
+    CHECK_INVALID(conv.execute(a.all()),
+                  "convolution mb2ic4ih5oc6oh3kh3: post-op 1 (add) src1 argument is missing");
+    // Extra arguments the chain does not have are ignored, as for every primitive.
+    args[PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | PRIM_ARG_SRC_1] = add;
+    CHECK_NOTHROW(conv.execute(args));
+}
+
+TEST_CASE("execute refuses an operand whose desc differs from the queried one",
+          "[bad_input][binary][execute]") {
+    post_ops po;
+    po.append_binary(algorithm::binary_mul, post_ops::policy::per_mb_spatial);
+    po.append_binary(algorithm::binary_sub, memory::desc({2, 6, 3, 3}, dt::f32, tag::nhwc));
+    po.append_prelu(post_ops::policy::per_oc);
+    const auto pd = conv_with(po);
+    const convolution_forward conv(pd);
+    const bound_args a(pd);
+    exec_args args = a.all();
+    for (int i = 0; i < 3; ++i) {
+        const int arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | (i == 2 ? PRIM_ARG_WEIGHTS : PRIM_ARG_SRC_1);
+        args[arg] = memory(pd.query_md(arg));
+    }
+    CHECK_NOTHROW(conv.execute(args));
+    const int mul_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | PRIM_ARG_SRC_1;
+    const int sub_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
+    const int prelu_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(2) | PRIM_ARG_WEIGHTS;
+
+    exec_args bad = args;
+    bad[mul_arg] = memory(plain({2, 6, 3, 3})); // per_tensor dims for a per_mb_spatial operand
+    CHECK_INVALID(conv.execute(bad), "post-op 0 (mul) src1 memory desc");
+    CHECK_INVALID(conv.execute(bad), "differs from the primitive's");
+    bad = args;
+    bad[sub_arg] = memory(plain({2, 6, 3, 3})); // the given src1 was nhwc
+    CHECK_INVALID(conv.execute(bad), "post-op 1 (sub) src1 memory desc");
+    bad = args;
+    bad[prelu_arg] = memory(memory::desc({1, 6, 1, 1}, dt::f32, std::string("aBcd8b")));
+    CHECK_INVALID(conv.execute(bad), "post-op 2 (prelu) weights memory desc");
+    bad = args;
+    bad[prelu_arg] = memory(memory::desc({1, 6, 1, 1}, dt::f32, tag::any), nullptr);
+    CHECK_INVALID(conv.execute(bad), "post-op 2 (prelu) weights memory desc any");
+}
+
+TEST_CASE("execute refuses an operand overlapping dst", "[bad_input][binary][execute]") {
+    post_ops po;
+    po.append_sum();
+    po.append_binary(algorithm::binary_add, post_ops::policy::per_tensor);
+    po.append_prelu(post_ops::policy::common);
+    const auto pd = conv_with(po);
+    const convolution_forward conv(pd);
+    const bound_args a(pd);
+    const int add_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
+    const int prelu_arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(2) | PRIM_ARG_WEIGHTS;
+    float *dst = static_cast<float *>(a.dst.get_data_handle());
+    exec_args args = a.all();
+    args[prelu_arg] = memory(pd.query_md(prelu_arg));
+    // The per_tensor operand is dst's own buffer (same desc): refused, naming the entry.
+    args[add_arg] = memory(pd.query_md(add_arg), dst);
+    CHECK_INVALID(conv.execute(args), "dst and post-op 1 (add) src1 overlap in memory (an operand "
+                                      "is read while dst is written");
+    // One slope inside dst's buffer, at its last element.
+    args[add_arg] = memory(pd.query_md(add_arg));
+    args[prelu_arg] = memory(pd.query_md(prelu_arg), dst + 2 * 6 * 3 * 3 - 1);
+    CHECK_INVALID(conv.execute(args), "dst and post-op 2 (prelu) weights overlap in memory");
+    // Just past dst's end is fine; so is an operand sharing memory with src (both are read).
+    std::vector<float> big(2 * 6 * 3 * 3 + 1);
+    args[PRIM_ARG_DST] = memory(pd.dst_desc(), big.data());
+    args[prelu_arg] = memory(pd.query_md(prelu_arg), big.data() + 2 * 6 * 3 * 3);
+    CHECK_NOTHROW(conv.execute(args));
+    args[prelu_arg] = memory(pd.query_md(prelu_arg), a.src.get_data_handle());
+    CHECK_NOTHROW(conv.execute(args));
+}
+
+TEST_CASE("fusion strings refuse unknown policies and malformed binary entries",
+          "[bad_input][binary][fusion]") {
+    CHECK_INVALID(parse_post_ops("add:f32:per_nothing"),
+                  "unknown policy 'per_nothing' (common, per_oc, per_dim_0, per_dim_01, "
+                  "per_mb_spatial, per_tensor or maskN) at position 8");
+    CHECK_INVALID(parse_post_ops("sum+prelu:per_channel"), "unknown policy 'per_channel' (");
+    CHECK_INVALID(parse_post_ops("sum+prelu:per_channel"), "or maskN) at position 10");
+    CHECK_INVALID(parse_post_ops("add"), "needs a data type (add:f32) at position 3");
+    CHECK_INVALID(parse_post_ops("add:f16"), "unsupported data type 'f16' (only f32) at position 4");
+    CHECK_INVALID(parse_post_ops("add:f32:per_oc:nchw"), "extra parameter 'nchw'");
+    CHECK_INVALID(parse_post_ops_list("relu,mul:f32:maskx"), "unknown policy 'maskx' (");
+    CHECK_INVALID(parse_post_ops_list("relu,mul:f32:maskx"), "or maskN) at position 13");
+}
+
 // ---- fusion strings -------------------------------------------------------------------------
 
 TEST_CASE("malformed fusion strings name the token and its position", "[bad_input][fusion]") {
@@ -650,7 +831,8 @@ std::string random_fusion_string(std::mt19937 &rng) {
             "sum", "relu", "tanh", "clip", "clip_v2", "soft_relu", "bounded_relu", "leaky_relu",
             "gelu", "gelu_erf", "pow", "linear", "logsigmoid", "celu", "srelu", "inf", "-inf",
             "nan", "1", "0", "0.5", "-2", ".5", "5.", "1e38", "1e+39", "1e-45", "-0", "+1", "e",
-            "E", ":", ":", ":", "+", "+", ",", ".", "-", " ", "x", "_"};
+            "E", ":", ":", ":", "+", "+", ",", ".", "-", " ", "x", "_", "add:f32", "prelu",
+            "max", "f32", "per_oc", "per_tensor", "per_mb_spatial", "mask", "mask5"};
     static const std::string chars = "abcdefghijklmnopqrstuvwxyz_0123456789:+-,.eE inf";
     std::string s;
     const int n = std::uniform_int_distribution<int>(0, 10)(rng);

@@ -585,3 +585,217 @@ TEST_CASE("fusion string: independent of the host program's locale", "[fusion_st
     std::setlocale(LC_NUMERIC, "C");
     CHECK(printed == "relu:0.5+sum:1.25");
 }
+
+// ---- binary and prelu entries ---------------------------------------------------------------
+
+namespace {
+
+struct binary_name {
+    const char *name;
+    algorithm alg;
+};
+const binary_name binary_algs[] = {
+    {"add", algorithm::binary_add}, {"sub", algorithm::binary_sub},
+    {"mul", algorithm::binary_mul}, {"div", algorithm::binary_div},
+    {"max", algorithm::binary_max}, {"min", algorithm::binary_min},
+    {"ge", algorithm::binary_ge},   {"gt", algorithm::binary_gt},
+    {"le", algorithm::binary_le},   {"lt", algorithm::binary_lt},
+    {"eq", algorithm::binary_eq},   {"ne", algorithm::binary_ne},
+};
+
+// Policy spellings: what each parses to and how it prints ("" = left out, the default).
+struct policy_spelling {
+    const char *text;
+    int mask;
+    const char *printed;
+};
+const policy_spelling policies[] = {
+    {"common", post_ops::policy::common, ""},
+    {"per_oc", post_ops::policy::per_oc, ":per_oc"},
+    {"per_dim_0", 1, ":per_dim_0"},
+    {"per_dim_1", post_ops::policy::per_oc, ":per_oc"}, // an alias
+    {"per_dim_01", 3, ":per_dim_01"},
+    {"per_mb_spatial", post_ops::policy::per_mb_spatial, ":per_mb_spatial"},
+    {"per_tensor", post_ops::policy::per_tensor, ":per_tensor"},
+    {"mask0", 0, ""},
+    {"mask1", 1, ":per_dim_0"},
+    {"mask2", post_ops::policy::per_oc, ":per_oc"},
+    {"mask3", 3, ":per_dim_01"},
+    {"mask5", 5, ":mask5"},
+    {"mask12", 12, ":mask12"},
+    {"mask007", 7, ":mask7"},
+};
+
+int binary_mask_at(const post_ops &po, int i, algorithm *alg = nullptr) {
+    algorithm a = algorithm::undef;
+    int mask = -12345;
+    po.get_params_binary(i, a, mask);
+    if (alg) *alg = a;
+    return mask;
+}
+
+int prelu_mask_at(const post_ops &po, int i) {
+    int mask = -12345;
+    po.get_params_prelu(i, mask);
+    return mask;
+}
+
+} // namespace
+
+TEST_CASE("fusion string: every binary algorithm with every policy", "[fusion_string][binary]") {
+    for (const binary_name &b : binary_algs) {
+        // The policy omitted is common.
+        post_ops po = prim::parse_post_ops(std::string(b.name) + ":f32");
+        REQUIRE(po.len() == 1);
+        CHECK(po.get_kind(0) == post_ops::kind::binary);
+        algorithm alg = algorithm::undef;
+        CHECK(binary_mask_at(po, 0, &alg) == post_ops::policy::common);
+        CHECK(alg == b.alg);
+        prim::memory::desc src1;
+        po.get_params_binary(0, alg, src1);
+        CHECK(src1.is_zero()); // the operand follows the destination
+        CHECK(prim::to_string(po) == std::string(b.name) + ":f32");
+
+        for (const policy_spelling &p : policies) {
+            const std::string text = std::string(b.name) + ":f32:" + p.text;
+            INFO(text);
+            po = prim::parse_post_ops(text);
+            REQUIRE(po.len() == 1);
+            CHECK(binary_mask_at(po, 0, &alg) == p.mask);
+            CHECK(alg == b.alg);
+            const std::string printed = prim::to_string(po);
+            CHECK(printed == std::string(b.name) + ":f32" + p.printed);
+            CHECK(prim::parse_post_ops(printed) == po);
+
+            post_ops built;
+            built.append_binary(b.alg, p.mask);
+            CHECK(built == po);
+        }
+    }
+}
+
+TEST_CASE("fusion string: prelu forms", "[fusion_string][binary]") {
+    post_ops po = prim::parse_post_ops("prelu");
+    REQUIRE(po.len() == 1);
+    CHECK(po.get_kind(0) == post_ops::kind::prelu);
+    CHECK(prelu_mask_at(po, 0) == post_ops::policy::common);
+    CHECK(prim::to_string(po) == "prelu");
+    for (const policy_spelling &p : policies) {
+        const std::string text = std::string("prelu:") + p.text;
+        INFO(text);
+        po = prim::parse_post_ops(text);
+        REQUIRE(po.len() == 1);
+        CHECK(prelu_mask_at(po, 0) == p.mask);
+        CHECK(prim::to_string(po) == std::string("prelu") + p.printed);
+        post_ops built;
+        built.append_prelu(p.mask);
+        CHECK(built == po);
+        CHECK(prim::parse_post_ops(prim::to_string(po)) == po);
+    }
+}
+
+TEST_CASE("fusion string: binary and prelu mixed with eltwise and sum in any order",
+        "[fusion_string][binary]") {
+    const char *chains[] = {
+        "add:f32:per_oc+relu",
+        "sum+add:f32:per_oc+relu",
+        "relu+sum:0.5+mul:f32:per_tensor",
+        "prelu:per_oc+sum+tanh+prelu",
+        "max:f32:per_mb_spatial+min:f32+sum:2+linear:2:1:0.5+ge:f32:mask5",
+        "sum+sum:-1+div:f32:per_dim_01+prelu:per_tensor+clip:0:6+eq:f32+ne:f32:per_oc",
+        "sub:f32:per_dim_0+lt:f32+le:f32:mask12+gt:f32:per_tensor+relu:1.00000002e+30+sum:100",
+    };
+    for (const char *text : chains) {
+        INFO(text);
+        const post_ops po = prim::parse_post_ops(text);
+        CHECK(prim::to_string(po) == text); // each is already in printed form
+        CHECK(prim::parse_post_ops(prim::to_string(po)) == po);
+    }
+    // The last one in detail: '+' after a policy or a data type separates; inside a number it
+    // is a sign ("relu:1.00000002e+30").
+    const post_ops po = prim::parse_post_ops(chains[6]);
+    REQUIRE(po.len() == 6);
+    algorithm alg;
+    CHECK(binary_mask_at(po, 0, &alg) == 1);
+    CHECK(alg == algorithm::binary_sub);
+    CHECK(binary_mask_at(po, 1, &alg) == post_ops::policy::common);
+    CHECK(alg == algorithm::binary_lt);
+    CHECK(binary_mask_at(po, 2, &alg) == 12);
+    CHECK(binary_mask_at(po, 3, &alg) == post_ops::policy::per_tensor);
+    CHECK(alg == algorithm::binary_gt);
+    CHECK(eltwise_at(po, 4).alpha == 1e30f);
+    CHECK(sum_scale_at(po, 5) == 100.f);
+
+    // The same chain built by hand equals the parsed one.
+    post_ops built;
+    built.append_sum();
+    built.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
+    built.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    CHECK(prim::parse_post_ops(chains[1]) == built);
+    CHECK(prim::to_string(built) == chains[1]);
+
+    // Comma lists with binary chains.
+    const std::vector<post_ops> list = prim::parse_post_ops_list("add:f32,,prelu:per_oc+sum");
+    REQUIRE(list.size() == 3);
+    CHECK(prim::to_string(list[0]) == "add:f32");
+    CHECK(list[1].len() == 0);
+    CHECK(prim::to_string(list[2]) == "prelu:per_oc+sum");
+}
+
+TEST_CASE("fusion string: every mask prints to a string that parses back",
+        "[fusion_string][binary]") {
+    // Masks are rank-free bit sets: per_tensor and per_mb_spatial are negative, and a user may
+    // build others the same way (every dim but 2: ~4). Whatever the chain holds, to_string
+    // must print something parse_post_ops reads back to the same chain.
+    std::mt19937 rng(7);
+    std::vector<int> masks = {0, 1, 2, 3, 4, 5, 63, 64, 1 << 20, 1 << 30, ~4, ~1, ~0, ~2, -12,
+                              std::numeric_limits<int>::max(), std::numeric_limits<int>::min()};
+    for (int i = 0; i < 200; ++i) masks.push_back(static_cast<int>(rng()));
+    for (const int mask : masks) {
+        post_ops po;
+        po.append_binary(algorithm::binary_mul, mask);
+        po.append_prelu(mask);
+        const std::string text = prim::to_string(po);
+        INFO("mask " << mask << ": " << text);
+        post_ops back;
+        CHECK_NOTHROW(back = prim::parse_post_ops(text));
+        CHECK(back == po);
+        CHECK(prim::to_string(back) == text);
+    }
+}
+
+TEST_CASE("fusion string: binary and prelu errors name the token", "[fusion_string][binary]") {
+    check_parse_error("add", "binary post-op 'add' needs a data type (add:f32)", 3);
+    check_parse_error("relu+mul", "binary post-op 'mul' needs a data type (mul:f32)", 8);
+    check_parse_error("add:f16", "unsupported data type 'f16' (only f32)", 4);
+    check_parse_error("sum+add:F32", "unsupported data type 'F32' (only f32)", 8);
+    check_parse_error("add:", "unsupported data type '' (only f32)", 4);
+    check_parse_error("add:f32:per_nothing",
+            "unknown policy 'per_nothing' (common, per_oc, per_dim_0, per_dim_01, "
+            "per_mb_spatial, per_tensor or maskN)", 8);
+    check_parse_error("relu+prelu:per_nothing",
+            "unknown policy 'per_nothing' (common, per_oc, per_dim_0, per_dim_01, "
+            "per_mb_spatial, per_tensor or maskN)", 11);
+    for (const char *bad : {"", "Per_oc", "PER_TENSOR", "mask", "maskx", "mask1x", "mask 1",
+                            "mask99999999999", "f32", "per_dim_2"}) {
+        INFO(bad);
+        CHECK_THAT(parse_error(std::string("add:f32:") + bad),
+                Catch::Contains("unknown policy '" + std::string(bad) + "'"));
+        CHECK_THAT(parse_error(std::string("prelu:") + bad),
+                Catch::Contains("unknown policy '" + std::string(bad) + "'"));
+    }
+    // Too many fields: the first extra one is named.
+    check_parse_error("add:f32:per_oc:abcd",
+            "extra parameter 'abcd' (a binary post-op takes a data type and a policy)", 15);
+    check_parse_error("sum+max:f32:common:x:y",
+            "extra parameter 'x' (a binary post-op takes a data type and a policy)", 19);
+    check_parse_error("prelu:per_oc:1", "extra parameter '1' (prelu takes at most a policy)", 13);
+    check_parse_error("prelu::", "extra parameter '' (prelu takes at most a policy)", 7);
+    // Names are case-sensitive and exact.
+    check_parse_error("Add:f32", "unknown algorithm 'Add'", 0);
+    check_parse_error("PRELU", "unknown algorithm 'PRELU'", 0);
+    check_parse_error("binary_add:f32", "unknown algorithm 'binary_add'", 0);
+    check_parse_error("relu+pow+and:f32", "unknown algorithm 'and'", 9);
+    // In a list, positions count from the start of the whole list.
+    check_parse_error("relu,add:f64", "unsupported data type 'f64' (only f32)", 9, true);
+}

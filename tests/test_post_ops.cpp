@@ -310,3 +310,248 @@ TEST_CASE("check_eltwise_params: messages", "[post_ops]") {
     CHECK(check_eltwise_params(algorithm::convolution_direct, 0.f, 0.f, 1.f)
             == "unknown eltwise algorithm");
 }
+
+// ---- binary and prelu entries ---------------------------------------------------------------
+
+namespace {
+
+using prim::memory;
+using md = prim::memory::desc;
+const auto f32 = prim::memory::data_type::f32;
+
+} // namespace
+
+TEST_CASE("post_ops: binary and prelu entries append and read back", "[post_ops][binary]") {
+    post_ops po;
+    CHECK_FALSE(po.has_operands());
+    const md src1({1, 19, 1, 1}, f32, memory::format_tag::nchw);
+    po.append_binary(algorithm::binary_add, src1);
+    CHECK(po.has_operands());
+    po.append_sum(0.5f);
+    po.append_binary(algorithm::binary_max, post_ops::policy::per_mb_spatial);
+    po.append_prelu(post_ops::policy::per_oc);
+    po.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    po.append_prelu(5); // a custom mask: dims 0 and 2
+    REQUIRE(po.len() == 6);
+    CHECK(po.get_kind(0) == post_ops::kind::binary);
+    CHECK(po.get_kind(2) == post_ops::kind::binary);
+    CHECK(po.get_kind(3) == post_ops::kind::prelu);
+    CHECK(po.get_kind(5) == post_ops::kind::prelu);
+    CHECK(po.has_sum());
+
+    algorithm alg = algorithm::undef;
+    md got;
+    int mask = -42;
+    po.get_params_binary(0, alg, got);
+    CHECK(alg == algorithm::binary_add);
+    CHECK(got == src1);
+    // The policy of a given src1 is derived from its dims: 1x19x1x1 varies along dim 1 only.
+    po.get_params_binary(0, alg, mask);
+    CHECK(mask == post_ops::policy::per_oc);
+
+    po.get_params_binary(2, alg, got);
+    CHECK(alg == algorithm::binary_max);
+    CHECK(got.is_zero()); // follows the destination
+    po.get_params_binary(2, alg, mask);
+    CHECK(mask == post_ops::policy::per_mb_spatial);
+
+    po.get_params_prelu(3, mask);
+    CHECK(mask == post_ops::policy::per_oc);
+    po.get_params_prelu(5, mask);
+    CHECK(mask == 5);
+
+    // The entries carry the same: kind, alg, mask and src1.
+    const post_ops::entry &e = po.entries()[0];
+    CHECK(e.kind == post_ops::kind::binary);
+    CHECK(e.alg == algorithm::binary_add);
+    CHECK(e.mask == post_ops::policy::per_oc);
+    CHECK(e.src1 == src1);
+    CHECK(po.entries()[3].src1.is_zero());
+
+    // Only binary and prelu entries count as operands.
+    post_ops plain_chain;
+    plain_chain.append_sum();
+    plain_chain.append_eltwise(algorithm::eltwise_tanh, 0.f, 0.f);
+    CHECK_FALSE(plain_chain.has_operands());
+    post_ops prelu_only;
+    prelu_only.append_prelu(post_ops::policy::common);
+    CHECK(prelu_only.has_operands());
+    CHECK_FALSE(prelu_only.has_sum());
+}
+
+TEST_CASE("post_ops: every binary algorithm is accepted and named", "[post_ops][binary]") {
+    const struct {
+        algorithm alg;
+        const char *name;
+    } algs[] = {
+        {algorithm::binary_add, "add"}, {algorithm::binary_sub, "sub"},
+        {algorithm::binary_mul, "mul"}, {algorithm::binary_div, "div"},
+        {algorithm::binary_max, "max"}, {algorithm::binary_min, "min"},
+        {algorithm::binary_ge, "ge"},   {algorithm::binary_gt, "gt"},
+        {algorithm::binary_le, "le"},   {algorithm::binary_lt, "lt"},
+        {algorithm::binary_eq, "eq"},   {algorithm::binary_ne, "ne"},
+    };
+    post_ops po;
+    for (const auto &a : algs) {
+        INFO(a.name);
+        REQUIRE(prim::algorithm_name(a.alg) != nullptr);
+        CHECK(std::string(prim::algorithm_name(a.alg)) == a.name);
+        po.append_binary(a.alg, post_ops::policy::common);
+        algorithm got = algorithm::undef;
+        int mask = -1;
+        po.get_params_binary(po.len() - 1, got, mask);
+        CHECK(got == a.alg);
+        CHECK(mask == post_ops::policy::common);
+    }
+    CHECK(po.len() == 12);
+}
+
+TEST_CASE("post_ops: the policy of a given src1 follows its dims", "[post_ops][binary]") {
+    const struct {
+        prim::memory::dims dims;
+        int mask;
+    } cases[] = {
+        {{1, 1, 1, 1}, post_ops::policy::common},
+        {{1, 19, 1, 1}, post_ops::policy::per_oc},
+        {{2, 19, 3, 5}, post_ops::policy::per_tensor},
+        {{2, 1, 3, 5}, post_ops::policy::per_mb_spatial},
+        {{2, 1, 1, 1}, 1},
+        {{1, 19, 3, 1}, 6},
+        {{7}, post_ops::policy::per_tensor},
+        {{1}, post_ops::policy::common},
+        {{3, 1}, post_ops::policy::per_mb_spatial},
+        {{1, 7}, post_ops::policy::per_oc},
+        {{3, 7}, post_ops::policy::per_tensor},
+    };
+    for (const auto &c : cases) {
+        std::string pattern;
+        for (size_t i = 0; i < c.dims.size(); ++i) pattern += static_cast<char>('a' + i);
+        INFO("dims rank " << c.dims.size() << ", expected mask " << c.mask);
+        post_ops po;
+        po.append_binary(algorithm::binary_mul, md(c.dims, f32, pattern));
+        algorithm alg;
+        int mask = -42;
+        po.get_params_binary(0, alg, mask);
+        CHECK(mask == c.mask);
+    }
+}
+
+TEST_CASE("post_ops: binary and prelu equality compares algorithm, mask and src1",
+        "[post_ops][binary]") {
+    const md per_oc_nchw({1, 19, 1, 1}, f32, memory::format_tag::nchw);
+    const md per_oc_nhwc({1, 19, 1, 1}, f32, memory::format_tag::nhwc);
+    const md per_oc_blocked({1, 19, 1, 1}, f32, std::string("aBcd16b"));
+    const md full({2, 19, 3, 3}, f32, memory::format_tag::nchw);
+    const auto binary = [](algorithm alg, const md &src1) {
+        post_ops po;
+        po.append_binary(alg, src1);
+        return po;
+    };
+    const auto by_mask = [](algorithm alg, int mask) {
+        post_ops po;
+        po.append_binary(alg, mask);
+        return po;
+    };
+    const auto prelu = [](int mask) {
+        post_ops po;
+        po.append_prelu(mask);
+        return po;
+    };
+    CHECK(binary(algorithm::binary_add, per_oc_nchw) == binary(algorithm::binary_add, per_oc_nchw));
+    CHECK(binary(algorithm::binary_add, per_oc_nchw) != binary(algorithm::binary_sub, per_oc_nchw));
+    CHECK(binary(algorithm::binary_add, per_oc_nchw) != binary(algorithm::binary_add, full));
+    // Equal dims, another layout: src1 compares as a desc (memory::desc::operator==).
+    const md full_nhwc({2, 19, 3, 3}, f32, memory::format_tag::nhwc);
+    CHECK(binary(algorithm::binary_add, full) != binary(algorithm::binary_add, full_nhwc));
+    CHECK(binary(algorithm::binary_add, full_nhwc) == binary(algorithm::binary_add, full_nhwc));
+    CHECK(binary(algorithm::binary_add, per_oc_nchw)
+            != binary(algorithm::binary_add, per_oc_blocked));
+    CHECK((per_oc_nchw == per_oc_nhwc)
+            == (binary(algorithm::binary_add, per_oc_nchw)
+                    == binary(algorithm::binary_add, per_oc_nhwc)));
+    // A given src1 and an operand that follows the destination differ even with the same mask.
+    CHECK(binary(algorithm::binary_add, per_oc_nchw)
+            != by_mask(algorithm::binary_add, post_ops::policy::per_oc));
+    CHECK(by_mask(algorithm::binary_add, post_ops::policy::per_oc)
+            == by_mask(algorithm::binary_add, post_ops::policy::per_oc));
+    CHECK(by_mask(algorithm::binary_add, post_ops::policy::per_oc)
+            != by_mask(algorithm::binary_add, post_ops::policy::per_tensor));
+    CHECK(by_mask(algorithm::binary_ge, 5) != by_mask(algorithm::binary_gt, 5));
+    // prelu: the mask alone; a prelu is never a binary with the same mask.
+    CHECK(prelu(post_ops::policy::per_oc) == prelu(post_ops::policy::per_oc));
+    CHECK(prelu(post_ops::policy::per_oc) != prelu(post_ops::policy::common));
+    CHECK(prelu(post_ops::policy::common) != by_mask(algorithm::binary_mul, 0));
+    // Order matters as for every entry.
+    post_ops a = prelu(2), b = by_mask(algorithm::binary_add, 0);
+    a.append_binary(algorithm::binary_add, 0);
+    b.append_prelu(2);
+    CHECK(a != b);
+}
+
+TEST_CASE("post_ops: getters refuse binary and prelu entries of the wrong kind",
+        "[post_ops][binary]") {
+    post_ops po;
+    po.append_sum();
+    po.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
+    po.append_prelu(post_ops::policy::common);
+    algorithm alg;
+    float alpha, beta, scale;
+    int mask;
+    prim::memory::desc src1;
+
+    std::string m = invalid_argument_message([&] { po.get_params_binary(0, alg, mask); });
+    CHECK(m == "post_ops::get_params_binary: entry 0 is a sum, not a binary");
+    m = invalid_argument_message([&] { po.get_params_binary(1, alg, src1); });
+    CHECK(m == "post_ops::get_params_binary: entry 1 is an eltwise, not a binary");
+    m = invalid_argument_message([&] { po.get_params_binary(3, alg, mask); });
+    CHECK(m == "post_ops::get_params_binary: entry 3 is a prelu, not a binary");
+    m = invalid_argument_message([&] { po.get_params_prelu(2, mask); });
+    CHECK(m == "post_ops::get_params_prelu: entry 2 is a binary, not a prelu");
+    m = invalid_argument_message([&] { po.get_params_prelu(0, mask); });
+    CHECK(m == "post_ops::get_params_prelu: entry 0 is a sum, not a prelu");
+    m = invalid_argument_message([&] { po.get_params_eltwise(2, alg, alpha, beta, scale); });
+    CHECK(m == "post_ops::get_params_eltwise: entry 2 is a binary, not an eltwise");
+    m = invalid_argument_message([&] { po.get_params_sum(3, scale); });
+    CHECK(m == "post_ops::get_params_sum: entry 3 is a prelu, not a sum");
+    m = invalid_argument_message([&] { po.get_params_prelu(4, mask); });
+    CHECK(contains(m, "get_params_prelu: index 4 is out of range"));
+    m = invalid_argument_message([&] { po.get_params_binary(-1, alg, src1); });
+    CHECK(contains(m, "get_params_binary: index -1 is out of range"));
+}
+
+TEST_CASE("post_ops: append_binary refuses other algorithms and incomplete src1",
+        "[post_ops][binary]") {
+    post_ops po;
+    po.append_sum();
+    const md good({1, 8}, f32, memory::format_tag::ab);
+    for (algorithm alg : {algorithm::eltwise_relu, algorithm::undef,
+                 algorithm::convolution_direct, static_cast<algorithm>(999)}) {
+        std::string m = invalid_argument_message([&] { po.append_binary(alg, 0); });
+        CHECK(contains(m, "post-op 1 (binary): algorithm"));
+        CHECK(contains(m, "is not a binary algorithm"));
+        m = invalid_argument_message([&] { po.append_binary(alg, good); });
+        CHECK(contains(m, "is not a binary algorithm"));
+    }
+    // The name is given when the algorithm has one.
+    CHECK(contains(invalid_argument_message([&] {
+        po.append_binary(algorithm::eltwise_relu, 0);
+    }), "algorithm 'relu' is not a binary algorithm"));
+    // Eltwise entries refuse binary algorithms.
+    CHECK(contains(invalid_argument_message([&] {
+        po.append_eltwise(algorithm::binary_add, 0.f, 0.f);
+    }), "unknown eltwise algorithm"));
+
+    std::string m = invalid_argument_message([&] { po.append_binary(algorithm::binary_add, md()); });
+    CHECK(contains(m, "post-op 1 (binary): src1 must be a complete desc (not zero, not 'any')"));
+    m = invalid_argument_message([&] {
+        po.append_binary(algorithm::binary_add, md({1, 8}, f32, memory::format_tag::any));
+    });
+    CHECK(contains(m, "src1 must be a complete desc (not zero, not 'any')"));
+    // A desc of another data type cannot be built (memory::desc takes f32 only), so the f32
+    // check of append_binary is the second line of defence.
+    m = invalid_argument_message(
+            [&] { md({1, 8}, prim::memory::data_type::undef, memory::format_tag::ab); });
+    CHECK(contains(m, "only f32"));
+    CHECK(po.len() == 1); // nothing refused was appended
+}

@@ -1,7 +1,7 @@
 // Policy names as benchdnn spells them, and the normal form of a mask.
 #include "attr/operand_policy.hpp"
 
-#include <cstdlib>
+#include <limits>
 
 #include "prim/attr.hpp"
 
@@ -38,11 +38,22 @@ bool parse_policy(const std::string &name, int &mask) {
             mask = p.mask;
             return true;
         }
-    // "maskN": N in decimal, 1 to 9 digits (masks are at most 2^(max rank) - 1 anyway).
-    if (name.size() < 5 || name.size() > 13 || name.compare(0, 4, "mask") != 0) return false;
-    for (size_t i = 4; i < name.size(); ++i)
+    // "maskN": N an int in decimal, as policy_name prints it. It may be negative: masks are
+    // rank-free bit sets (per_tensor is ~0), so "every dim but 2" is ~4, printed "mask-5".
+    if (name.compare(0, 4, "mask") != 0) return false;
+    size_t i = 4;
+    const bool negative = i < name.size() && name[i] == '-';
+    if (negative) ++i;
+    if (i == name.size()) return false;
+    long long value = 0;
+    for (; i < name.size(); ++i) {
         if (name[i] < '0' || name[i] > '9') return false;
-    mask = std::atoi(name.c_str() + 4);
+        value = value * 10 + (name[i] - '0');
+        if (value > static_cast<long long>(std::numeric_limits<int>::max()) + 1) return false;
+    }
+    if (negative) value = -value;
+    if (value > std::numeric_limits<int>::max()) return false;
+    mask = static_cast<int>(value);
     return true;
 }
 

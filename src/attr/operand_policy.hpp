@@ -9,7 +9,8 @@ namespace prim {
 namespace impl {
 
 // "common", "per_oc", "per_dim_0", "per_dim_01", "per_mb_spatial", "per_tensor"; other masks are
-// printed "maskN" (N the mask in decimal), which the parser also reads.
+// printed "maskN" (N the mask in decimal, negative for a rank-free mask such as ~4), which the
+// parser also reads.
 std::string policy_name(int mask);
 // false when name is none of those.
 bool parse_policy(const std::string &name, int &mask);

@@ -81,10 +81,15 @@ void post_ops::append_binary(algorithm alg, const memory::desc &src1) {
 }
 
 void post_ops::append_binary(algorithm alg, int mask) {
-    if (!impl::find_binary(alg))
+    if (!impl::find_binary(alg)) {
+        // Named when it has a name ("relu"), else by its number.
+        const char *name = algorithm_name(alg);
         throw error(status::invalid_arguments,
                     "post-op " + std::to_string(len()) + " (binary): algorithm "
-                            + std::to_string(static_cast<int>(alg)) + " is not a binary algorithm");
+                            + (name ? "'" + std::string(name) + "'"
+                                    : std::to_string(static_cast<int>(alg)))
+                            + " is not a binary algorithm");
+    }
     entry e;
     e.kind = kind::binary;
     e.alg = alg;
