@@ -84,7 +84,7 @@ struct po_spec {
 po_spec sum(float scale) { return {po_kind::sum, algorithm::undef, 0.f, 0.f, scale}; }
 po_spec relu(float alpha = 0.f) { return {po_kind::eltwise, algorithm::eltwise_relu, alpha}; }
 po_spec linear(float a, float b) { return {po_kind::eltwise, algorithm::eltwise_linear, a, b}; }
-po_spec binary(algorithm alg, int mask, src1_given given = src1_given::no) {
+po_spec binary_entry(algorithm alg, int mask, src1_given given = src1_given::no) {
     return {po_kind::binary, alg, 0.f, 0.f, 1.f, mask, given};
 }
 po_spec prelu(int mask) { return {po_kind::prelu, algorithm::undef, 0.f, 0.f, 1.f, mask}; }
@@ -359,33 +359,33 @@ const int w_dim_of_4d = 1 << 3; // a custom mask: along the last dim of a 4D des
 std::vector<std::vector<po_spec>> chains_4d() {
     return {
         // A bias-like add per channel, then relu.
-        {binary(algorithm::binary_add, policy::per_oc), relu()},
+        {binary_entry(algorithm::binary_add, policy::per_oc), relu()},
         // sum first, a full-tensor product, channel slopes, an eltwise.
-        {sum(1.f), binary(algorithm::binary_mul, policy::per_tensor), prelu(policy::per_oc),
+        {sum(1.f), binary_entry(algorithm::binary_mul, policy::per_tensor), prelu(policy::per_oc),
          linear(1.f, -5.f)},
         // prelu first, every policy, sums and comparisons in the middle.
-        {prelu(policy::common), binary(algorithm::binary_sub, policy::per_mb_spatial), sum(0.5f),
-         binary(algorithm::binary_max, policy::common), binary(algorithm::binary_min, w_dim_of_4d),
-         relu(0.5f), binary(algorithm::binary_ge, policy::per_oc), linear(7.f, -3.f), sum(2.f)},
+        {prelu(policy::common), binary_entry(algorithm::binary_sub, policy::per_mb_spatial), sum(0.5f),
+         binary_entry(algorithm::binary_max, policy::common), binary_entry(algorithm::binary_min, w_dim_of_4d),
+         relu(0.5f), binary_entry(algorithm::binary_ge, policy::per_oc), linear(7.f, -3.f), sum(2.f)},
         // Operands given by the user: plain, channels-last and strided with gaps whatever dst's
         // layout, and one following dst.
-        {binary(algorithm::binary_add, policy::per_oc, src1_given::channels_last),
-         binary(algorithm::binary_div, policy::per_tensor, src1_given::plain),
-         binary(algorithm::binary_sub, policy::per_mb_spatial, src1_given::channels_last),
+        {binary_entry(algorithm::binary_add, policy::per_oc, src1_given::channels_last),
+         binary_entry(algorithm::binary_div, policy::per_tensor, src1_given::plain),
+         binary_entry(algorithm::binary_sub, policy::per_mb_spatial, src1_given::channels_last),
          prelu(policy::per_tensor), sum(-1.f),
-         binary(algorithm::binary_mul, policy::common, src1_given::plain),
-         binary(algorithm::binary_max, policy::per_tensor, src1_given::strided),
-         binary(algorithm::binary_add, policy::per_oc, src1_given::strided)},
+         binary_entry(algorithm::binary_mul, policy::common, src1_given::plain),
+         binary_entry(algorithm::binary_max, policy::per_tensor, src1_given::strided),
+         binary_entry(algorithm::binary_add, policy::per_oc, src1_given::strided)},
         // Every binary algorithm once, linear entries spreading the comparisons' 0/1 again.
-        {binary(algorithm::binary_add, policy::per_oc), binary(algorithm::binary_sub, policy::common),
-         binary(algorithm::binary_mul, policy::per_mb_spatial),
-         binary(algorithm::binary_div, policy::per_oc, src1_given::plain),
-         binary(algorithm::binary_max, policy::per_tensor), binary(algorithm::binary_min, 5),
-         binary(algorithm::binary_ge, policy::per_oc), linear(9.f, -4.f),
-         binary(algorithm::binary_gt, policy::per_mb_spatial), linear(-6.f, 2.f),
-         binary(algorithm::binary_le, policy::per_tensor), linear(5.f, -1.f),
-         binary(algorithm::binary_lt, 9), linear(3.f, 1.f), binary(algorithm::binary_eq, policy::common),
-         linear(1.f, 1.f), binary(algorithm::binary_ne, policy::per_oc, src1_given::channels_last),
+        {binary_entry(algorithm::binary_add, policy::per_oc), binary_entry(algorithm::binary_sub, policy::common),
+         binary_entry(algorithm::binary_mul, policy::per_mb_spatial),
+         binary_entry(algorithm::binary_div, policy::per_oc, src1_given::plain),
+         binary_entry(algorithm::binary_max, policy::per_tensor), binary_entry(algorithm::binary_min, 5),
+         binary_entry(algorithm::binary_ge, policy::per_oc), linear(9.f, -4.f),
+         binary_entry(algorithm::binary_gt, policy::per_mb_spatial), linear(-6.f, 2.f),
+         binary_entry(algorithm::binary_le, policy::per_tensor), linear(5.f, -1.f),
+         binary_entry(algorithm::binary_lt, 9), linear(3.f, 1.f), binary_entry(algorithm::binary_eq, policy::common),
+         linear(1.f, 1.f), binary_entry(algorithm::binary_ne, policy::per_oc, src1_given::channels_last),
          sum(1.f)},
     };
 }
@@ -415,9 +415,9 @@ TEST_CASE("convolution 1D, 3D and grouped with binary and prelu post-ops",
     // Rank-free policies: per_mb_spatial and per_tensor mean the same at every rank; the custom
     // masks pick other dims there.
     const std::vector<po_spec> chain = {
-        binary(algorithm::binary_add, policy::per_mb_spatial), prelu(policy::per_oc), sum(1.f),
-        binary(algorithm::binary_max, policy::per_tensor, src1_given::channels_last),
-        binary(algorithm::binary_mul, 1, src1_given::plain), binary(algorithm::binary_lt, 4),
+        binary_entry(algorithm::binary_add, policy::per_mb_spatial), prelu(policy::per_oc), sum(1.f),
+        binary_entry(algorithm::binary_max, policy::per_tensor, src1_given::channels_last),
+        binary_entry(algorithm::binary_mul, 1, src1_given::plain), binary_entry(algorithm::binary_lt, 4),
         linear(3.f, -1.f), prelu(policy::per_tensor)};
     unsigned seed = 100;
     const shape conv1d = conv_shape("conv 1D mb2ic3iw9oc19kw3", {2, 3, 9}, {19, 3, 3}, {2, 19, 7},
@@ -462,9 +462,9 @@ void eltwise_chains(cpu_isa isa) {
             for (const auto &chain : chains_4d()) check_chain(sh, layout, chain, seed++);
     }
     // Rank 1 and 5: policies are rank-free.
-    const std::vector<po_spec> chain = {binary(algorithm::binary_sub, policy::per_tensor),
+    const std::vector<po_spec> chain = {binary_entry(algorithm::binary_sub, policy::per_tensor),
                                         prelu(policy::common), sum(1.f),
-                                        binary(algorithm::binary_max, policy::per_oc)};
+                                        binary_entry(algorithm::binary_max, policy::per_oc)};
     check_chain(eltwise_shape({37}, false, isa), "a", chain, seed++);
     check_chain(eltwise_shape({2, 3, 2, 3, 5}, true, isa), "aBcde16b", chain, seed++);
 }

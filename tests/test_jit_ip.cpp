@@ -317,7 +317,12 @@ TEST_CASE("jit ip: results identical across runs and thread counts", "[jit_ip]")
         auto run = [&](int threads) {
             std::vector<float> dst = dst_old;
             omp_set_num_threads(threads);
-            impl->execute({src.data(), wei.data(), bias.data(), dst.data()});
+            prim::impl::exec_ptrs ptrs;
+            ptrs.src = src.data();
+            ptrs.wei = wei.data();
+            ptrs.bias = bias.data();
+            ptrs.dst = dst.data();
+            impl->execute(ptrs);
             return dst;
         };
         const int saved = omp_get_max_threads();
@@ -398,7 +403,7 @@ TEST_CASE("jit ip: mb0 executes as a no-op", "[jit_ip]") {
         std::string why_not;
         auto impl = prim::impl::create_jit_ip(req, isa, why_not);
         REQUIRE(impl != nullptr);
-        impl->execute({nullptr, nullptr, nullptr, nullptr}); // must not touch anything
+        impl->execute(prim::impl::exec_ptrs()); // null pointers: must not touch anything
     }
 }
 

@@ -1,6 +1,7 @@
 // prim: fused CPU primitives. The one header to include.
 #pragma once
 #include "prim/attr.hpp"
+#include "prim/binary.hpp"
 #include "prim/convolution.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/eltwise.hpp"

@@ -2,6 +2,7 @@
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/primitive_impl.hpp"
 #include "jit/jit_convolution.hpp"
+#include "jit/jit_binary.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "ref/ref_impls.hpp"
@@ -29,6 +30,14 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
     static const std::vector<impl_entry<eltwise_request>> list = {
             {"jit", create_jit_eltwise},
             {"ref", create_ref_eltwise},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<binary_request>> &binary_impl_list() {
+    static const std::vector<impl_entry<binary_request>> list = {
+            {"jit", create_jit_binary},
+            {"ref", create_ref_binary},
     };
     return list;
 }

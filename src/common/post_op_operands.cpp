@@ -81,6 +81,24 @@ std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::des
     return mds;
 }
 
+void append_entry(post_ops &po, const post_ops::entry &e) {
+    switch (e.kind) {
+    case post_ops::kind::sum: po.append_sum(e.scale); return;
+    case post_ops::kind::eltwise: po.append_eltwise(e.alg, e.alpha, e.beta, e.scale); return;
+    case post_ops::kind::binary:
+        if (e.src1.is_zero()) po.append_binary(e.alg, e.mask);
+        else po.append_binary(e.alg, e.src1);
+        return;
+    case post_ops::kind::prelu: po.append_prelu(e.mask); return;
+    }
+}
+
+post_ops chain_after(const post_ops &front, const post_ops &user) {
+    post_ops all = front;
+    for (const post_ops::entry &e : user.entries()) append_entry(all, e);
+    return all;
+}
+
 int operand_arg(const post_ops::entry &e, int index) {
     if (e.kind == post_ops::kind::binary) return PRIM_ARG_ATTR_MULTIPLE_POST_OP(index) | PRIM_ARG_SRC_1;
     if (e.kind == post_ops::kind::prelu) return PRIM_ARG_ATTR_MULTIPLE_POST_OP(index) | PRIM_ARG_WEIGHTS;

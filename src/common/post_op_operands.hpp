@@ -29,6 +29,13 @@ memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst);
 // One per entry, zero descs for entries without an operand.
 std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst);
 
+// Appends a copy of e to po (a binary entry with its src1 desc when it has one).
+void append_entry(post_ops &po, const post_ops::entry &e);
+
+// The binary primitive's and the normalizations' own entries put before the user's chain: the
+// combined chain, whose operand i + front.len() is the user's operand i.
+post_ops chain_after(const post_ops &front, const post_ops &user);
+
 // Entry index's execute argument: PRIM_ARG_ATTR_MULTIPLE_POST_OP(index) | PRIM_ARG_SRC_1 (binary)
 // or | PRIM_ARG_WEIGHTS (prelu); 0 for an entry without an operand.
 int operand_arg(const post_ops::entry &e, int index);

@@ -44,6 +44,10 @@ struct exec_ptrs {
 // primitive does not have. Each non-zero one is a required execute argument (primitive.cpp
 // lists their ids and names).
 struct arg_layouts {
+    arg_layouts() = default;
+    // The weighted primitives' and eltwise's four.
+    arg_layouts(memory::desc src_, memory::desc wei_, memory::desc bias_, memory::desc dst_)
+        : src(std::move(src_)), wei(std::move(wei_)), bias(std::move(bias_)), dst(std::move(dst_)) {}
     memory::desc src, wei, bias, dst;
     memory::desc src1, mean, variance, scale, shift;
 };
@@ -100,6 +104,13 @@ struct eltwise_request {
     primitive_attr attr;
 };
 
+struct binary_request {
+    binary_problem prb;
+    algorithm alg = algorithm::undef;
+    memory::desc src0, src1, dst; // as the user gave them (any of them may be 'any')
+    primitive_attr attr;
+};
+
 // An implementation list entry: builds the implementation, or returns null and says why not
 // (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
 template <typename request>
@@ -112,6 +123,7 @@ struct impl_entry {
 const std::vector<impl_entry<conv_request>> &conv_impl_list();
 const std::vector<impl_entry<ip_request>> &ip_impl_list();
 const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list();
+const std::vector<impl_entry<binary_request>> &binary_impl_list();
 
 // One check of an implementation's create(): if cond fails, say why and decline.
 #define PRIM_DISPATCH(cond, reason)                                                            \

@@ -208,5 +208,9 @@ std::string to_string(const eltwise_problem &p) {
     return s;
 }
 
+std::string to_string(const binary_problem &p) {
+    return to_string(eltwise_problem {p.src0}) + ":" + to_string(eltwise_problem {p.src1});
+}
+
 } // namespace impl
 } // namespace prim

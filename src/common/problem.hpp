@@ -50,6 +50,10 @@ struct eltwise_problem {
     int64_t nelems() const;
 };
 
+struct binary_problem {
+    std::vector<int64_t> src0, src1; // the same rank, 1 to 5; each src1 dim src0's or 1
+};
+
 // A spatial field's name in problem strings and messages: field_name('k', SP_H) is "kh".
 std::string field_name(char kind, int sp);
 
@@ -58,6 +62,7 @@ std::string field_name(char kind, int sp);
 std::string to_string(const conv_problem &prb);
 std::string to_string(const ip_problem &prb);
 std::string to_string(const eltwise_problem &prb); // "2x17x5x7"
+std::string to_string(const binary_problem &prb);  // "2x64x56x56:1x64x1x1", benchdnn's form
 
 // doc/reference.md §3's validity rules for a complete problem: "" when valid, else the message
 // ("oc=16 is not divisible by g=3").

@@ -14,6 +14,8 @@ std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa
                                                 std::string &why_not);
 std::unique_ptr<primitive_impl> create_ref_ip(const ip_request &req, cpu_isa isa,
                                               std::string &why_not);
+std::unique_ptr<primitive_impl> create_ref_binary(const binary_request &req, cpu_isa isa,
+                                                  std::string &why_not);
 std::unique_ptr<primitive_impl> create_ref_eltwise(const eltwise_request &req, cpu_isa isa,
                                                    std::string &why_not);
 
