@@ -1,4 +1,6 @@
 // Binary creation: check the descriptor, settle 'any' layouts, choose an implementation.
+#include <algorithm>
+
 #include "attr/binary_table.hpp"
 #include "attr/operand_policy.hpp"
 #include "common/choose_impl.hpp"
@@ -68,7 +70,8 @@ binary::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr
     }
     req.attr = attr;
     impl_ = impl::choose_impl(impl::primitive_kind::binary, impl::binary_impl_list(), req,
-                              impl::to_string(req.prb), elements == 0 || s0 == memory::dims());
+                              impl::to_string(req.prb),
+                              std::find(s0.begin(), s0.end(), 0) != s0.end());
 }
 
 } // namespace prim

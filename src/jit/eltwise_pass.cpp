@@ -28,8 +28,7 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     // The chain with each operand read as one value or dst-like per row, after the algorithm.
     eltwise_rows plan;
     post_ops rows_chain;
-    why_not = plan_eltwise_rows(md, chain, operand_mds, isa == cpu_isa::avx512 ? 16 : 8, plan,
-                                rows_chain);
+    why_not = plan_eltwise_rows(md, chain, operand_mds, plan, rows_chain);
     if (!why_not.empty()) return nullptr;
     post_ops kernel_chain;
     kernel_chain.append_eltwise(alg, alpha, beta, 1.f);

@@ -54,7 +54,7 @@ int64_t stride_along(const memory::desc &op, const memory_dim &m) {
 } // namespace
 
 std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
-                              const std::vector<memory::desc> &mds, int simd_w,
+                              const std::vector<memory::desc> &mds,
                               eltwise_rows &plan, post_ops &kernel_chain) {
     const std::vector<memory_dim> mdims = memory_dims(dst);
     const int k = static_cast<int>(mdims.size());
@@ -88,9 +88,12 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
     }
     plan = eltwise_rows();
     plan.row_len = j < k ? dst_stride[j] * mdims[j].size : 1;
-    if (j > 0 && plan.row_len < simd_w) // one short tensor is fine; many short rows are not
+    // One short tensor is fine; many rows shorter than 8 elements (half an AVX-512 vector, one
+    // masked vector each) would cost more in the row loop than in the data.
+    const int64_t min_row_len = 8;
+    if (j > 0 && plan.row_len < min_row_len)
         return "the operands' layouts leave rows of " + std::to_string(plan.row_len)
-               + " elements, fewer than a vector";
+               + " elements, fewer than " + std::to_string(min_row_len);
     for (size_t i = 0; i < n; ++i)
         for (int m = 0; m < j && !op_stride[i].empty(); ++m)
             if (op_stride[i][m] < 0)

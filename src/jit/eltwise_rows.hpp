@@ -45,7 +45,7 @@ struct eltwise_rows {
 // without one), and sets kernel_chain to the chain with each operand's mask common (one value
 // per row) or per_tensor (follows dst). Returns "" or why the kernel cannot read an operand.
 std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
-                              const std::vector<memory::desc> &mds, int simd_w,
+                              const std::vector<memory::desc> &mds,
                               eltwise_rows &plan, post_ops &kernel_chain);
 
 } // namespace jit
