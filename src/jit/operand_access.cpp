@@ -1,9 +1,6 @@
 // The access of each binary or prelu operand: operand_access.hpp.
 #include "jit/operand_access.hpp"
 
-#include <algorithm>
-
-#include "attr/operand_policy.hpp"
 #include "common/post_op_operands.hpp"
 
 namespace prim {
@@ -47,18 +44,6 @@ std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, po
         }
         if (e.kind == post_ops::kind::binary) out.append_binary(e.alg, access);
         else out.append_prelu(access);
-    }
-    return "";
-}
-
-std::string check_access(const post_ops &kernel_chain, std::initializer_list<int> supported,
-                         const char *kernel) {
-    for (int i = 0; i < kernel_chain.len(); ++i) {
-        const post_ops::entry &e = kernel_chain.entries()[i];
-        if (!impl::has_operand(e)) continue;
-        if (std::find(supported.begin(), supported.end(), e.mask) == supported.end())
-            return impl::operand_name(e, i) + ": the " + kernel + " does not read "
-                   + impl::policy_name(e.mask) + " operands yet";
     }
     return "";
 }

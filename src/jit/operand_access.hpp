@@ -1,4 +1,5 @@
-// How a JIT kernel reads a binary or prelu operand. For one destination shape every supported
+// How the convolution and inner product kernels read a binary or prelu operand (the eltwise pass
+// has its own walk, eltwise_rows.hpp). For one destination shape every supported
 // operand amounts to one of four policies, and the kernels see only that: creation rewrites the
 // chain so that each operand entry's mask is its access (and drops src1 descs, which only the
 // creation-time layout checks read). The rewritten chain is part of the kernel's cache key.
@@ -19,11 +20,6 @@ namespace jit {
 // dst_dims. Returns "" or, for an operand that is none of the four, the reason
 // ("post-op 1 (add): operand dims 1x1x1x7 vary along dims {3}: no JIT kernel reads that").
 std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, post_ops &out);
-
-// "" when every operand entry of a kernel chain has an access in `supported` (policy masks),
-// else "post-op N (add): <kernel> does not read per_mb_spatial operands yet".
-std::string check_access(const post_ops &kernel_chain, std::initializer_list<int> supported,
-                         const char *kernel);
 
 } // namespace jit
 } // namespace prim
