@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "operands.hpp"
 #include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 #include "tags.hpp"
@@ -82,6 +83,7 @@ public:
         b.args[prim::PRIM_ARG_DST] = s_.inplace && pd.dst_desc() == pd.src_desc()
                                              ? b.args[prim::PRIM_ARG_SRC]
                                              : from_plain(dst_old_, dst_dims_, pd.dst_desc());
+        bind_operands(pd, b.args);
         return b;
     }
 
