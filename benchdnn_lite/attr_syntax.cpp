@@ -100,12 +100,9 @@ std::string translate_policy(const std::string &p, const std::string &entry, std
                   "rank (prim's policies are rank-free masks: write maskN)";
             return "";
         }
-    const bool prim_mask = p.compare(0, 4, "mask") == 0 && all_digits(p.substr(4));
-    const std::string digits = prim_mask ? p.substr(4) : p;
-    if (all_digits(digits)) {
-        if (digits.size() > 9) fail("mask '" + p + "' in '" + entry + "' is too large");
-        return "mask" + digits;
-    }
+    // prim's maskN goes to prim's parser as written, which names what it refuses.
+    if (p.compare(0, 4, "mask") == 0) return p;
+    if (all_digits(p)) return "mask" + p;
     std::string names;
     for (const policy_translation &t : policies) names += std::string(t.benchdnn) + ", ";
     fail("unknown policy '" + p + "' in '" + entry + "' (" + names + "an integer mask or maskN)");
