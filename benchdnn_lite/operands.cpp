@@ -11,10 +11,6 @@ namespace bdl {
 
 namespace {
 
-bool has_operand(const prim::post_ops::entry &e) {
-    return e.kind == prim::post_ops::kind::binary || e.kind == prim::post_ops::kind::prelu;
-}
-
 std::string dims_str(const prim::memory::dims &d) {
     std::string s;
     for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
@@ -50,14 +46,14 @@ void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
 void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args) {
     const prim::post_ops &po = pd.get_primitive_attr().get_post_ops();
     for (int i = 0; i < po.len(); ++i)
-        if (has_operand(po.entries()[i])) bind_operand(po.entries()[i], i, i, pd, args);
+        if (prim::impl::has_operand(po.entries()[i])) bind_operand(po.entries()[i], i, i, pd, args);
 }
 
 chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims)
     : data_(po.entries().size()), strides_(po.entries().size()), dst_dims_(dst_dims) {
     for (int i = 0; i < po.len(); ++i) {
         const prim::post_ops::entry &e = po.entries()[i];
-        if (!has_operand(e)) continue;
+        if (!prim::impl::has_operand(e)) continue;
         const prim::memory::dims dims = prim::impl::operand_dims(e, dst_dims);
         data_[i] = operand_data(e, i, dims);
         std::vector<int64_t> &stride = strides_[i];

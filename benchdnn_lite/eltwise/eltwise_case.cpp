@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "attr/algorithm_table.hpp"
+#include "common/post_op_operands.hpp"
 #include "compare.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
@@ -99,9 +100,13 @@ public:
 
     double base_tolerance() const override { return algorithm_tolerance(alg_); }
 
-    // Bytes: src read and dst written, plus dst read when a sum needs dst_old.
+    // Bytes: src read and dst written, plus dst read when a sum needs dst_old, plus each binary
+    // or prelu operand read once.
     double work(const prim::post_ops &po) const override {
-        return 4.0 * static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+        double elems = static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+        for (const prim::post_ops::entry &e : po.entries())
+            if (prim::impl::has_operand(e)) elems += volume_f(prim::impl::operand_dims(e, dst_dims_));
+        return 4.0 * elems;
     }
 
 private:
