@@ -14,7 +14,8 @@
 //   identity                    linear:1:0
 //   softsign, shrink, thresholded_relu, celu with A < 0: refused (no oneDNN 2.6 equivalent)
 // A chain with more than one sum is refused too: oneDNN 2.6 supports one. Binary and prelu
-// entries have the same definitions (append_binary, append_prelu), with the same operand data.
+// entries have the same definitions (append_binary, append_prelu), with the same operand data
+// (onednn_case.cpp binds it; it also skips the inner product's prelu, which 2.6 fails to run).
 #pragma once
 #include <string>
 #include <vector>
