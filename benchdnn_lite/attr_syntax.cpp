@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/operand_policy.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
 
@@ -73,15 +74,38 @@ bool all_digits(const std::string &s) {
     return true;
 }
 
-// A broadcast policy (common, per_oc, per_dim_01, per_tensor, ...) or an integer mask.
-bool is_policy_or_mask(const std::string &s) {
-    if (all_digits(s) || s == "common") return true;
-    if (s.compare(0, 4, "per_") != 0 || s.size() == 4) return false;
-    for (size_t j = 4; j < s.size(); ++j)
-        if (!(std::islower(static_cast<unsigned char>(s[j])) || std::isdigit(static_cast<unsigned char>(s[j]))
-              || s[j] == '_'))
-            return false;
-    return true;
+// benchdnn's broadcast policies as prim's fusion strings spell them. prim's policies are masks
+// over the destination's dims that hold at any rank, so the names with fixed dims translate;
+// per_spatial becomes dims 2 to 5, every spatial dim at any rank prim accepts (1 to 6). per_w
+// and per_mb_w name the last dim, whose bit depends on the rank: no rank-free mask says that.
+struct policy_translation {
+    const char *benchdnn;
+    const char *prim; // nullptr: not expressible
+};
+const policy_translation policies[] = {
+    {"common", "common"},       {"per_oc", "per_oc"},         {"per_dim_0", "per_dim_0"},
+    {"per_dim_1", "per_oc"},    {"per_dim_01", "per_dim_01"}, {"per_dim_2", "mask4"},
+    {"per_dim_3", "mask8"},     {"per_dim_23", "mask12"},     {"per_dim_023", "mask13"},
+    {"per_dim_03", "mask9"},    {"per_spatial", "mask60"},    {"per_mb_spatial", "per_mb_spatial"},
+    {"per_tensor", "per_tensor"}, {"per_w", nullptr},         {"per_mb_w", nullptr},
+};
+
+// A POLICY or MASK_INPUT field: a benchdnn policy, an integer mask (benchdnn's), or prim's own
+// maskN. Returns prim's spelling, or "" with `why` set when prim cannot express it.
+std::string translate_policy(const std::string &p, const std::string &entry, std::string &why) {
+    for (const policy_translation &t : policies)
+        if (p == t.benchdnn) {
+            if (t.prim) return t.prim;
+            why = "policy " + p + " names the last dim, whose bit depends on the destination's "
+                  "rank (prim's policies are rank-free masks: write maskN)";
+            return "";
+        }
+    // prim's maskN goes to prim's parser as written, which names what it refuses.
+    if (p.compare(0, 4, "mask") == 0) return p;
+    if (all_digits(p)) return "mask" + p;
+    std::string names;
+    for (const policy_translation &t : policies) names += std::string(t.benchdnn) + ", ";
+    fail("unknown policy '" + p + "' in '" + entry + "' (" + names + "an integer mask or maskN)");
 }
 
 // "k3s1p1": a kernel, a stride and a padding, each a number.
@@ -96,11 +120,48 @@ bool is_dw_shape(const std::string &s) {
     return pos == s.size();
 }
 
-const char *const binary_reason = "binary post-ops are not implemented yet";
+// What a chain translates into: prim's fusion-string entries and, per entry, the layout tag of
+// a binary operand given in benchdnn's syntax ("" when the operand follows the destination).
+struct translation {
+    std::vector<std::string> entries, tags;
+    void push(const std::string &entry, const std::string &tag = "") {
+        entries.push_back(entry);
+        tags.push_back(tag);
+    }
+};
 
-// One entry: appends prim's fusion-string form to `prim_entries` when prim runs it; otherwise
-// returns why it is skipped.
-std::string translate_entry(const std::string &entry, std::vector<std::string> &prim_entries) {
+// How many dims an operand of this prim policy spans (its bits within the largest rank, 6).
+int dims_spanned(const std::string &prim_policy) {
+    int mask = 0;
+    prim::impl::parse_policy(prim_policy, mask);
+    int n = 0;
+    for (int d = 0; d < 6; ++d) n += (mask >> d) & 1;
+    return n;
+}
+
+// BINALG:DT[:POLICY_OR_MASK[:TAG]]; returns why it is skipped ("" when it runs).
+std::string translate_binary(const std::string &entry, const std::vector<std::string> &f,
+                             const std::string &alg, translation &out) {
+    if (f.size() < 2) fail("binary post-op '" + entry + "' needs a data type (" + alg + ":f32)");
+    if (f.size() > 4) fail("binary post-op '" + entry + "' has too many fields");
+    if (!is_data_type(f[1])) fail("unknown data type '" + f[1] + "' in '" + entry + "'");
+    std::string why;
+    const std::string policy = f.size() > 2 ? translate_policy(f[2], entry, why) : "common";
+    std::string tag = f.size() > 3 ? f[3] : "any";
+    const std::optional<tag_info> info = parse_tag(tag);
+    if (!info) fail("unknown tag '" + tag + "' in '" + entry + "'");
+    // 'any' (benchdnn's default) lets the operand follow the destination, as prim's policies do;
+    // so does any tag of an operand spanning at most one dim, whose layouts all coincide.
+    if (info->any || policy.empty() || dims_spanned(policy) <= 1) tag.clear();
+    if (f[1] != "f32" && why.empty())
+        why = "binary post-op with data type " + f[1] + " is not supported (prim computes f32)";
+    out.push(alg + ":f32:" + (policy.empty() ? "common" : policy), tag);
+    return why;
+}
+
+// One entry: appends prim's fusion-string form to `out` (exactly one entry when the chain
+// runs); returns why it is skipped ("" when it runs).
+std::string translate_entry(const std::string &entry, translation &out) {
     if (entry.empty()) fail("empty post-op entry in a chain");
     std::vector<std::string> f = split(entry, ':');
     const std::string head = lower(f[0]);
@@ -118,23 +179,18 @@ std::string translate_entry(const std::string &entry, std::vector<std::string> &
             if (f[3] != "f32" && why.empty())
                 why = "sum with data type " + f[3] + " is not supported (prim computes f32)";
         }
-        prim_entries.push_back(f.size() > 1 ? "sum:" + f[1] : "sum");
+        out.push(f.size() > 1 ? "sum:" + f[1] : "sum");
         return why;
     }
-    if (is_binary_alg(head)) {
-        if (f.size() < 2) fail("binary post-op '" + entry + "' needs a data type (" + head + ":f32)");
-        if (f.size() > 4) fail("binary post-op '" + entry + "' has too many fields");
-        if (!is_data_type(f[1])) fail("unknown data type '" + f[1] + "' in '" + entry + "'");
-        if (f.size() > 2 && !is_policy_or_mask(f[2]))
-            fail("unknown policy or mask '" + f[2] + "' in '" + entry + "'");
-        if (f.size() > 3 && !parse_tag(f[3])) fail("unknown tag '" + f[3] + "' in '" + entry + "'");
-        return binary_reason;
-    }
+    if (is_binary_alg(head))
+        return translate_binary(entry, f, head.compare(0, 7, "binary_") == 0 ? head.substr(7) : head,
+                                out);
     if (head == "prelu") {
         if (f.size() > 2) fail("prelu takes at most a policy, not '" + entry + "'");
-        if (f.size() > 1 && !is_policy_or_mask(f[1]))
-            fail("unknown policy '" + f[1] + "' in '" + entry + "'");
-        return binary_reason;
+        std::string why;
+        const std::string policy = f.size() > 1 ? translate_policy(f[1], entry, why) : "common";
+        out.push("prelu:" + (policy.empty() ? "common" : policy));
+        return why;
     }
     if (head == "dw" || head.compare(0, 3, "dw_") == 0) {
         // dw:k3s1p1[:DT[:WEI_SCALE[:DST_SCALE]]] or the older dw_k3s1p1[:DT...]
@@ -151,7 +207,7 @@ std::string translate_entry(const std::string &entry, std::vector<std::string> &
     std::string e = alg ? prim::impl::find_algorithm(alg->alg)->name
                         : head == "bounded_relu" ? head : f[0];
     for (size_t j = 1; j < f.size(); ++j) e += ":" + f[j];
-    prim_entries.push_back(e);
+    out.push(e);
     return "";
 }
 
@@ -182,19 +238,21 @@ std::vector<chain_spec> parse_chains(const std::string &value) {
     for (const std::string &chain : split(value, ',')) {
         chain_spec c;
         c.text = chain;
-        std::vector<std::string> prim_entries;
+        translation t;
         if (!chain.empty())
             for (const std::string &entry : split(chain, '+')) {
-                const std::string why = translate_entry(entry, prim_entries);
+                const std::string why = translate_entry(entry, t);
                 if (c.skip.empty()) c.skip = why;
             }
         std::string fusion;
-        for (const std::string &e : prim_entries) fusion += (fusion.empty() ? "" : "+") + e;
+        for (const std::string &e : t.entries) fusion += (fusion.empty() ? "" : "+") + e;
         try {
             c.po = prim::parse_post_ops(fusion);
         } catch (const prim::error &e) {
             fail(std::string(e.what()) + (fusion == chain ? "" : " (read as '" + fusion + "')"));
         }
+        for (const std::string &tag : t.tags)
+            if (!tag.empty()) c.operand_tags = t.tags; // kept only when some operand has one
         out.push_back(c);
     }
     return out;

@@ -1,6 +1,7 @@
 // Comparison and the tolerance table.
 #include "compare.hpp"
 
+#include "attr/binary_table.hpp"
 #include "attr/eltwise_math.hpp"
 
 #include <algorithm>
@@ -38,14 +39,21 @@ double algorithm_tolerance(prim::algorithm alg) {
     }
 }
 
+double entry_tolerance(const prim::post_ops::entry &e) {
+    using kind = prim::post_ops::kind;
+    const double scale = e.scale == 1.f ? exact : arithmetic; // scale * f(x) rounds once more
+    switch (e.kind) {
+    case kind::sum: return scale;
+    case kind::eltwise: return algorithm_tolerance(e.alg) + scale;
+    case kind::binary:
+    case kind::prelu: return exact;
+    }
+    return exact;
+}
+
 double chain_tolerance(const prim::post_ops &po) {
     double tol = 0;
-    for (const auto &e : po.entries()) {
-        if (e.kind == prim::post_ops::kind::sum)
-            tol += e.scale == 1.f ? exact : arithmetic;
-        else // scale * f(x) rounds once more than the reference's single rounding
-            tol += algorithm_tolerance(e.alg) + (e.scale == 1.f ? exact : arithmetic);
-    }
+    for (const auto &e : po.entries()) tol += entry_tolerance(e);
     return tol;
 }
 
@@ -86,39 +94,85 @@ bool close(float a, float b, double tol) {
     return std::fabs(static_cast<double>(a) - b) <= tol * std::max(1.0, std::fabs(double(b)));
 }
 
-// The chain as the reference computes it (double per step, rounded to f32 after each), with
-// each step's result moved by dir * its budget.
-float chain_nudged(const prim::post_ops &po, float base, double base_tol, float dst_old, int dir) {
-    // A tiny value may err down to zero, but not past it: its sign is part of its accuracy.
-    const auto nudge = [dir](float x, double budget) {
-        if (!std::isfinite(x)) return x;
-        const double floor = 1.0 / (1 << 20);
-        const double moved = x + dir * budget * std::max(std::fabs(double(x)), floor);
-        return static_cast<float>(moved * x < 0 ? 0.0 : moved);
-    };
-    float x = nudge(base, base_tol);
-    for (const auto &e : po.entries()) {
-        if (e.kind == prim::post_ops::kind::sum) {
-            x = static_cast<float>(x + static_cast<double>(e.scale) * dst_old);
-            x = nudge(x, e.scale == 1.f ? exact : arithmetic);
-        } else {
-            x = static_cast<float>(e.scale * prim::impl::eltwise_fwd(e.alg, x, e.alpha, e.beta));
-            x = nudge(x, algorithm_tolerance(e.alg) + (e.scale == 1.f ? exact : arithmetic));
-        }
+// One entry on x as the reference computes it (double, rounded to f32); b is the entry's
+// operand value (binary, prelu).
+float step(const prim::post_ops::entry &e, float x, float dst_old, float b) {
+    using kind = prim::post_ops::kind;
+    switch (e.kind) {
+    case kind::sum: return static_cast<float>(x + static_cast<double>(e.scale) * dst_old);
+    case kind::eltwise:
+        return static_cast<float>(e.scale * prim::impl::eltwise_fwd(e.alg, x, e.alpha, e.beta));
+    case kind::binary: return prim::impl::binary_fwd(e.alg, x, b);
+    case kind::prelu: return x > 0.f ? x : x * b;
     }
     return x;
 }
 
+bool is_comparison(const prim::post_ops::entry &e) {
+    using a = prim::algorithm;
+    return e.kind == prim::post_ops::kind::binary
+           && (e.alg == a::binary_ge || e.alg == a::binary_gt || e.alg == a::binary_le
+               || e.alg == a::binary_lt || e.alg == a::binary_eq || e.alg == a::binary_ne);
+}
+
+// x moved by dir * budget * max(|x|, 2^-20). A tiny value may err down to zero, but not past it:
+// its sign is part of its accuracy.
+float nudge(float x, double budget, int dir) {
+    if (!std::isfinite(x)) return x;
+    const double floor = 1.0 / (1 << 20);
+    const double moved = x + dir * budget * std::max(std::fabs(double(x)), floor);
+    return static_cast<float>(moved * x < 0 ? 0.0 : moved);
+}
+
+struct chain_check {
+    const prim::post_ops &po;
+    const float *operands;
+    float dst_old, got;
+    double tol;
+};
+
+// At most this many comparisons of one element take both answers (2^8 runs of the chain).
+constexpr int max_branches = 8;
+
+// Whether got is within reach of the chain run from entry `from` on the bounds [lo, hi] of the
+// running value; carried is the budget accumulated since the value was last exact.
+bool accepts(const chain_check &c, size_t from, float lo, float hi, double carried, int branches) {
+    const std::vector<prim::post_ops::entry> &entries = c.po.entries();
+    for (size_t i = from; i < entries.size(); ++i) {
+        const prim::post_ops::entry &e = entries[i];
+        const float b = c.operands ? c.operands[i] : 0.f;
+        if (is_comparison(e) && carried > 0 && branches > 0) {
+            // The running value may be on either side of b (or equal to it): either answer is
+            // right, and each continues exactly.
+            const double slack = carried * std::max(1.0, std::fabs(double(b)));
+            if (b >= lo - slack && b <= hi + slack)
+                return accepts(c, i + 1, 0.f, 0.f, 0.0, branches - 1)
+                       || accepts(c, i + 1, 1.f, 1.f, 0.0, branches - 1);
+        }
+        float a = step(e, lo, c.dst_old, b), z = step(e, hi, c.dst_old, b);
+        if (lo < 0.f && hi > 0.f) { // abs, square, prelu... turn at 0: keep their value there
+            const float at0 = step(e, 0.f, c.dst_old, b);
+            a = std::min(a, at0);
+            z = std::max(z, at0);
+        }
+        if (a > z) std::swap(a, z);
+        const double budget = entry_tolerance(e);
+        lo = nudge(a, budget, -1);
+        hi = nudge(z, budget, +1);
+        carried += budget;
+    }
+    if (close(c.got, lo, c.tol) || close(c.got, hi, c.tol)) return true;
+    // Or anywhere between the two.
+    return !std::isnan(c.got) && !std::isnan(lo) && !std::isnan(hi) && c.got >= lo && c.got <= hi;
+}
+
 } // namespace
 
-bool within_chain_error(const prim::post_ops &po, float base, double base_tol, float dst_old,
-                        float got, double tol) {
-    const float lo = chain_nudged(po, base, base_tol, dst_old, -1);
-    const float hi = chain_nudged(po, base, base_tol, dst_old, +1);
-    if (close(got, lo, tol) || close(got, hi, tol)) return true;
-    // Or anywhere between the two.
-    return !std::isnan(got) && !std::isnan(lo) && !std::isnan(hi)
-            && got >= std::min(lo, hi) && got <= std::max(lo, hi);
+bool within_chain_error(const prim::post_ops &po, const float *operands, float base,
+                        double base_tol, float dst_old, float got, double tol) {
+    const chain_check c {po, operands, dst_old, got, tol};
+    return accepts(c, 0, nudge(base, base_tol, -1), nudge(base, base_tol, +1), base_tol,
+                   max_branches);
 }
 
 std::string format_error(double err) {

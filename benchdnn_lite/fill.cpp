@@ -50,6 +50,22 @@ void fill_dst_old(std::vector<float> &v) {
     }
 }
 
+void fill_operand(std::vector<float> &v, const prim::post_ops::entry &e, int index) {
+    using prim::algorithm;
+    static const float slopes[] = {-1.f, -0.5f, -0.25f, 0.f, 0.25f, 0.5f, 1.f, 2.f};
+    static const float divisors[] = {-4.f, -2.f, -1.f, -0.5f, 0.5f, 1.f, 2.f, 4.f};
+    const bool prelu = e.kind == prim::post_ops::kind::prelu;
+    const uint64_t stream = static_cast<uint64_t>(tensor_id::operand) * 1000 + index;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < static_cast<int64_t>(v.size()); ++i) {
+        const uint64_t h = hash(stream, i);
+        if (prelu) v[i] = slopes[h % 8];
+        else if (e.alg == algorithm::binary_div) v[i] = divisors[h % 8];
+        else if (e.alg == algorithm::binary_mul) v[i] = static_cast<float>(static_cast<int>(h % 9) - 4) / 2;
+        else v[i] = static_cast<float>(static_cast<int>(h % 25) - 12) / 2;
+    }
+}
+
 void fill_eltwise_src(std::vector<float> &v, prim::algorithm alg) {
     using prim::algorithm;
     // Each algorithm has a core range, where its value changes most, and a wide range that

@@ -10,7 +10,7 @@
 
 namespace bdl {
 
-enum class tensor_id : uint64_t { src = 1, wei = 2, bias = 3, dst_old = 4 };
+enum class tensor_id : uint64_t { src = 1, wei = 2, bias = 3, dst_old = 4, operand = 5 };
 
 // Integers in [-4, 4] (source, bias).
 void fill_src(std::vector<float> &v, tensor_id id);
@@ -20,6 +20,13 @@ void fill_src(std::vector<float> &v, tensor_id id);
 void fill_wei(std::vector<float> &v, int64_t reduction);
 // Non-zero integers in [-4, 4]: what dst holds before a primitive with a sum runs.
 void fill_dst_old(std::vector<float> &v);
+// The operand of post-op `index` (entry e: binary or prelu), in the plain layout of its dims.
+// Values keep each step exact where the reference's single rounding allows it: multiples of 0.5
+// in [-6, 6] for add, sub, max, min and the comparisons (integers among them, so a
+// convolution's integer results meet equal operands: eq, ge, ... see ties), multiples of 0.5 in
+// [-2, 2] for mul, powers of two up to 4 of either sign for div (never 0), and prelu slopes in
+// {-1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2}.
+void fill_operand(std::vector<float> &v, const prim::post_ops::entry &e, int index);
 // Eltwise source for alg: its core range and its tails, values near 0, exact halves (round's
 // ties), zeros and a few NaN (every algorithm must return NaN).
 void fill_eltwise_src(std::vector<float> &v, prim::algorithm alg);

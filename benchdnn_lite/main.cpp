@@ -105,7 +105,14 @@ void run_descriptor(const std::string &token, const parser_state &st,
         }
         const std::string head = std::string("--") + driver_name(st.driver) + " "
                                  + c.s.repro_options() + pc->repro_options();
-        run_case(*pc, c.chain.po, head + chain + pc->desc(), opts, rep);
+        prim::post_ops po;
+        try {
+            po = c.chain.for_dst(pc->dst_dims()); // a binary operand's TAG may not fit the rank
+        } catch (const std::exception &e) {
+            report_error_case(e, head + chain + pc->desc(), rep);
+            continue;
+        }
+        run_case(*pc, po, head + chain + pc->desc(), opts, rep);
     }
 }
 

@@ -31,7 +31,8 @@ public:
     // Extra REPRO options of this case (eltwise: "--alg=... "), each followed by a space.
     virtual std::string repro_options() const { return ""; }
     // Creates the primitive with attr and binds its arguments: inputs reordered from the plain
-    // data into the layouts the primitive chose, dst holding dst_old. Throws prim::error.
+    // data into the layouts the primitive chose, dst holding dst_old, the operands of the chain's
+    // binary and prelu entries (operands.hpp). Throws prim::error.
     virtual bound_primitive create(const prim::primitive_attr &attr) const = 0;
     // The reference result before post-ops (plain dst layout), computed once and kept.
     virtual const std::vector<float> &ref_base() = 0;

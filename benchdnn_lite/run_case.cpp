@@ -7,8 +7,10 @@
 
 #include "compare.hpp"
 #include "onednn/compare_onednn.hpp"
+#include "operands.hpp"
 #include "perf.hpp"
-#include "ref/ref_kernels.hpp"
+#include "post_op_entries.hpp"
+#include "ref/ref_chain.hpp"
 #include "unfused.hpp"
 
 namespace bdl {
@@ -21,15 +23,18 @@ std::string fmt(const char *f, double v) {
     return buf;
 }
 
-// The reference result of the chain: the kernels' own post-ops code on the kept base result.
-std::vector<float> reference(problem_case &pc, const prim::post_ops &po) {
+// The reference result of the chain: the kernels' own post-ops code (ref_chain) on the kept
+// base result, with the operands in plain buffers.
+std::vector<float> reference(problem_case &pc, const prim::post_ops &po,
+                             const chain_operands &operands) {
     const std::vector<float> &base = pc.ref_base();
     if (po.len() == 0) return base;
     const std::vector<float> &old = pc.dst_old();
+    const prim::impl::ref_chain chain(po, pc.dst_dims(), operands.pointers());
     std::vector<float> ref(base.size());
-    const int64_t n = static_cast<int64_t>(base.size());
+    const int64_t n = volume(pc.dst_dims());
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; ++i) ref[i] = prim::impl::ref_apply_post_ops(po, base[i], old[i]);
+    for (int64_t i = 0; i < n; ++i) ref[i] = chain.apply(base[i], old[i], i);
     return ref;
 }
 
@@ -47,13 +52,15 @@ std::string coords(int64_t index, const prim::memory::dims &dims) {
 // Compares got with ref; adds the details asked for by -v to `details` (printed after the
 // status line). True when nothing is off.
 bool check(const char *what, const std::vector<float> &got, const std::vector<float> &ref,
-           double tol, problem_case &pc, const prim::post_ops &po, const run_options &opts,
-           std::vector<std::string> &details, compare_result &r) {
+           double tol, problem_case &pc, const prim::post_ops &po, const chain_operands &operands,
+           const run_options &opts, std::vector<std::string> &details, compare_result &r) {
     // A chain that amplifies errors gets the second chance of within_chain_error.
     const std::vector<float> &base = pc.ref_base(), &old = pc.dst_old();
     const double base_tol = pc.base_tolerance();
+    std::vector<float> values(po.entries().size());
     const second_chance retry = [&](int64_t i, float g) {
-        return within_chain_error(po, base[i], base_tol, old[i], g, tol);
+        operands.values_at(i, values.data());
+        return within_chain_error(po, values.data(), base[i], base_tol, old[i], g, tol);
     };
     r = compare(got.data(), ref.data(), volume(pc.dst_dims()), tol, 10,
                 po.len() ? retry : second_chance());
@@ -126,20 +133,22 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     const double t2 = now_ms();
     const std::vector<float> got = to_plain(fused.dst(), pc.dst_dims());
     phase = "reference";
-    const std::vector<float> ref = reference(pc, po);
+    const chain_operands operands(po, pc.dst_dims());
+    const std::vector<float> ref = reference(pc, po, operands);
     const double t3 = now_ms();
 
     const double tol = pc.base_tolerance() + chain_tolerance(po);
     compare_result r, ru, ro;
     std::vector<std::string> details;
-    bool ok = check("fused", got, ref, tol, pc, po, opts, details, r);
+    bool ok = check("fused", got, ref, tol, pc, po, operands, opts, details, r);
     if (opts.s.fused != fused_mode::on) {
         // The unfused pipeline must give the same answer, up to its extra roundings.
         phase = "unfused";
         const unfused_pipeline u(pc, po);
         u.execute();
         const std::vector<float> got_u = to_plain(u.result(), pc.dst_dims());
-        if (!check("unfused", got_u, ref, tol + u.extra_tolerance(), pc, po, opts, details, ru))
+        if (!check("unfused", got_u, ref, tol + u.extra_tolerance(), pc, po, operands, opts,
+                   details, ru))
             ok = false;
     }
     if (opts.s.cmp_onednn) {
@@ -149,8 +158,8 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
         std::string why;
         if (!onednn_result(pc, po, opts, got_o, why)) {
             if (opts.verbose >= 1) details.push_back("  onednn: skipped (" + why + ")");
-        } else if (!check("onednn", got_o, ref, onednn_tolerance(pc, po, tol), pc, po, opts, details,
-                          ro)) {
+        } else if (!check("onednn", got_o, ref, onednn_tolerance(pc, po, tol), pc, po, operands,
+                          opts, details, ro)) {
             ok = false;
         }
     }
@@ -178,7 +187,7 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
     if (opts.s.cmp_onednn) return measure_against_onednn(pc, po, opts, rep);
     const settings &s = opts.s;
     const char *driver = driver_name(opts.driver);
-    const std::string chain = prim::to_string(po);
+    const std::string chain = chain_string(po);
     const std::string desc = pc.desc();
     const double work = pc.work(po);
     prim::primitive_attr attr;

@@ -2,6 +2,10 @@
 #include "settings.hpp"
 
 #include "attr/algorithm_table.hpp"
+#include "attr/operand_policy.hpp"
+#include "common/post_op_operands.hpp"
+#include "post_op_entries.hpp"
+#include "tags.hpp"
 
 namespace bdl {
 
@@ -69,6 +73,44 @@ std::string settings::repro_options() const {
     }
     if (mode_p && max_ms != default_max_ms) r += "--max-ms-per-prb=" + std::to_string(max_ms) + " ";
     return r;
+}
+
+std::string chain_spec::repro() const {
+    if (!skip.empty()) return text;
+    if (operand_tags.empty()) return prim::to_string(po);
+    // Entry by entry; a tagged operand as ALG:f32:POLICY:TAG, which parse_chains reads back.
+    std::string r;
+    for (int i = 0; i < po.len(); ++i) {
+        const prim::post_ops::entry &e = po.entries()[i];
+        std::string one;
+        if (operand_tags[i].empty()) {
+            prim::post_ops single;
+            append_entry(single, e);
+            one = prim::to_string(single);
+        } else {
+            one = std::string(prim::algorithm_name(e.alg)) + ":f32:"
+                  + prim::impl::policy_name(e.mask) + ":" + operand_tags[i];
+        }
+        r += (i ? "+" : "") + one;
+    }
+    return r;
+}
+
+prim::post_ops chain_spec::for_dst(const prim::memory::dims &dst_dims) const {
+    if (operand_tags.empty()) return po;
+    prim::post_ops out;
+    for (int i = 0; i < po.len(); ++i) {
+        const prim::post_ops::entry &e = po.entries()[i];
+        if (operand_tags[i].empty()) {
+            append_entry(out, e);
+            continue;
+        }
+        const std::string who = "the TAG of post-op " + std::to_string(i) + " ("
+                                + prim::algorithm_name(e.alg) + ")";
+        out.append_binary(e.alg, make_desc(prim::impl::operand_dims(e, dst_dims), operand_tags[i],
+                                           who.c_str()));
+    }
+    return out;
 }
 
 } // namespace bdl

@@ -37,14 +37,22 @@ struct eltwise_alg {
 };
 
 // One chain of --attr-post-ops, translated from benchdnn's syntax. When skip is not empty the
-// chain holds an entry prim cannot run (binary, prelu, dw, a sum with a zero point or another
-// data type): its cases are SKIPPED with that reason and REPRO writes `text`, the chain as given.
+// chain holds an entry prim cannot run (dw, a sum with a zero point, another data type, a
+// rank-dependent policy): its cases are SKIPPED with that reason and REPRO writes `text`, the
+// chain as given.
 struct chain_spec {
     prim::post_ops po;
     std::string text; // as written (for skipped chains)
     std::string skip; // "" when the chain runs
+    // Per entry of po, the layout TAG benchdnn's ALG:DT:POLICY:TAG gave a binary operand ("" for
+    // every other entry); empty when no operand has one, so every operand follows the
+    // destination's layout as po describes it.
+    std::vector<std::string> operand_tags;
     // What REPRO writes after --attr-post-ops= ("" for an empty chain).
-    std::string repro() const { return skip.empty() ? prim::to_string(po) : text; }
+    std::string repro() const;
+    // The chain for a destination of dst_dims: po, with each tagged operand given by its desc
+    // (append_binary(alg, desc)). Throws prim::error(invalid_arguments) when a tag does not fit.
+    prim::post_ops for_dst(const prim::memory::dims &dst_dims) const;
 };
 
 constexpr int default_max_ms = 500;

@@ -1,15 +1,19 @@
 // The unfused pipeline: one eltwise pass per post-op.
 #include "unfused.hpp"
 
+#include "post_op_entries.hpp"
 #include "compare.hpp"
+#include "operands.hpp"
 
 namespace bdl {
 
 namespace {
 
+// One eltwise primitive from src to dst with the chain po. po's entry 0 may be entry
+// `operand_of` of the case's chain, a binary or prelu entry: its operand gets that entry's data.
 bound_primitive eltwise_pass(prim::algorithm alg, float alpha, float beta,
                              const prim::post_ops &po, const prim::memory &src,
-                             const prim::memory &dst) {
+                             const prim::memory &dst, int operand_of = -1) {
     prim::primitive_attr attr;
     attr.set_post_ops(po);
     const prim::eltwise_forward::desc d(prim::prop_kind::forward_inference, alg, src.get_desc(),
@@ -19,6 +23,7 @@ bound_primitive eltwise_pass(prim::algorithm alg, float alpha, float beta,
     b.prim = std::make_shared<prim::eltwise_forward>(pd);
     b.impl = pd.impl_name();
     b.args = {{prim::PRIM_ARG_SRC, src}, {prim::PRIM_ARG_DST, dst}};
+    if (operand_of >= 0) bind_operand(po.entries()[0], operand_of, 0, pd, b.args);
     return b;
 }
 
@@ -46,6 +51,9 @@ unfused_pipeline::unfused_pipeline(const problem_case &pc, const prim::post_ops 
                 if (algorithm_tolerance(e.alg) > 0) extra_tol_ += extra_rounding;
             }
             passes_.push_back(eltwise_pass(e.alg, e.alpha, e.beta, extra, cur, cur));
+        } else if (e.kind != prim::post_ops::kind::sum) { // binary, prelu: exact either way
+            append_entry(extra, e);
+            passes_.push_back(eltwise_pass(algorithm::eltwise_identity, 0.f, 0.f, extra, cur, cur, i));
         } else if (i == last_sum) {
             extra.append_sum(e.scale);
             passes_.push_back(eltwise_pass(algorithm::eltwise_identity, 0.f, 0.f, extra, cur, dst_));

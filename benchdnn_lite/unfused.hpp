@@ -5,7 +5,10 @@
 //   sum(scale), the last sum of the chain: eltwise_forward(identity) from the running value into
 //       dst with a sum(scale) post-op, so dst = x + scale * dst_old;
 //   sum(scale), an earlier sum: eltwise_forward(linear: scale, 0) from dst (which still holds
-//       dst_old) into the running value with a sum(1) post-op, so x = scale * dst_old + x.
+//       dst_old) into the running value with a sum(1) post-op, so x = scale * dst_old + x;
+//   binary(alg) and prelu: eltwise_forward(identity) in place with that one entry as its chain,
+//       its operand (argument PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | ...) holding the same data as
+//       the fused primitive's operand of that entry.
 // Without sums the primitive writes dst directly and every pass runs in place on dst; with sums
 // it writes a temporary, so dst keeps dst_old until the last sum reads it. No copy is needed.
 #pragma once

@@ -1,6 +1,7 @@
 #include "weighted_case.hpp"
 
 #include "fill.hpp"
+#include "operands.hpp"
 #include "tags.hpp"
 
 namespace bdl {
@@ -50,6 +51,7 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
         b.args[prim::PRIM_ARG_BIAS] = from_plain(
                 bias_, {static_cast<int64_t>(bias_.size())}, pd.bias_desc());
     b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
+    bind_operands(pd, b.args);
     return b;
 }
 

@@ -31,7 +31,7 @@ protected:
     user_descs make_user_descs() const;
 
     // The primitive with its arguments: inputs reordered from the plain data into the layouts
-    // pd reports, dst holding dst_old.
+    // pd reports, dst holding dst_old, the chain's operands (operands.hpp).
     bound_primitive bind(std::shared_ptr<prim::primitive> p,
                          const prim::primitive_desc_base &pd) const;
 

@@ -176,18 +176,86 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
                    return std::string();
                }()),
                Catch::Contains("position 5"));
-    // Binary ALG:DT[:POLICY_OR_MASK[:TAG]] and prelu[:POLICY]: parsed, skipped with the reason.
-    for (const char *b : {"add:f32", "ADD:f32:per_oc", "mul:bf16:per_tensor:axb", "max:f32:15",
-                          "sub:s8:common", "binary_add:f32:per_mb_spatial:abx", "prelu",
-                          "prelu:per_oc", "ge:f32:per_dim_01:nhwc"}) {
-        INFO(b);
-        CHECK(one(b).skip == "binary post-ops are not implemented yet");
+    // Binary ALG:DT[:POLICY_OR_MASK[:TAG]] and prelu[:POLICY], translated into prim's strings:
+    // names in any case and with binary_, policies by name, benchdnn's integer masks.
+    const std::pair<const char *, const char *> runs[] = {
+            {"add:f32", "add:f32"},
+            {"ADD:f32:per_oc", "add:f32:per_oc"},
+            {"binary_sub:f32:per_dim_1", "sub:f32:per_oc"},
+            {"mul:f32:per_tensor", "mul:f32:per_tensor"},
+            {"div:f32:per_mb_spatial", "div:f32:per_mb_spatial"},
+            {"max:f32:common", "max:f32"},
+            {"min:f32:2", "min:f32:per_oc"},       // an integer mask
+            {"ge:f32:15", "ge:f32:mask15"},
+            {"gt:f32:per_dim_0", "gt:f32:per_dim_0"},
+            {"le:f32:per_dim_01", "le:f32:per_dim_01"},
+            {"lt:f32:per_dim_23", "lt:f32:mask12"}, // fixed dims: a rank-free mask
+            {"eq:f32:per_spatial", "eq:f32:mask60"}, // dims 2 to 5: every spatial dim
+            {"ne:f32:mask5", "ne:f32:mask5"},       // prim's own spelling
+            {"prelu", "prelu"},
+            {"PRELU:per_oc", "prelu:per_oc"},
+            {"prelu:per_tensor", "prelu:per_tensor"},
+            {"prelu:3", "prelu:per_dim_01"},
+            // A TAG: 'any' (benchdnn's default) or on an operand spanning one dim changes nothing.
+            {"add:f32:per_tensor:any", "add:f32:per_tensor"},
+            {"add:f32:per_oc:axb", "add:f32:per_oc"},
+            {"sum+mul:f32:per_oc+add:f32:per_oc+relu", "sum+mul:f32:per_oc+add:f32:per_oc+relu"},
+    };
+    for (const auto &r : runs) {
+        INFO(r.first);
+        const chain_spec c = one(r.first);
+        CHECK(c.skip.empty());
+        CHECK(c.operand_tags.empty());
+        CHECK(c.repro() == r.second);
+        CHECK(prim::to_string(c.po) == r.second);
+        CHECK(prim::to_string(prim::parse_post_ops(r.second)) == r.second); // REPRO reads back
     }
+    // A TAG on an operand spanning several dims gives it that layout: the chain keeps it per
+    // entry, REPRO writes it, and for_dst gives the operand its desc.
+    const chain_spec tagged = one("relu+MUL:f32:per_tensor:axb+prelu:per_oc");
+    CHECK(tagged.skip.empty());
+    CHECK(tagged.operand_tags == std::vector<std::string> {"", "axb", ""});
+    CHECK(tagged.repro() == "relu+mul:f32:per_tensor:axb+prelu:per_oc");
+    CHECK(one(tagged.repro()).repro() == tagged.repro());
+    const prim::post_ops po = tagged.for_dst({2, 19, 3, 5});
+    REQUIRE(po.len() == 3);
+    CHECK(po.entries()[1].src1.get_dims() == prim::memory::dims {2, 19, 3, 5});
+    CHECK(po.entries()[1].src1.layout() == "acdb");
+    CHECK(po.entries()[2].kind == prim::post_ops::kind::prelu);
+    CHECK(one("add:f32:per_mb_spatial:abx").for_dst({2, 19, 3}).entries()[0].src1.get_dims()
+          == prim::memory::dims {2, 1, 3});
+    try { // a tag of another rank than the destination's: an invalid case, named
+        one("add:f32:per_tensor:nchw").for_dst({2, 19, 5});
+        FAIL("no error");
+    } catch (const prim::error &e) {
+        CHECK(e.get_status() == prim::status::invalid_arguments);
+        CHECK_THAT(e.what(), Catch::Contains("post-op 0 (add)")
+                                     && Catch::Contains("describes 4 dims but the tensor has 3"));
+    }
+    // What prim cannot express is skipped with the reason.
+    CHECK(one("sub:s8:common").skip
+          == "binary post-op with data type s8 is not supported (prim computes f32)");
+    CHECK(one("mul:bf16:per_tensor:axb").skip.size() > 0);
+    CHECK_THAT(one("add:f32:per_w").skip, Catch::Contains("policy per_w names the last dim"));
+    CHECK_THAT(one("prelu:per_mb_w").skip, Catch::Contains("per_mb_w"));
+    CHECK(one("add:f32:per_w").repro() == "add:f32:per_w");
+    // Refused as benchdnn refuses them: the message names the offending part.
     CHECK_THROWS_AS(parse_chains("add"), syntax_error);              // DT is mandatory
     CHECK_THROWS_AS(parse_chains("add:f33"), syntax_error);
-    CHECK_THROWS_AS(parse_chains("add:f32:per_nothing!"), syntax_error);
     CHECK_THROWS_AS(parse_chains("add:f32:per_oc:nchwx"), syntax_error);
+    CHECK_THROWS_AS(parse_chains("add:f32:per_oc:any:x"), syntax_error);
     CHECK_THROWS_AS(parse_chains("prelu:per_oc:x"), syntax_error);
+    for (const char *bad : {"add:f32:per_nothing!", "prelu:per_channel", "ge:f32:per_dim_9",
+                            "mul:f32:mask", "add:f32:-1"}) {
+        INFO(bad);
+        const std::string policy = split(bad, ':').back();
+        try {
+            parse_chains(std::string("relu+") + bad);
+            FAIL("no error");
+        } catch (const syntax_error &e) {
+            CHECK_THAT(e.what(), Catch::Contains("unknown policy '" + policy + "'"));
+        }
+    }
     // dw:KkSsPp[:DT] and the older dw_kKsSpP.
     CHECK(one("relu+dw:k3s1p1+relu").skip
           == "the fused depthwise convolution post-op (dw) is not supported");
@@ -196,15 +264,16 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
     CHECK_THROWS_AS(parse_chains("dw:k3s1"), syntax_error);
     CHECK_THROWS_AS(parse_chains("dw:k3s1p1:f31"), syntax_error);
     // A skipped chain keeps its text for REPRO and the first reason of its entries.
-    const chain_spec mixed = one("sum:1:2+add:f32:per_oc");
+    const chain_spec mixed = one("sum:1:2+ADD:f32:per_oc:abx");
     CHECK(mixed.skip == "sum with a zero point is not supported");
-    CHECK(mixed.repro() == "sum:1:2+add:f32:per_oc");
-    // Lists: an empty chain, a runnable one and a skipped one.
-    const std::vector<chain_spec> list = parse_chains(",sum+relu,add:f32:per_oc");
-    REQUIRE(list.size() == 3);
+    CHECK(mixed.repro() == "sum:1:2+ADD:f32:per_oc:abx");
+    // Lists: an empty chain, runnable ones and a skipped one.
+    const std::vector<chain_spec> list = parse_chains(",sum+relu,add:f32:per_oc,prelu:per_w");
+    REQUIRE(list.size() == 4);
     CHECK(list[0].po.len() == 0);
     CHECK(list[1].repro() == "sum+relu");
-    CHECK_FALSE(list[2].skip.empty());
+    CHECK(list[2].skip.empty());
+    CHECK_FALSE(list[3].skip.empty());
     CHECK_THROWS_AS(parse_chains("relu++sum"), syntax_error);
     CHECK_THROWS_AS(parse_chains("frobnicate"), syntax_error);
 }

@@ -11,6 +11,8 @@
 
 #include "compare.hpp"
 #include "fill.hpp"
+#include "operands.hpp"
+#include "ref/ref_chain.hpp"
 #include "case_list.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
@@ -188,6 +190,34 @@ TEST_CASE("layout tags", "[benchdnn][tags]") {
     }
 }
 
+TEST_CASE("operands: the reference's plain copies, element by element", "[benchdnn][operands]") {
+    const prim::memory::dims dst {2, 3, 4, 5};
+    const prim::post_ops po = prim::parse_post_ops(
+            "relu+add:f32:per_oc+prelu:per_tensor+sum+mul:f32:per_mb_spatial+ge:f32+div:f32:mask9");
+    const chain_operands ops(po, dst);
+    const std::vector<const float *> p = ops.pointers();
+    REQUIRE(p.size() == 7);
+    CHECK(p[0] == nullptr);
+    CHECK(p[3] == nullptr);
+    // values_at reads each operand where ref_chain does: the chain with them gives the same.
+    const prim::impl::ref_chain chain(po, dst, p);
+    std::vector<float> values(7);
+    for (int64_t i = 0; i < 120; ++i) {
+        ops.values_at(i, values.data());
+        const int64_t n = i / 60, c = i / 20 % 3, h = i / 5 % 4, w = i % 5;
+        const std::vector<float> per_oc = operand_data(po.entries()[1], 1, {1, 3, 1, 1});
+        const std::vector<float> mb_sp = operand_data(po.entries()[4], 4, {2, 1, 4, 5});
+        const std::vector<float> mask9 = operand_data(po.entries()[6], 6, {2, 1, 1, 5});
+        CHECK(values[1] == per_oc[c]);
+        CHECK(values[2] == p[2][i]);
+        CHECK(values[4] == mb_sp[(n * 4 + h) * 5 + w]);
+        CHECK(values[5] == p[5][0]);
+        CHECK(values[6] == mask9[n * 5 + w]);
+        const float x = static_cast<float>(i % 13) - 6.f;
+        CHECK(within_chain_error(po, values.data(), x, 0.0, 1.f, chain.apply(x, 1.f, i), 0.0));
+    }
+}
+
 TEST_CASE("comparison: bound, NaN, infinities, worst", "[benchdnn][compare]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
@@ -234,6 +264,52 @@ TEST_CASE("tolerance per chain", "[benchdnn][compare]") {
     CHECK(chain_tolerance(prim::parse_post_ops("linear:2:1")) == 5e-7);
     CHECK(algorithm_tolerance(algorithm::eltwise_exp) == 1e-6);
     CHECK(algorithm_tolerance(algorithm::eltwise_sqrt) == 0.0);
+    // Binary entries are one correctly rounded operation or exact, prelu one product.
+    CHECK(chain_tolerance(prim::parse_post_ops(
+                  "add:f32:per_oc+sub:f32+mul:f32:per_tensor+div:f32+max:f32+min:f32+ge:f32+gt:f32"
+                  "+le:f32+lt:f32+eq:f32+ne:f32+prelu:per_oc+sum"))
+          == 0.0);
+    CHECK(chain_tolerance(prim::parse_post_ops("tanh+mul:f32:per_oc+prelu")) == 1e-6);
+}
+
+TEST_CASE("second chance: binary and prelu entries", "[benchdnn][compare]") {
+    const float no_old = 0.f;
+    // Exact chains: a comparison's tie is decided exactly, nothing else passes.
+    const prim::post_ops ge = prim::parse_post_ops("ge:f32:per_tensor");
+    const float two[] = {2.f};
+    CHECK(within_chain_error(ge, two, 2.f, 0.0, no_old, 1.f, 0.0));
+    CHECK_FALSE(within_chain_error(ge, two, 2.f, 0.0, no_old, 0.f, 0.0));
+    // After an inexact step, a value within its error of the operand may compare either way;
+    // one far from it may not.
+    const prim::post_ops tanh_ge = prim::parse_post_ops("tanh+ge:f32:per_tensor");
+    const float t = std::tanh(0.5f);
+    const float at_t[] = {0.f, t};
+    CHECK(within_chain_error(tanh_ge, at_t, 0.5f, 0.0, no_old, 1.f, 1e-6));
+    CHECK(within_chain_error(tanh_ge, at_t, 0.5f, 0.0, no_old, 0.f, 1e-6));
+    const float below_t[] = {0.f, t - 0.01f};
+    CHECK(within_chain_error(tanh_ge, below_t, 0.5f, 0.0, no_old, 1.f, 1e-6));
+    CHECK_FALSE(within_chain_error(tanh_ge, below_t, 0.5f, 0.0, no_old, 0.f, 1e-6));
+    // eq, not monotonic, and a continuation after the branch: (x == b) * 3 is 0 or 3, not 1.
+    const prim::post_ops eq_mul = prim::parse_post_ops("exp+eq:f32+mul:f32");
+    const float e_ops[] = {0.f, std::exp(1.f), 3.f};
+    CHECK(within_chain_error(eq_mul, e_ops, 1.f, 0.0, no_old, 3.f, 1e-6));
+    CHECK(within_chain_error(eq_mul, e_ops, 1.f, 0.0, no_old, 0.f, 1e-6));
+    CHECK_FALSE(within_chain_error(eq_mul, e_ops, 1.f, 0.0, no_old, 1.f, 1e-6));
+    // A product with a negative operand turns the error bounds over: both stay reachable.
+    const prim::post_ops exp_mul = prim::parse_post_ops("exp+mul:f32");
+    const float minus2[] = {0.f, -2.f};
+    const float ref = -2.f * std::exp(3.f);
+    for (const float got : {ref * (1 + 1.5e-6f), ref * (1 - 1.5e-6f)}) {
+        CHECK(within_chain_error(exp_mul, minus2, 3.f, 0.0, no_old, got, 1e-6));
+    }
+    CHECK_FALSE(within_chain_error(exp_mul, minus2, 3.f, 0.0, no_old, ref * (1 + 1e-4f), 1e-6));
+    // prelu: the slope applies below 0 only.
+    const prim::post_ops tanh_prelu = prim::parse_post_ops("tanh+prelu");
+    const float minus_half[] = {0.f, -0.5f};
+    CHECK(within_chain_error(tanh_prelu, minus_half, -1.f, 0.0, no_old, -0.5f * std::tanh(-1.f),
+                             1e-6));
+    CHECK_FALSE(within_chain_error(tanh_prelu, minus_half, -1.f, 0.0, no_old, std::tanh(-1.f),
+                                   1e-6));
 }
 
 TEST_CASE("fill: small integers, deterministic, meaningful", "[benchdnn][fill]") {
@@ -269,6 +345,29 @@ TEST_CASE("fill: small integers, deterministic, meaningful", "[benchdnn][fill]")
     CHECK(nans > 50);
     CHECK(ties > 500);
     CHECK(small > 1000);
+    // Post-op operands: small, exact steps; divisors never 0; ties among a convolution's
+    // integer results; each entry its own data.
+    for (const char *chain : {"add:f32:per_tensor", "div:f32:per_tensor", "mul:f32:per_tensor",
+                              "prelu:per_tensor"}) {
+        INFO(chain);
+        const prim::post_ops::entry entry = prim::parse_post_ops(chain).entries()[0];
+        std::vector<float> v(10000), w(10000);
+        fill_operand(v, entry, 0);
+        fill_operand(w, entry, 1);
+        CHECK(v != w);
+        int integers = 0, negatives = 0;
+        for (float x : v) {
+            // Multiples of 0.5 (slopes: of 0.25).
+            const float unit = entry.kind == prim::post_ops::kind::prelu ? 4.f : 2.f;
+            CHECK(x * unit == std::round(x * unit));
+            if (entry.alg == algorithm::binary_div) CHECK(x != 0.f);
+            CHECK(std::fabs(x) <= 6);
+            integers += x == std::round(x);
+            negatives += x < 0;
+        }
+        CHECK(integers > 3000);
+        CHECK(negatives > 2000);
+    }
     fill_eltwise_src(e, algorithm::eltwise_log);
     int positive = 0;
     for (float x : e) positive += x > 0;

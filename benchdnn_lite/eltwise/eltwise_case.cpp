@@ -4,9 +4,11 @@
 #include <cstring>
 
 #include "attr/algorithm_table.hpp"
+#include "common/post_op_operands.hpp"
 #include "compare.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "operands.hpp"
 #include "problem_parse.hpp"
 #include "ref/ref_kernels.hpp"
 #include "tags.hpp"
@@ -82,6 +84,7 @@ public:
         b.args[prim::PRIM_ARG_DST] = s_.inplace && pd.dst_desc() == pd.src_desc()
                                              ? b.args[prim::PRIM_ARG_SRC]
                                              : from_plain(dst_old_, dst_dims_, pd.dst_desc());
+        bind_operands(pd, b.args);
         return b;
     }
 
@@ -97,9 +100,13 @@ public:
 
     double base_tolerance() const override { return algorithm_tolerance(alg_); }
 
-    // Bytes: src read and dst written, plus dst read when a sum needs dst_old.
+    // Bytes: src read and dst written, plus dst read when a sum needs dst_old, plus each binary
+    // or prelu operand read once.
     double work(const prim::post_ops &po) const override {
-        return 4.0 * static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+        double elems = static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+        for (const prim::post_ops::entry &e : po.entries())
+            if (prim::impl::has_operand(e)) elems += volume_f(prim::impl::operand_dims(e, dst_dims_));
+        return 4.0 * elems;
     }
 
 private:

@@ -9,6 +9,7 @@
 #include "onednn/onednn_case.hpp"
 #include "onednn/onednn_map.hpp"
 #include "onednn/rotation.hpp"
+#include "post_op_entries.hpp"
 #include "unfused.hpp"
 
 namespace bdl {
@@ -67,7 +68,7 @@ double onednn_tolerance(const problem_case &pc, const prim::post_ops &po, double
     constexpr double onednn_approximation = 1e-5;
     if (pc.base_tolerance() >= 1e-6) tol += onednn_approximation; // the eltwise driver's own
     for (const prim::post_ops::entry &e : po.entries()) {
-        if (e.kind == prim::post_ops::kind::sum) continue;
+        if (e.kind != prim::post_ops::kind::eltwise) continue; // sum, binary, prelu: exact
         std::string why;
         const std::vector<onednn_op> ops = map_eltwise(e.alg, e.alpha, e.beta, e.scale, why);
         const bool inexact = algorithm_tolerance(e.alg) > 0;
@@ -84,7 +85,7 @@ void measure_against_onednn(problem_case &pc, const prim::post_ops &po, const ru
                             reporter &rep) {
     const settings &s = opts.s;
     const char *driver = driver_name(opts.driver);
-    const std::string chain = prim::to_string(po);
+    const std::string chain = chain_string(po);
     const std::string desc = pc.desc();
     const double work = pc.work(po);
 

@@ -11,8 +11,11 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/operand_policy.hpp"
+#include "common/post_op_operands.hpp"
 #include "fill.hpp"
 #include "onednn/onednn_map.hpp"
+#include "operands.hpp"
 #include "problem_parse.hpp"
 
 namespace bdl {
@@ -38,19 +41,64 @@ dnnl::algorithm onednn_algorithm(const std::string &name) {
     return table.at(name); // onednn_map.cpp only produces these names
 }
 
-dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops) {
-    dnnl::post_ops po;
-    for (const onednn_op &op : ops) {
-        if (op.sum) po.append_sum(op.scale);
-        else po.append_eltwise(op.scale, onednn_algorithm(op.alg), op.alpha, op.beta);
-    }
-    return po;
+dnnl::algorithm onednn_binary(const std::string &name) {
+    using a = dnnl::algorithm;
+    static const std::unordered_map<std::string, a> table = {
+            {"add", a::binary_add}, {"sub", a::binary_sub}, {"mul", a::binary_mul},
+            {"div", a::binary_div}, {"max", a::binary_max}, {"min", a::binary_min},
+            {"ge", a::binary_ge},   {"gt", a::binary_gt},   {"le", a::binary_le},
+            {"lt", a::binary_lt},   {"eq", a::binary_eq},   {"ne", a::binary_ne}};
+    return table.at(name); // prim's binary algorithms, all of which oneDNN 2.6 has
 }
 
 tag plain_tag(size_t rank) {
     static const tag by_rank[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde,
                                   tag::abcdef};
     return by_rank[rank];
+}
+
+memory::dims onednn_dims(const prim::memory::dims &d) { return memory::dims(d.begin(), d.end()); }
+
+// A binary operand for oneDNN: the layout prim was given for it when that is plain (by its
+// strides), else format any, which oneDNN settles from its destination's layout as prim's
+// "follows the destination" does (read back with query_md).
+memory::desc binary_src1(const prim::post_ops::entry &e, const prim::memory::dims &dst_dims) {
+    const memory::dims dims = onednn_dims(prim::impl::operand_dims(e, dst_dims));
+    if (!e.src1.is_zero()) {
+        const std::string layout = e.src1.layout();
+        bool plain = true;
+        for (char c : layout) plain = plain && c >= 'a' && c <= 'z';
+        if (plain) return memory::desc(dims, f32, onednn_dims(e.src1.strides()));
+    }
+    return memory::desc(dims, f32, tag::any);
+}
+
+// oneDNN 2.6 reads prelu slopes as f32 in "a plain layout (a, ab, acb, acdb, acdeb)" (dnnl.hpp,
+// append_prelu): channels last.
+memory::desc prelu_weights(const memory::dims &dims) {
+    static const tag by_rank[] = {tag::undef, tag::a, tag::ab, tag::acb, tag::acdb, tag::acdeb};
+    return memory::desc(dims, f32, dims.size() < 6 ? by_rank[dims.size()] : tag::abcdef);
+}
+
+dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops, const prim::post_ops &chain,
+                         const prim::memory::dims &dst_dims) {
+    dnnl::post_ops po;
+    const int rank = static_cast<int>(dst_dims.size());
+    for (const onednn_op &op : ops) {
+        switch (op.what) {
+        case onednn_op::kind::sum: po.append_sum(op.scale); break;
+        case onednn_op::kind::eltwise:
+            po.append_eltwise(op.scale, onednn_algorithm(op.alg), op.alpha, op.beta);
+            break;
+        case onednn_op::kind::binary:
+            po.append_binary(onednn_binary(op.alg), binary_src1(chain.entries()[op.entry], dst_dims));
+            break;
+        case onednn_op::kind::prelu:
+            po.append_prelu(prim::impl::mask_within(chain.entries()[op.entry].mask, rank));
+            break;
+        }
+    }
+    return po;
 }
 
 dnnl::prop_kind prop_of(const settings &s) {
@@ -74,6 +122,8 @@ std::vector<onednn_op> chain_or_skip(const prim::post_ops &po) {
 } // namespace
 
 struct onednn_case::state {
+    std::vector<onednn_op> ops; // the chain as oneDNN post-ops (conv, ip)
+    prim::post_ops chain;       // prim's, whose entries the binary and prelu ops name
     dnnl::engine eng {dnnl::engine::kind::cpu, 0};
     dnnl::stream strm {eng};
     dnnl::primitive prim;
@@ -91,6 +141,24 @@ struct onednn_case::state {
         dnnl::reorder(user, m).execute(strm, user, m);
         strm.wait();
         return m;
+    }
+
+    // The operand of each binary and prelu op: prim's data for that entry, in the layout
+    // oneDNN reports (binary) or reads (prelu).
+    void bind_operands(const dnnl::primitive_desc_base &pd, const prim::memory::dims &dst) {
+        for (size_t k = 0; k < ops.size(); ++k) {
+            if (ops[k].entry < 0) continue;
+            const prim::post_ops::entry &e = chain.entries()[ops[k].entry];
+            const bool prelu = ops[k].what == onednn_op::kind::prelu;
+            const int arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(k))
+                            | (prelu ? DNNL_ARG_WEIGHTS : DNNL_ARG_SRC_1);
+            const prim::memory::dims dims = prim::impl::operand_dims(e, dst);
+            memory::desc md = prelu ? prelu_weights(onednn_dims(dims))
+                                    : pd.query_md(dnnl::query::exec_arg_md, arg);
+            if (md.is_zero() || md.data.format_kind == dnnl_format_kind_any)
+                md = memory::desc(onednn_dims(dims), f32, plain_tag(dims.size()));
+            args[arg] = bind(operand_data(e, ops[k].entry, dims), onednn_dims(dims), md);
+        }
     }
 
     void convolution(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
@@ -137,6 +205,7 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
         args[DNNL_ARG_BIAS] = bind(std::move(bias_data), {prb.oc}, pd.bias_desc());
     }
     args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
+    bind_operands(pd, pc.dst_dims());
     dst_dims = dst;
 }
 
@@ -168,6 +237,7 @@ void onednn_case::state::inner_product(const problem_case &pc, const settings &s
         args[DNNL_ARG_BIAS] = bind(std::move(bias_data), {prb.oc}, pd.bias_desc());
     }
     args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
+    bind_operands(pd, pc.dst_dims());
     dst_dims = dst;
 }
 
@@ -228,8 +298,16 @@ onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const setti
         if (driver == driver_kind::eltwise) {
             st_->eltwise(pc, s, po);
         } else {
+            st_->ops = chain_or_skip(po);
+            st_->chain = po;
+            // Found by the C-mode check: its ref:any inner product is chosen and throws
+            // "could not execute a primitive" for any prelu mask.
+            if (driver == driver_kind::ip)
+                for (const onednn_op &op : st_->ops)
+                    if (op.what == onednn_op::kind::prelu)
+                        throw onednn_skip("oneDNN 2.6's inner product fails to execute prelu post-ops");
             dnnl::primitive_attr attr;
-            attr.set_post_ops(to_onednn(chain_or_skip(po)));
+            attr.set_post_ops(to_onednn(st_->ops, po, pc.dst_dims()));
             if (driver == driver_kind::conv) st_->convolution(pc, s, attr);
             else st_->inner_product(pc, s, attr);
         }

@@ -97,11 +97,25 @@ std::vector<onednn_op> map_chain(const prim::post_ops &po, std::string &why) {
         return {};
     }
     std::vector<onednn_op> out;
-    for (const prim::post_ops::entry &e : po.entries()) {
-        if (e.kind == prim::post_ops::kind::sum) {
-            onednn_op op;
-            op.sum = true;
+    for (int i = 0; i < po.len(); ++i) {
+        const prim::post_ops::entry &e = po.entries()[i];
+        onednn_op op;
+        switch (e.kind) {
+        case prim::post_ops::kind::eltwise: break;
+        case prim::post_ops::kind::sum:
+            op.what = onednn_op::kind::sum;
             op.scale = e.scale;
+            out.push_back(op);
+            continue;
+        case prim::post_ops::kind::binary:
+            op.what = onednn_op::kind::binary;
+            op.alg = prim::algorithm_name(e.alg);
+            op.entry = i;
+            out.push_back(op);
+            continue;
+        case prim::post_ops::kind::prelu:
+            op.what = onednn_op::kind::prelu;
+            op.entry = i;
             out.push_back(op);
             continue;
         }
@@ -116,10 +130,13 @@ std::string to_string(const std::vector<onednn_op> &ops) {
     std::string s;
     for (const onednn_op &op : ops) {
         if (!s.empty()) s += "+";
-        if (op.sum) {
-            s += "sum:" + number(op.scale);
-        } else {
+        switch (op.what) {
+        case onednn_op::kind::sum: s += "sum:" + number(op.scale); break;
+        case onednn_op::kind::eltwise:
             s += op.alg + ":" + number(op.alpha) + ":" + number(op.beta) + ":" + number(op.scale);
+            break;
+        case onednn_op::kind::binary: s += op.alg + "(post-op " + std::to_string(op.entry) + ")"; break;
+        case onednn_op::kind::prelu: s += "prelu(post-op " + std::to_string(op.entry) + ")"; break;
         }
     }
     return s;

@@ -13,7 +13,9 @@
 //   scaled_tanh:A:B             linear:B:0 + tanh with scale A
 //   identity                    linear:1:0
 //   softsign, shrink, thresholded_relu, celu with A < 0: refused (no oneDNN 2.6 equivalent)
-// A chain with more than one sum is refused too: oneDNN 2.6 supports one.
+// A chain with more than one sum is refused too: oneDNN 2.6 supports one. Binary and prelu
+// entries have the same definitions (append_binary, append_prelu), with the same operand data
+// (onednn_case.cpp binds it; it also skips the inner product's prelu, which 2.6 fails to run).
 #pragma once
 #include <string>
 #include <vector>
@@ -24,9 +26,14 @@ namespace bdl {
 
 // One oneDNN post-op (or the eltwise primitive's own algorithm), by its oneDNN 2.6 name.
 struct onednn_op {
-    bool sum = false;
-    std::string alg; // oneDNN 2.6 eltwise name without "eltwise_": "relu", "soft_relu", ...
+    enum class kind { eltwise, sum, binary, prelu };
+    onednn_op::kind what = kind::eltwise;
+    // eltwise: oneDNN 2.6's name without "eltwise_" ("relu", "soft_relu", ...); binary: without
+    // "binary_" ("add", "ge", ...), the same as prim's.
+    std::string alg;
     float alpha = 0.f, beta = 0.f, scale = 1.f;
+    // binary, prelu: the index of prim's entry, whose operand (policy, desc, data) it takes.
+    int entry = -1;
 };
 
 // The oneDNN 2.6 ops computing the same as the eltwise entry (alg, alpha, beta, scale). Empty

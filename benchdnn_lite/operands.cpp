@@ -1,0 +1,88 @@
+// Binary and prelu operands: data, binding, plain copies.
+#include "operands.hpp"
+
+#include <stdexcept>
+
+#include "common/post_op_operands.hpp"
+#include "fill.hpp"
+#include "problem_case.hpp"
+
+namespace bdl {
+
+namespace {
+
+std::string dims_str(const prim::memory::dims &d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
+    return s;
+}
+
+} // namespace
+
+std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
+                                const prim::memory::dims &dims) {
+    std::vector<float> v = buffer(volume(dims));
+    fill_operand(v, e, index);
+    return v;
+}
+
+void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
+                  const prim::primitive_desc_base &pd, prim::exec_args &args) {
+    const int arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(arg_index)
+                    | (e.kind == prim::post_ops::kind::prelu ? prim::PRIM_ARG_WEIGHTS
+                                                              : prim::PRIM_ARG_SRC_1);
+    const prim::memory::desc md = pd.query_md(arg);
+    // The dims the reference assumes (chain_operands): a library that reported others would be
+    // compared on different data.
+    const prim::memory::dims expected = prim::impl::operand_dims(e, pd.dst_desc().get_dims());
+    const std::string who = "post-op " + std::to_string(arg_index) + "'s operand";
+    if (md.is_zero()) throw std::runtime_error("query_md reports no desc for " + who);
+    if (md.get_dims() != expected)
+        throw std::runtime_error("query_md reports dims " + dims_str(md.get_dims()) + " for "
+                                 + who + ", the destination implies " + dims_str(expected));
+    args[arg] = from_plain(operand_data(e, data_index, expected), expected, md);
+}
+
+void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args) {
+    const prim::post_ops &po = pd.get_primitive_attr().get_post_ops();
+    for (int i = 0; i < po.len(); ++i)
+        if (prim::impl::has_operand(po.entries()[i])) bind_operand(po.entries()[i], i, i, pd, args);
+}
+
+chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims)
+    : data_(po.entries().size()), strides_(po.entries().size()), dst_dims_(dst_dims) {
+    for (int i = 0; i < po.len(); ++i) {
+        const prim::post_ops::entry &e = po.entries()[i];
+        if (!prim::impl::has_operand(e)) continue;
+        const prim::memory::dims dims = prim::impl::operand_dims(e, dst_dims);
+        data_[i] = operand_data(e, i, dims);
+        std::vector<int64_t> &stride = strides_[i];
+        stride.assign(dst_dims.size(), 0);
+        int64_t dense = 1;
+        for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
+            if (dims[d] != 1) stride[d] = dense;
+            dense *= dims[d];
+        }
+    }
+}
+
+std::vector<const float *> chain_operands::pointers() const {
+    std::vector<const float *> p;
+    for (const std::vector<float> &d : data_) p.push_back(d.empty() ? nullptr : d.data());
+    return p;
+}
+
+void chain_operands::values_at(int64_t dst_index, float *out) const {
+    for (size_t i = 0; i < data_.size(); ++i) {
+        out[i] = 0.f;
+        if (data_[i].empty()) continue;
+        int64_t index = dst_index, offset = 0;
+        for (int d = static_cast<int>(dst_dims_.size()) - 1; d >= 0; --d) {
+            offset += (index % dst_dims_[d]) * strides_[i][d];
+            index /= dst_dims_[d];
+        }
+        out[i] = data_[i][offset];
+    }
+}
+
+} // namespace bdl

@@ -1,0 +1,45 @@
+// Post-op chains entry by entry, through the public API: copying one entry into another chain
+// (the unfused pipeline gives each pass its own; a chain is rebuilt with an operand given by
+// its desc), and the text of a chain whose binary operands may have their own layout.
+#pragma once
+#include <string>
+
+#include "attr/operand_policy.hpp"
+#include "prim/attr.hpp"
+
+namespace bdl {
+
+inline void append_entry(prim::post_ops &out, const prim::post_ops::entry &e) {
+    using kind = prim::post_ops::kind;
+    switch (e.kind) {
+    case kind::sum: out.append_sum(e.scale); break;
+    case kind::eltwise: out.append_eltwise(e.alg, e.alpha, e.beta, e.scale); break;
+    case kind::binary:
+        if (e.src1.is_zero()) out.append_binary(e.alg, e.mask);
+        else out.append_binary(e.alg, e.src1);
+        break;
+    case kind::prelu: out.append_prelu(e.mask); break;
+    }
+}
+
+// prim::to_string, except that a binary operand given by its desc is written
+// ALG:f32:POLICY:LAYOUT (its layout as a letter pattern, "acdb"), as benchdnn's syntax writes an
+// operand's TAG: the perf lines then name the case as REPRO does.
+inline std::string chain_string(const prim::post_ops &po) {
+    std::string s;
+    for (const prim::post_ops::entry &e : po.entries()) {
+        std::string one;
+        if (e.kind == prim::post_ops::kind::binary && !e.src1.is_zero()) {
+            one = std::string(prim::algorithm_name(e.alg)) + ":f32:"
+                  + prim::impl::policy_name(e.mask) + ":" + e.src1.layout();
+        } else {
+            prim::post_ops single;
+            append_entry(single, e);
+            one = prim::to_string(single);
+        }
+        s += (s.empty() ? "" : "+") + one;
+    }
+    return s;
+}
+
+} // namespace bdl
