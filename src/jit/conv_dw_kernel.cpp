@@ -27,12 +27,10 @@ int conv_dw_kernel<isa>::mask_idx() const {
     return isa == cpu_isa::avx512 ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
 }
 
-// rax and rbx count kd / kh taps, which are done when the chain runs.
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::load_operand(const operand_args &o) {
     const int b = o.acc_idx / cur_ur_, j = o.acc_idx % cur_ur_;
-    load_conv_operand<isa>(*this, c_, chain_,
-                           {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt}, o,
+    load_conv_operand<isa>(*this, c_, chain_, operand_regs(), o,
                            {cur_ow0_, cur_loop_, j, b, is_tail(b), dst_disp(b, j)}, oc_tail_,
                            mask_idx());
 }
@@ -80,6 +78,12 @@ void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior, const r
                 prefetcht0(dst_addr(b, j));
                 prefetcht0(ptr[reg_dst_blk + b * c_.dst_ocb + j * c_.dst_sp[2] + c_.dst_sp[1]]);
             }
+    if (chain_.has_operands()) {
+        std::vector<int64_t> disps;
+        for (int b = 0; b < nb_; ++b)
+            for (int j = 0; j < ur; ++j) disps.push_back(dst_disp(b, j));
+        prefetch_conv_operands(*this, chain_, operand_regs(), disps);
+    }
     // acc = bias (or 0).
     if (c_.with_bias) mov(reg_tmp, ARG(bias));
     for (int b = 0; b < nb_; ++b) {

@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "jit/conv_conf.hpp"
+#include "jit/conv_operand.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
 #include "jit/post_ops_injector.hpp"
@@ -39,6 +40,10 @@ private:
     void generate() override;
     void emit_block(int ur, int64_t ow0, bool interior, const row_block *loop);
     void load_operand(const operand_args &o);
+    // rax and rbx count kd / kh taps: free before the taps and after them.
+    conv_operand_regs operand_regs() const {
+        return {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt};
+    }
     void emit_kw_taps(int ur, int64_t ow0, bool interior);
     void emit_post_ops_and_store(int ur);
     int64_t dst_disp(int b, int j) const { return b * c_.dst_ocb + j * c_.dst_sp[2]; }

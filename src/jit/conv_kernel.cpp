@@ -23,13 +23,11 @@ conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chai
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
       c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
 
-// rax and rbx count kd / kh taps, which are done when the chain runs.
 template <cpu_isa isa>
 void conv_kernel<isa>::load_operand(const operand_args &o) {
     const int j = o.acc_idx / nb_, k = o.acc_idx % nb_;
     const bool tail = oc_tail_ && k == nb_ - 1;
-    load_conv_operand<isa>(*this, c_, chain_,
-                           {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt}, o,
+    load_conv_operand<isa>(*this, c_, chain_, operand_regs(), o,
                            {cur_ow0_, cur_loop_, j, k, tail, dst_disp(j, k)}, oc_tail_,
                            isa == cpu_isa::avx512 ? host_tail_opmask : mask_vreg_);
 }
@@ -147,6 +145,12 @@ void conv_kernel<isa>::emit_init(int ur) {
     if (chain_.has_sum())
         for (int j = 0; j < ur; ++j)
             for (int k = 0; k < nb_; ++k) prefetcht0(dst_addr(j, k));
+    if (chain_.has_operands()) {
+        std::vector<int64_t> disps;
+        for (int j = 0; j < ur; ++j)
+            for (int k = 0; k < nb_; ++k) disps.push_back(dst_disp(j, k));
+        prefetch_conv_operands(*this, chain_, operand_regs(), disps);
+    }
     if (!c_.with_bias) {
         for (int j = 0; j < ur; ++j)
             for (int k = 0; k < nb_; ++k) vxorps(Vmm(acc(j, k)), Vmm(acc(j, k)), Vmm(acc(j, k)));

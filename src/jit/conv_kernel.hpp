@@ -23,6 +23,7 @@
 #include <memory>
 
 #include "jit/conv_conf.hpp"
+#include "jit/conv_operand.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
 #include "jit/post_ops_injector.hpp"
@@ -56,6 +57,10 @@ private:
     int64_t dst_disp(int j, int k) const { return j * c_.dst_sp[2] + k * c_.dst_ocb; }
     Xbyak::Address dst_addr(int j, int k) const { return ptr[reg_dst_blk + dst_disp(j, k)]; }
     void load_operand(const operand_args &o);
+    // rax and rbx count kd / kh taps: free before the taps and after them.
+    conv_operand_regs operand_regs() const {
+        return {reg_param, reg_dst_blk, reg_ow_cnt, reg_kd_cnt, reg_kh_cnt};
+    }
 
     conv_kernel_conf c_;
     post_ops chain_;

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "jit/conv_conf.hpp"
 #include "jit/post_ops_injector.hpp"
@@ -37,6 +38,18 @@ struct conv_operand_site {
     bool tail;
     int64_t dst_disp;
 };
+
+// Asks for the per_tensor operands of a block early, as the kernels do for a sum's dst_old: they
+// are read only after every FMA of the block. disps: the block's store displacements.
+inline void prefetch_conv_operands(jit_generator &g, const post_ops &chain,
+                                   const conv_operand_regs &r, const std::vector<int64_t> &disps) {
+    for (int i = 0; i < chain.len(); ++i) {
+        if (chain.entries()[i].mask != post_ops::policy::per_tensor) continue;
+        g.mov(r.tmp, g.ptr[r.param + offsetof(conv_call_args, post_op)]);
+        g.mov(r.tmp, g.ptr[r.tmp + static_cast<int>(i * sizeof(int64_t))]);
+        for (int64_t d : disps) g.prefetcht0(g.ptr[r.dst_blk + r.tmp + d]);
+    }
+}
 
 template <cpu_isa isa>
 void load_conv_operand(jit_generator &g, const conv_kernel_conf &c, const post_ops &chain,
