@@ -5,6 +5,7 @@
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "ref/ref_impls.hpp"
+#include "ref/ref_normalization.hpp"
 
 namespace prim {
 namespace impl {
@@ -29,6 +30,20 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
     static const std::vector<impl_entry<eltwise_request>> list = {
             {"jit", create_jit_eltwise},
             {"ref", create_ref_eltwise},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
+    static const std::vector<impl_entry<bnorm_request>> list = {
+            {"ref", create_ref_bnorm},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
+    static const std::vector<impl_entry<lnorm_request>> list = {
+            {"ref", create_ref_lnorm},
     };
     return list;
 }
