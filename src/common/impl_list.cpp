@@ -4,6 +4,7 @@
 #include "jit/jit_convolution.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
+#include "jit/jit_normalization.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_normalization.hpp"
 
@@ -36,6 +37,7 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
 
 const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
     static const std::vector<impl_entry<bnorm_request>> list = {
+            {"jit", create_jit_bnorm},
             {"ref", create_ref_bnorm},
     };
     return list;
@@ -43,6 +45,7 @@ const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
 
 const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
     static const std::vector<impl_entry<lnorm_request>> list = {
+            {"jit", create_jit_lnorm},
             {"ref", create_ref_lnorm},
     };
     return list;

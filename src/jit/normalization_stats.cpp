@@ -1,0 +1,171 @@
+// The normalizations' statistics: normalization_stats.hpp.
+#include "jit/normalization_stats.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace prim {
+namespace jit {
+
+namespace {
+
+// A dims' layout pattern: plain "abcd", channels last "acdb", channels blocked "aBcd16b".
+std::string pattern(int rank, bool channels_last, int block) {
+    std::string p = "a";
+    if (!channels_last) p += block > 1 ? 'B' : 'b';
+    for (int d = 2; d < rank; ++d) p += static_cast<char>('a' + d);
+    if (channels_last) p += 'b';
+    if (block > 1) p += std::to_string(block) + "b";
+    return p;
+}
+
+// The sums of d = x - k and d^2 over n contiguous values.
+struct sums {
+    double s = 0.0, q = 0.0;
+};
+
+__attribute__((always_inline)) inline sums run_sums(const float *x, int64_t n, float k) {
+    double s = 0.0, q = 0.0;
+    const double kd = k;
+#pragma omp simd reduction(+ : s, q)
+    for (int64_t i = 0; i < n; ++i) {
+        const double d = static_cast<double>(x[i]) - kd;
+        s += d;
+        q += d * d;
+    }
+    return {s, q};
+}
+
+// The same per lane over rows of `block` values: s[l], q[l] accumulate lane l of every row.
+__attribute__((always_inline)) inline void block_sums(const float *x, int64_t rows, int64_t block,
+                                                      const float *k, double *s, double *q) {
+    for (int64_t r = 0; r < rows; ++r, x += block) {
+#pragma omp simd
+        for (int64_t l = 0; l < block; ++l) {
+            const double d = static_cast<double>(x[l]) - static_cast<double>(k[l]);
+            s[l] += d;
+            q[l] += d * d;
+        }
+    }
+}
+
+// The loops compiled for each ISA: the library is built for the baseline x86-64, and these run
+// only under a JIT primitive, on a machine that has the ISA.
+__attribute__((target("avx512f"))) sums run_sums_avx512(const float *x, int64_t n, float k) {
+    return run_sums(x, n, k);
+}
+__attribute__((target("avx2,fma"))) sums run_sums_avx2(const float *x, int64_t n, float k) {
+    return run_sums(x, n, k);
+}
+__attribute__((target("avx512f"))) void block_sums_avx512(const float *x, int64_t rows,
+        int64_t block, const float *k, double *s, double *q) {
+    block_sums(x, rows, block, k, s, q);
+}
+__attribute__((target("avx2,fma"))) void block_sums_avx2(const float *x, int64_t rows,
+        int64_t block, const float *k, double *s, double *q) {
+    block_sums(x, rows, block, k, s, q);
+}
+
+sums isa_run_sums(cpu_isa isa, const float *x, int64_t n, float k) {
+    return isa == cpu_isa::avx512 ? run_sums_avx512(x, n, k) : run_sums_avx2(x, n, k);
+}
+
+// Moments from the sums of n values shifted by k.
+void finish(double s, double q, int64_t n, double k, double &mean, double &variance) {
+    const double m = s / static_cast<double>(n);
+    mean = k + m;
+    variance = std::max(0.0, q / static_cast<double>(n) - m * m);
+}
+
+// Elements a work item of channel_moments covers, about: small enough to spread the work over
+// the threads, large enough that an item's bookkeeping does not count.
+const int64_t item_elems = 16 * 1024;
+const int64_t min_elems_per_thread = 32 * 1024;
+
+} // namespace
+
+channel_view make_channel_view(const memory::desc &md) {
+    if (md.is_zero() || md.is_any()) return {};
+    const memory::dims &d = md.get_dims();
+    const int rank = md.ndims();
+    if (rank < 2) return {};
+    int64_t spatial = 1;
+    for (int j = 2; j < rank; ++j) spatial *= d[j];
+    const auto is = [&](bool channels_last, int block) {
+        return md == memory::desc(d, memory::data_type::f32, pattern(rank, channels_last, block));
+    };
+    channel_view v;
+    if (is(false, 1) && spatial > 1) v = {d[0], d[1], spatial, 1};
+    else if (is(false, 1) || (rank > 2 && is(true, 1))) v = {1, 1, d[0] * spatial, d[1]};
+    else if (is(false, 16)) v = {d[0], (d[1] + 15) / 16, spatial, 16};
+    else if (is(false, 8)) v = {d[0], (d[1] + 7) / 8, spatial, 8};
+    // One block of channels: the pixels of every image follow each other.
+    if (v.valid() && v.c_blocks == 1) v = {1, 1, v.outer * v.inner, v.block};
+    return v;
+}
+
+void channel_moments(cpu_isa isa, const channel_view &v, int64_t channels, const float *src,
+                     double *mean, double *variance) {
+    const int64_t padded = v.c_blocks * v.block;
+    const int64_t elems = v.outer * padded * v.inner;
+    // K per channel: its value at (o = 0, s = 0).
+    std::vector<float> k(static_cast<size_t>(padded));
+    for (int64_t cb = 0; cb < v.c_blocks; ++cb)
+        for (int64_t l = 0; l < v.block; ++l) k[cb * v.block + l] = src[cb * v.inner * v.block + l];
+    // Work items: a run of rows of one (o, cb).
+    const int64_t rows_per_item = std::max<int64_t>(1, item_elems / v.block);
+    const int64_t chunks = (v.inner + rows_per_item - 1) / rows_per_item;
+    const int64_t items = v.outer * v.c_blocks * chunks;
+    const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+    const int nthr = static_cast<int>(std::max<int64_t>(
+            1, std::min<int64_t>({max_threads, items, elems / min_elems_per_thread})));
+    // Per thread: the sums of every channel, then of their squares.
+    std::vector<double> part(static_cast<size_t>(nthr * 2 * padded), 0.0);
+    const auto run = [&](int t) {
+        double *s = &part[static_cast<size_t>(t * 2 * padded)], *q = s + padded;
+        const int64_t first = items * t / nthr, last = items * (t + 1) / nthr;
+        for (int64_t it = first; it < last; ++it) {
+            const int64_t chunk = it % chunks, ocb = it / chunks, cb = ocb % v.c_blocks;
+            const int64_t s0 = chunk * rows_per_item;
+            const int64_t rows = std::min(rows_per_item, v.inner - s0);
+            const float *x = src + (ocb * v.inner + s0) * v.block;
+            if (v.block == 1) {
+                const sums r = isa_run_sums(isa, x, rows, k[cb]);
+                s[cb] += r.s;
+                q[cb] += r.q;
+            } else if (isa == cpu_isa::avx512) {
+                block_sums_avx512(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
+                                  q + cb * v.block);
+            } else {
+                block_sums_avx2(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
+                                q + cb * v.block);
+            }
+        }
+    };
+    if (nthr == 1) {
+        run(0);
+    } else {
+#pragma omp parallel num_threads(nthr)
+        run(omp_get_thread_num());
+    }
+    const int64_t n = v.outer * v.inner;
+    for (int64_t c = 0; c < channels; ++c) {
+        double s = 0.0, q = 0.0;
+        for (int t = 0; t < nthr; ++t) {
+            s += part[static_cast<size_t>(t * 2 * padded + c)];
+            q += part[static_cast<size_t>(t * 2 * padded + padded + c)];
+        }
+        finish(s, q, n, k[c], mean[c], variance[c]);
+    }
+}
+
+void row_moments(cpu_isa isa, const float *x, int64_t n, double &mean, double &variance) {
+    const sums r = isa_run_sums(isa, x, n, x[0]);
+    finish(r.s, r.q, n, x[0], mean, variance);
+}
+
+} // namespace jit
+} // namespace prim
