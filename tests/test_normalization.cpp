@@ -87,6 +87,7 @@ struct norm_case {
     post_ops chain;
     std::string stat_layout;  // layer normalization: the statistics' pattern ("" = 'any')
     float eps = 1e-5f;
+    float src_offset = 0.f;   // added to src's values, uniform in [-3, 5]
 };
 
 norm_case make_case(bool layer, const dims &d, const std::string &layout,
@@ -140,6 +141,7 @@ inputs make_inputs(const norm_case &c, const created &cr, unsigned seed) {
     const int64_t n = count(c.d);
     // A mean away from zero and a spread of a few units, as activations.
     in.src = uniform(n, -3.f, 5.f, seed);
+    for (float &x : in.src) x += c.src_offset;
     in.dst_old = uniform(n, -2.f, 2.f, seed + 1);
     const int64_t stats = c.layer ? n / c.d.back() : c.d[1];
     const int64_t vec = c.layer ? c.d.back() : c.d[1];
@@ -350,6 +352,28 @@ TEST_CASE("layer normalization in place and on larger shapes", "[normalization][
                                                                  | normalization_flags::use_shift,
                                           chains(d, "ab", true)[1]);
             check(c, isa, d.back() >= (isa == cpu_isa::avx512 ? 16 : 8), seed++);
+        }
+    }
+}
+
+TEST_CASE("computed statistics of data far from zero", "[normalization][accuracy]") {
+    // Layer: rows in the cache are summed in f32 lanes shifted by their first value, then by
+    // their mean: a mean of 1000 with a spread of 2 costs nothing (x - mean is exact in f32).
+    // Batch: x * a + b rounds x * a, of magnitude mean / sigma: an offset of 20 (10 sigma) still
+    // keeps within the tolerance.
+    unsigned seed = 6000;
+    for (const cpu_isa isa : isas) {
+        for (const dims &d : {dims {64, 1024}, dims {16, 37}, dims {3, 4, 3000}}) {
+            norm_case c = make_case(true, d, d.size() == 2 ? "ab" : "abc", normalization_flags::none,
+                                    post_ops());
+            c.src_offset = 1000.f;
+            check(c, isa, !(isa == cpu_isa::avx512 && d.back() < 16), seed++);
+        }
+        for (const char *layout : {"abcd", "acdb", "aBcd16b"}) {
+            norm_case c = make_case(false, {3, 19, 9, 7}, layout, normalization_flags::none,
+                                    post_ops());
+            c.src_offset = 20.f;
+            check(c, isa, true, seed++);
         }
     }
 }

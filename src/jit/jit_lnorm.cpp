@@ -1,6 +1,7 @@
 // The JIT layer normalization: one normalization pass dst = chain((x - mean[r]) * rstd[r]
-// [* scale[c]] [+ shift[c]]) with r the row (every dim but the last) and c the last dim. The
-// per-row mean and rstd = 1 / sqrt(variance + eps) are per-call buffers in the rows' memory
+// [+ correction[r]] [* scale[c]] [+ shift[c]]) with r the row (every dim but the last) and c the
+// last dim. The per-row mean (in f32), rstd = 1 / sqrt(variance + eps) and, for computed
+// statistics, the correction of the mean's rounding are per-call buffers in the rows' memory
 // order; scale and shift are read from the user's buffers. Statistics that are not given are
 // computed by blocks of rows, each block normalized right after, while it is still in the cache.
 #include <omp.h>
@@ -36,18 +37,22 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         const int64_t rows = prb_.rows(), len = prb_.norm_len();
-        // mean then rstd, per row in memory order.
-        std::vector<float> stats(static_cast<size_t>(2 * rows));
-        float *mean = stats.data(), *rstd = mean + rows;
+        // Per row in memory order: the mean rounded to f32, rstd, and (computed statistics) the
+        // rounding's correction (m - mean) * rstd, of order 2^-24 |mean| / sigma.
+        std::vector<float> stats(static_cast<size_t>(3 * rows));
+        float *mean = stats.data(), *rstd = mean + rows, *correction = rstd + rows;
         std::vector<const float *> leading = {mean, rstd};
+        if (!prb_.global_stats()) leading.push_back(correction);
         if (prb_.use_scale()) leading.push_back(args.scale);
         if (prb_.use_shift()) leading.push_back(args.shift);
         const std::vector<const float *> ops = pass_->operands(leading, args);
         const jit::eltwise_pass &pass = pass_->pass();
         const double eps = prb_.eps;
         const auto set_row = [&](int64_t r, double m, double v) {
+            const double inv = 1.0 / std::sqrt(v + eps);
             mean[r] = static_cast<float>(m);
-            rstd[r] = static_cast<float>(1.0 / std::sqrt(v + eps));
+            rstd[r] = static_cast<float>(inv);
+            correction[r] = static_cast<float>((static_cast<double>(mean[r]) - m) * inv);
         };
 
         if (prb_.global_stats()) {
@@ -112,9 +117,11 @@ std::unique_ptr<primitive_impl> create_jit_lnorm(const lnorm_request &req, cpu_i
     PRIM_DISPATCH(last_dim_innermost(src), "the last dim is not the innermost one, unblocked");
 
     // Rows: every dim but the last (mask), broadcast along the last; scale and shift: the last.
+    // A given mean is an f32 already: no correction.
     const int per_row = ~(1 << (rank - 1)), per_col = 1 << (rank - 1);
     std::vector<jit::leading_entry> leading = {{algorithm::binary_sub, per_row},
                                                {algorithm::binary_mul, per_row}};
+    if (!prb.global_stats()) leading.push_back({algorithm::binary_add, per_row});
     if (prb.use_scale()) leading.push_back({algorithm::binary_mul, per_col});
     if (prb.use_shift()) leading.push_back({algorithm::binary_add, per_col});
     auto pass = jit::normalization_pass::create(kernel_isa, leading, req.attr.get_post_ops(), src,
