@@ -303,12 +303,14 @@ TEST_CASE("batch normalization on larger shapes: statistics over threads",
           "[normalization][bnorm][large]") {
     unsigned seed = 3000;
     for (const cpu_isa isa : isas)
-        for (const char *layout : {"abcd", "acdb", "aBcd16b"}) {
-            const dims d = {4, 40, 29, 31};
-            check(make_case(false, d, layout, normalization_flags::use_scale | normalization_flags::use_shift,
-                            chains(d, layout, false)[1]),
-                  isa, true, seed++);
-        }
+        for (const char *layout : {"abcd", "acdb", "aBcd16b"})
+            // C 150 channels-last: statistics by 64, 16 and single lanes.
+            for (const dims &d : {dims {4, 40, 29, 31}, dims {2, 150, 9, 11}}) {
+                const normalization_flags flags = normalization_flags::use_scale
+                                                  | normalization_flags::use_shift;
+                check(make_case(false, d, layout, flags, chains(d, layout, false)[1]), isa, true,
+                      seed++);
+            }
 }
 
 TEST_CASE("layer normalization: JIT against the reference, every flag, layout and chain",

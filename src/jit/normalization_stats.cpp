@@ -22,6 +22,28 @@ std::string pattern(int rank, bool channels_last, int block) {
     return p;
 }
 
+// Vectors of the generic GCC/Clang kind, which each ISA-specific function below compiles to its
+// own registers (zmm, or pairs of ymm). The helpers taking or returning them are always inlined
+// into those functions: no vector crosses a call, whatever -Wpsabi says of the baseline ABI.
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float f32x16 __attribute__((vector_size(64)));
+typedef double f64x8 __attribute__((vector_size(64)));
+
+__attribute__((always_inline)) inline f32x16 load16(const float *p) {
+    f32x16 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+__attribute__((always_inline)) inline f64x8 low_f64(f32x16 v) {
+    return __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7), f64x8);
+}
+__attribute__((always_inline)) inline f64x8 high_f64(f32x16 v) {
+    return __builtin_convertvector(__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15),
+                                   f64x8);
+}
+
+// Batch normalization's statistics read src from memory once; in double, the arithmetic keeps up.
+
 // The sums of d = x - k and d^2 over n contiguous values.
 struct sums {
     double s = 0.0, q = 0.0;
@@ -39,34 +61,63 @@ __attribute__((always_inline)) inline sums run_sums(const float *x, int64_t n, f
     return {s, q};
 }
 
-// The same per lane over rows of `block` values: s[l], q[l] accumulate lane l of every row.
+// Per lane over rows of `block` values: s[l], q[l] add lane l of every row. `groups` x 16 lanes
+// at a time over all the rows, in registers (4 groups: 16 zmm accumulators; AVX2 has the
+// registers for one group), so that nothing is stored per row; each cache line is read once.
+template <int groups>
+__attribute__((always_inline)) inline int64_t lane_group_sums(const float *x, int64_t rows,
+        int64_t block, int64_t l, const float *k, double *s, double *q) {
+    for (; l + 16 * groups <= block; l += 16 * groups) {
+        f64x8 k_lo[groups], k_hi[groups];
+        f64x8 s_lo[groups] = {}, s_hi[groups] = {}, q_lo[groups] = {}, q_hi[groups] = {};
+        for (int g = 0; g < groups; ++g) {
+            const f32x16 kv = load16(k + l + 16 * g);
+            k_lo[g] = low_f64(kv);
+            k_hi[g] = high_f64(kv);
+        }
+        for (int64_t r = 0; r < rows; ++r) {
+            const float *row = x + r * block + l;
+            for (int g = 0; g < groups; ++g) {
+                const f32x16 v = load16(row + 16 * g);
+                const f64x8 d_lo = low_f64(v) - k_lo[g], d_hi = high_f64(v) - k_hi[g];
+                s_lo[g] += d_lo;
+                s_hi[g] += d_hi;
+                q_lo[g] += d_lo * d_lo;
+                q_hi[g] += d_hi * d_hi;
+            }
+        }
+        for (int g = 0; g < groups; ++g)
+            for (int j = 0; j < 8; ++j) {
+                s[l + 16 * g + j] += s_lo[g][j];
+                s[l + 16 * g + 8 + j] += s_hi[g][j];
+                q[l + 16 * g + j] += q_lo[g][j];
+                q[l + 16 * g + 8 + j] += q_hi[g][j];
+            }
+    }
+    return l;
+}
+
+template <int groups>
 __attribute__((always_inline)) inline void block_sums(const float *x, int64_t rows, int64_t block,
                                                       const float *k, double *s, double *q) {
-    for (int64_t r = 0; r < rows; ++r, x += block) {
-#pragma omp simd
-        for (int64_t l = 0; l < block; ++l) {
-            const double d = static_cast<double>(x[l]) - static_cast<double>(k[l]);
-            s[l] += d;
-            q[l] += d * d;
+    int64_t l = lane_group_sums<groups>(x, rows, block, 0, k, s, q);
+    if (groups > 1) l = lane_group_sums<1>(x, rows, block, l, k, s, q);
+    for (; l < block; ++l) { // the lanes beyond a multiple of 16 (channels-last, C = 19)
+        const double kd = k[l];
+        double sl = 0.0, ql = 0.0;
+        for (int64_t r = 0; r < rows; ++r) {
+            const double d = static_cast<double>(x[r * block + l]) - kd;
+            sl += d;
+            ql += d * d;
         }
+        s[l] += sl;
+        q[l] += ql;
     }
 }
 
 // Layer normalization's rows are in the cache when their statistics are computed, so there the
 // arithmetic is the cost: f32 partial sums in 4 x 16 lanes (each lane adds at most 16 terms, then
 // the lanes are added into doubles), 3 vector operations per 16 values instead of 8 in double.
-// (The helpers taking or returning these are always inlined into the ISA-specific functions
-// below: no vector crosses a call, whatever -Wpsabi says of the baseline ABI.)
-#pragma GCC diagnostic ignored "-Wpsabi"
-typedef float f32x16 __attribute__((vector_size(64)));
-typedef float f32x8 __attribute__((vector_size(32)));
-typedef double f64x8 __attribute__((vector_size(64)));
-
-__attribute__((always_inline)) inline f32x16 load16(const float *p) {
-    f32x16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
 
 // The sum of d = x - k (square: of d^2) over n contiguous values.
 template <bool square>
@@ -87,9 +138,7 @@ __attribute__((always_inline)) inline double lane_sum(const float *x, int64_t n,
             a3 += square ? d3 * d3 : d3;
         }
         const f32x16 a = (a0 + a1) + (a2 + a3);
-        const f32x8 lo = __builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7);
-        const f32x8 hi = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15);
-        total += __builtin_convertvector(lo, f64x8) + __builtin_convertvector(hi, f64x8);
+        total += low_f64(a) + high_f64(a);
     }
     double sum = 0.0;
     for (int l = 0; l < 8; ++l) sum += total[l];
@@ -113,8 +162,6 @@ __attribute__((always_inline)) inline void two_pass_moments(const float *x, int6
 
 // The loops compiled for each ISA: the library is built for the baseline x86-64, and these run
 // only under a JIT primitive, on a machine that has the ISA.
-// The loops compiled for each ISA: the library is built for the baseline x86-64, and these run
-// only under a JIT primitive, on a machine that has the ISA.
 __attribute__((target("avx512f"))) sums run_sums_avx512(const float *x, int64_t n, float k) {
     return run_sums(x, n, k);
 }
@@ -123,13 +170,12 @@ __attribute__((target("avx2,fma"))) sums run_sums_avx2(const float *x, int64_t n
 }
 __attribute__((target("avx512f"))) void block_sums_avx512(const float *x, int64_t rows,
         int64_t block, const float *k, double *s, double *q) {
-    block_sums(x, rows, block, k, s, q);
+    block_sums<4>(x, rows, block, k, s, q);
 }
 __attribute__((target("avx2,fma"))) void block_sums_avx2(const float *x, int64_t rows,
         int64_t block, const float *k, double *s, double *q) {
-    block_sums(x, rows, block, k, s, q);
+    block_sums<1>(x, rows, block, k, s, q);
 }
-
 __attribute__((target("avx512f"))) void two_pass_moments_avx512(const float *x, int64_t n,
                                                               double &mean, double &variance) {
     two_pass_moments(x, n, mean, variance);
