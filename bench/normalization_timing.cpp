@@ -105,8 +105,8 @@ void bnorm_relu(const char *name, const char *layout, bool global, int rounds) {
             attr), rounds);
 }
 
-void lnorm(const char *name, bool global, int rounds) {
-    const memory::desc md({4096, 1024}, memory::data_type::f32, tag::ab);
+void lnorm(const char *name, memory::dim rows, bool global, int rounds) {
+    const memory::desc md({rows, 1024}, memory::data_type::f32, tag::ab);
     measure<layer_normalization_forward>(name, layer_normalization_forward::primitive_desc(
             {prop_kind::forward_inference, md, 1e-5f, (global ? G : normalization_flags::none) | CH}),
             rounds);
@@ -129,7 +129,16 @@ int main(int argc, char **argv) {
                                 bnorm_case {"bnorm+relu mb32ic256ih56 nchw", "abcd", false},
                                 bnorm_case {"bnorm+relu mb32ic256ih56 nhwc", "acdb", false}})
         if (wanted(c.name)) bnorm_relu(c.name, c.layout, c.global, rounds);
-    if (wanted("lnorm 4096x1024")) lnorm("lnorm 4096x1024", false, rounds);
-    if (wanted("lnorm 4096x1024 G")) lnorm("lnorm 4096x1024 G", true, rounds);
+    struct lnorm_case {
+        const char *name;
+        memory::dim rows;
+        bool global;
+    };
+    // 4096x1024 is 16 MiB: src and dst fit this machine's 32 MiB L3; 16384x1024 does not.
+    for (const lnorm_case &c : {lnorm_case {"lnorm 4096x1024", 4096, false},
+                                lnorm_case {"lnorm 4096x1024 G", 4096, true},
+                                lnorm_case {"lnorm 16384x1024", 16384, false},
+                                lnorm_case {"lnorm 16384x1024 G", 16384, true}})
+        if (wanted(c.name)) lnorm(c.name, c.rows, c.global, rounds);
     return 0;
 }

@@ -22,24 +22,42 @@ std::string pattern(int rank, bool channels_last, int block) {
     return p;
 }
 
-// Vectors of the generic GCC/Clang kind, which each ISA-specific function below compiles to its
-// own registers (zmm, or pairs of ymm). The helpers taking or returning them are always inlined
-// into those functions: no vector crosses a call, whatever -Wpsabi says of the baseline ABI.
+// Vectors of the generic GCC/Clang kind, of the width of each ISA's registers (16 floats for
+// AVX-512, 8 for AVX2: wider ones would be split through the stack), compiled by the
+// ISA-specific functions below. The helpers taking or returning them are always inlined into
+// those functions: no vector crosses a call, whatever -Wpsabi says of the baseline ABI.
 #pragma GCC diagnostic ignored "-Wpsabi"
-typedef float f32x16 __attribute__((vector_size(64)));
-typedef double f64x8 __attribute__((vector_size(64)));
+template <int w>
+struct vecs;
+template <>
+struct vecs<16> {
+    typedef float f32 __attribute__((vector_size(64)));
+    typedef double f64 __attribute__((vector_size(64)));
+    __attribute__((always_inline)) static f64 low(f32 v) {
+        return __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7), f64);
+    }
+    __attribute__((always_inline)) static f64 high(f32 v) {
+        return __builtin_convertvector(
+                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15), f64);
+    }
+};
+template <>
+struct vecs<8> {
+    typedef float f32 __attribute__((vector_size(32)));
+    typedef double f64 __attribute__((vector_size(32)));
+    __attribute__((always_inline)) static f64 low(f32 v) {
+        return __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3), f64);
+    }
+    __attribute__((always_inline)) static f64 high(f32 v) {
+        return __builtin_convertvector(__builtin_shufflevector(v, v, 4, 5, 6, 7), f64);
+    }
+};
 
-__attribute__((always_inline)) inline f32x16 load16(const float *p) {
-    f32x16 v;
+template <typename vec>
+__attribute__((always_inline)) inline vec load(const float *p) {
+    vec v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
-}
-__attribute__((always_inline)) inline f64x8 low_f64(f32x16 v) {
-    return __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7), f64x8);
-}
-__attribute__((always_inline)) inline f64x8 high_f64(f32x16 v) {
-    return __builtin_convertvector(__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15),
-                                   f64x8);
 }
 
 // Batch normalization's statistics read src from memory once; in double, the arithmetic keeps up.
@@ -61,25 +79,28 @@ __attribute__((always_inline)) inline sums run_sums(const float *x, int64_t n, f
     return {s, q};
 }
 
-// Per lane over rows of `block` values: s[l], q[l] add lane l of every row. `groups` x 16 lanes
-// at a time over all the rows, in registers (4 groups: 16 zmm accumulators; AVX2 has the
-// registers for one group), so that nothing is stored per row; each cache line is read once.
-template <int groups>
+// Per lane over rows of `block` values: s[l], q[l] add lane l of every row. `groups` vectors of
+// w lanes at a time over all the rows, in registers (4 x 16 lanes: 16 zmm accumulators; 2 x 8
+// on AVX2), so that nothing is stored per row; each cache line is read once. Returns the first
+// lane not done.
+template <int w, int groups>
 __attribute__((always_inline)) inline int64_t lane_group_sums(const float *x, int64_t rows,
         int64_t block, int64_t l, const float *k, double *s, double *q) {
-    for (; l + 16 * groups <= block; l += 16 * groups) {
-        f64x8 k_lo[groups], k_hi[groups];
-        f64x8 s_lo[groups] = {}, s_hi[groups] = {}, q_lo[groups] = {}, q_hi[groups] = {};
+    using v = vecs<w>;
+    constexpr int h = w / 2;
+    for (; l + w * groups <= block; l += w * groups) {
+        typename v::f64 k_lo[groups], k_hi[groups];
+        typename v::f64 s_lo[groups] = {}, s_hi[groups] = {}, q_lo[groups] = {}, q_hi[groups] = {};
         for (int g = 0; g < groups; ++g) {
-            const f32x16 kv = load16(k + l + 16 * g);
-            k_lo[g] = low_f64(kv);
-            k_hi[g] = high_f64(kv);
+            const typename v::f32 kv = load<typename v::f32>(k + l + w * g);
+            k_lo[g] = v::low(kv);
+            k_hi[g] = v::high(kv);
         }
         for (int64_t r = 0; r < rows; ++r) {
             const float *row = x + r * block + l;
             for (int g = 0; g < groups; ++g) {
-                const f32x16 v = load16(row + 16 * g);
-                const f64x8 d_lo = low_f64(v) - k_lo[g], d_hi = high_f64(v) - k_hi[g];
+                const typename v::f32 xv = load<typename v::f32>(row + w * g);
+                const typename v::f64 d_lo = v::low(xv) - k_lo[g], d_hi = v::high(xv) - k_hi[g];
                 s_lo[g] += d_lo;
                 s_hi[g] += d_hi;
                 q_lo[g] += d_lo * d_lo;
@@ -87,22 +108,22 @@ __attribute__((always_inline)) inline int64_t lane_group_sums(const float *x, in
             }
         }
         for (int g = 0; g < groups; ++g)
-            for (int j = 0; j < 8; ++j) {
-                s[l + 16 * g + j] += s_lo[g][j];
-                s[l + 16 * g + 8 + j] += s_hi[g][j];
-                q[l + 16 * g + j] += q_lo[g][j];
-                q[l + 16 * g + 8 + j] += q_hi[g][j];
+            for (int j = 0; j < h; ++j) {
+                s[l + w * g + j] += s_lo[g][j];
+                s[l + w * g + h + j] += s_hi[g][j];
+                q[l + w * g + j] += q_lo[g][j];
+                q[l + w * g + h + j] += q_hi[g][j];
             }
     }
     return l;
 }
 
-template <int groups>
+template <int w, int groups>
 __attribute__((always_inline)) inline void block_sums(const float *x, int64_t rows, int64_t block,
                                                       const float *k, double *s, double *q) {
-    int64_t l = lane_group_sums<groups>(x, rows, block, 0, k, s, q);
-    if (groups > 1) l = lane_group_sums<1>(x, rows, block, l, k, s, q);
-    for (; l < block; ++l) { // the lanes beyond a multiple of 16 (channels-last, C = 19)
+    int64_t l = lane_group_sums<w, groups>(x, rows, block, 0, k, s, q);
+    if (groups > 1) l = lane_group_sums<w, 1>(x, rows, block, l, k, s, q);
+    for (; l < block; ++l) { // the lanes beyond a multiple of w (channels-last, C = 19)
         const double kd = k[l];
         double sl = 0.0, ql = 0.0;
         for (int64_t r = 0; r < rows; ++r) {
@@ -116,32 +137,36 @@ __attribute__((always_inline)) inline void block_sums(const float *x, int64_t ro
 }
 
 // Layer normalization's rows are in the cache when their statistics are computed, so there the
-// arithmetic is the cost: f32 partial sums in 4 x 16 lanes (each lane adds at most 16 terms, then
-// the lanes are added into doubles), 3 vector operations per 16 values instead of 8 in double.
+// arithmetic is the cost: f32 partial sums in 4 vectors of lanes (each lane adds at most 16
+// terms, then the lanes are added into doubles), 2 vector operations per vector of values and
+// pass instead of 4 in double.
 
 // The sum of d = x - k (square: of d^2) over n contiguous values.
-template <bool square>
+template <int w, bool square>
 __attribute__((always_inline)) inline double lane_sum(const float *x, int64_t n, float k) {
-    constexpr int64_t step = 4 * 16, flush = 16 * step;
-    const f32x16 kv = f32x16 {} + k;
-    f64x8 total = {};
+    using v = vecs<w>;
+    constexpr int64_t step = 4 * w, flush = 16 * step;
+    const typename v::f32 kv = typename v::f32 {} + k;
+    typename v::f64 total = {};
     int64_t i = 0;
     while (n - i >= step) {
-        f32x16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+        typename v::f32 a0 = {}, a1 = {}, a2 = {}, a3 = {};
         const int64_t end = i + std::min(flush, (n - i) / step * step);
         for (; i < end; i += step) {
-            const f32x16 d0 = load16(x + i) - kv, d1 = load16(x + i + 16) - kv,
-                         d2 = load16(x + i + 32) - kv, d3 = load16(x + i + 48) - kv;
+            const typename v::f32 d0 = load<typename v::f32>(x + i) - kv,
+                                  d1 = load<typename v::f32>(x + i + w) - kv,
+                                  d2 = load<typename v::f32>(x + i + 2 * w) - kv,
+                                  d3 = load<typename v::f32>(x + i + 3 * w) - kv;
             a0 += square ? d0 * d0 : d0;
             a1 += square ? d1 * d1 : d1;
             a2 += square ? d2 * d2 : d2;
             a3 += square ? d3 * d3 : d3;
         }
-        const f32x16 a = (a0 + a1) + (a2 + a3);
-        total += low_f64(a) + high_f64(a);
+        const typename v::f32 a = (a0 + a1) + (a2 + a3);
+        total += v::low(a) + v::high(a);
     }
     double sum = 0.0;
-    for (int l = 0; l < 8; ++l) sum += total[l];
+    for (int l = 0; l < w / 2; ++l) sum += total[l];
     for (; i < n; ++i) {
         const double d = static_cast<double>(x[i]) - static_cast<double>(k);
         sum += square ? d * d : d;
@@ -151,13 +176,14 @@ __attribute__((always_inline)) inline double lane_sum(const float *x, int64_t n,
 
 // Two passes over the row (in the cache): the mean of x - x[0], then the mean of (x - m)^2 with
 // m the mean rounded to f32 (what the normalization subtracts), less the (mean - m)^2 that adds.
+template <int w>
 __attribute__((always_inline)) inline void two_pass_moments(const float *x, int64_t n,
                                                            double &mean, double &variance) {
     const double dn = static_cast<double>(n);
-    mean = static_cast<double>(x[0]) + lane_sum<false>(x, n, x[0]) / dn;
+    mean = static_cast<double>(x[0]) + lane_sum<w, false>(x, n, x[0]) / dn;
     const float m = static_cast<float>(mean);
     const double bias = mean - static_cast<double>(m);
-    variance = std::max(0.0, lane_sum<true>(x, n, m) / dn - bias * bias);
+    variance = std::max(0.0, lane_sum<w, true>(x, n, m) / dn - bias * bias);
 }
 
 // The loops compiled for each ISA: the library is built for the baseline x86-64, and these run
@@ -170,19 +196,19 @@ __attribute__((target("avx2,fma"))) sums run_sums_avx2(const float *x, int64_t n
 }
 __attribute__((target("avx512f"))) void block_sums_avx512(const float *x, int64_t rows,
         int64_t block, const float *k, double *s, double *q) {
-    block_sums<4>(x, rows, block, k, s, q);
+    block_sums<16, 4>(x, rows, block, k, s, q);
 }
 __attribute__((target("avx2,fma"))) void block_sums_avx2(const float *x, int64_t rows,
         int64_t block, const float *k, double *s, double *q) {
-    block_sums<1>(x, rows, block, k, s, q);
+    block_sums<8, 2>(x, rows, block, k, s, q);
 }
 __attribute__((target("avx512f"))) void two_pass_moments_avx512(const float *x, int64_t n,
                                                               double &mean, double &variance) {
-    two_pass_moments(x, n, mean, variance);
+    two_pass_moments<16>(x, n, mean, variance);
 }
 __attribute__((target("avx2,fma"))) void two_pass_moments_avx2(const float *x, int64_t n,
                                                              double &mean, double &variance) {
-    two_pass_moments(x, n, mean, variance);
+    two_pass_moments<8>(x, n, mean, variance);
 }
 
 sums isa_run_sums(cpu_isa isa, const float *x, int64_t n, float k) {
