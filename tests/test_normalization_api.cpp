@@ -372,3 +372,43 @@ TEST_CASE("mb0 normalizations execute as no-ops", "[normalization][empty]") {
     CHECK_NOTHROW(layer_normalization_forward(lpd).execute(
             {{PRIM_ARG_SRC, memory(lpd.src_desc(), nullptr)}, {PRIM_ARG_DST, memory(lpd.dst_desc(), nullptr)}}));
 }
+
+TEST_CASE("src and dst in different layouts", "[normalization][layouts]") {
+    // The JIT declines (one layout for both); the reference reorders around its kernel. The
+    // result, read back plain, is the same as with one layout.
+    const dims d = {2, 19, 7, 5};
+    const std::vector<float> x = values(2 * 19 * 7 * 5, -3.f, 5.f, 11);
+    const auto run = [&](const char *src_layout, const char *dst_layout, bool layer) {
+        const memory::desc s(d, dt::f32, std::string(src_layout)), o(d, dt::f32, std::string(dst_layout));
+        memory src(s), dst(o);
+        reorder(plain(d), s).execute(memory(plain(d), const_cast<float *>(x.data())), src);
+        std::string impl;
+        if (layer) {
+            const layer_normalization_forward::primitive_desc pd(
+                    {prop_kind::forward_inference, s, o, memory::desc(), 1e-5f, normalization_flags::none});
+            impl = pd.impl_name();
+            layer_normalization_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+        } else {
+            const batch_normalization_forward::primitive_desc pd(
+                    {prop_kind::forward_inference, s, o, 1e-5f, normalization_flags::none});
+            impl = pd.impl_name();
+            batch_normalization_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+        }
+        std::vector<float> out(x.size());
+        reorder(o, plain(d)).execute(dst, memory(plain(d), out.data()));
+        return std::make_pair(impl, out);
+    };
+    for (const bool layer : {false, true}) {
+        INFO((layer ? "layer" : "batch"));
+        const auto same = run("abcd", "abcd", layer);
+        for (const char *dst_layout : {"acdb", "aBcd16b"}) {
+            const auto other = run("abcd", dst_layout, layer);
+            CHECK(other.first == "ref");
+            int64_t differ = 0;
+            for (size_t i = 0; i < x.size(); ++i)
+                differ += !(std::fabs(other.second[i] - same.second[i])
+                            <= 1e-5 * std::max(1.f, std::fabs(same.second[i])));
+            CHECK(differ == 0);
+        }
+    }
+}
