@@ -4,7 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "common/plain_layout.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/jit_normalization.hpp"
 #include "jit/normalization_pass.hpp"
@@ -87,11 +86,8 @@ std::unique_ptr<primitive_impl> create_jit_bnorm(const bnorm_request &req, cpu_i
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const bnorm_problem &prb = req.prb;
 
-    // 'any' takes the other one's layout, or plain when both are 'any'.
     memory::desc src = req.src, dst = req.dst;
-    if (src.is_any() && dst.is_any()) src = dst = plain_desc(src.get_dims());
-    if (src.is_any()) src = dst;
-    if (dst.is_any()) dst = src;
+    jit::resolve_any(src, dst);
     PRIM_DISPATCH(src == dst, "src and dst layouts differ");
     PRIM_DISPATCH(src.is_dense(), "the layout is not dense (strides with gaps)");
     const jit::channel_view view = jit::make_channel_view(src);

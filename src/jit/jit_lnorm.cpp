@@ -108,9 +108,7 @@ std::unique_ptr<primitive_impl> create_jit_lnorm(const lnorm_request &req, cpu_i
     const int rank = static_cast<int>(prb.dims.size());
 
     memory::desc src = req.src, dst = req.dst;
-    if (src.is_any() && dst.is_any()) src = dst = plain_desc(src.get_dims());
-    if (src.is_any()) src = dst;
-    if (dst.is_any()) dst = src;
+    jit::resolve_any(src, dst);
     PRIM_DISPATCH(src == dst, "src and dst layouts differ");
     PRIM_DISPATCH(src.is_dense() && src.nelems_padded() == prb.nelems(),
                   "the layout is not dense or is padded");

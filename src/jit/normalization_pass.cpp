@@ -1,10 +1,17 @@
 // The normalizations' pass: normalization_pass.hpp.
 #include "jit/normalization_pass.hpp"
 
+#include "common/plain_layout.hpp"
 #include "common/post_op_operands.hpp"
 
 namespace prim {
 namespace jit {
+
+void resolve_any(memory::desc &src, memory::desc &dst) {
+    if (src.is_any() && dst.is_any()) src = dst = impl::plain_desc(src.get_dims());
+    if (src.is_any()) src = dst;
+    if (dst.is_any()) dst = src;
+}
 
 std::unique_ptr<normalization_pass> normalization_pass::create(cpu_isa isa,
         const std::vector<leading_entry> &leading, const post_ops &user, const memory::desc &md,

@@ -14,6 +14,10 @@
 namespace prim {
 namespace jit {
 
+// src and dst as a normalization's pass runs them: 'any' takes the other one's layout, plain
+// when both are 'any'.
+void resolve_any(memory::desc &src, memory::desc &dst);
+
 struct leading_entry {
     algorithm alg; // a binary algorithm
     int mask;      // its operand's policy against the destination
