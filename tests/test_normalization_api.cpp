@@ -4,8 +4,11 @@
 // and PRIM_VERBOSE lines; every kind of bad input, refused with a message naming it.
 #include "api_test_util.hpp"
 
+#include <omp.h>
+
 #include <cstdio>
 #include <regex>
+#include <thread>
 #include <unistd.h>
 
 #include "common/problem.hpp"
@@ -411,4 +414,52 @@ TEST_CASE("src and dst in different layouts", "[normalization][layouts]") {
             CHECK(differ == 0);
         }
     }
+}
+
+TEST_CASE("one normalization runs from many threads at once, whatever the OpenMP threads",
+          "[normalization][threads]") {
+    // Computed statistics: their sums are split in slices that do not depend on the threads, so
+    // every run gives the same bits: 1 or 2 OpenMP threads, 4 callers at once.
+    const dims d = {4, 64, 17, 19};
+    const std::vector<float> x = values(4 * 64 * 17 * 19, -3.f, 5.f, 21);
+    for (const char *layout : {"abcd", "acdb", "aBcd16b"})
+        for (const bool layer : {false, true}) {
+            INFO((layer ? "layer" : "batch") << " normalization, " << layout);
+            const memory::desc md(d, dt::f32, std::string(layout));
+            std::function<void(const memory &, const memory &)> execute;
+            if (layer) {
+                const layer_normalization_forward p(layer_normalization_forward::primitive_desc(
+                        {prop_kind::forward_inference, md, 1e-5f, normalization_flags::none}));
+                execute = [p](const memory &src, const memory &dst) {
+                    p.execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+                };
+            } else {
+                const batch_normalization_forward p(batch_normalization_forward::primitive_desc(
+                        {prop_kind::forward_inference, md, 1e-5f, normalization_flags::none}));
+                execute = [p](const memory &src, const memory &dst) {
+                    p.execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+                };
+            }
+            memory src(md);
+            reorder(plain(d), md).execute(memory(plain(d), const_cast<float *>(x.data())), src);
+            const auto bytes = [](const memory &m) {
+                const float *p = static_cast<const float *>(m.get_data_handle());
+                return std::vector<float>(p, p + m.get_desc().get_size() / sizeof(float));
+            };
+            const int saved = omp_get_max_threads();
+            omp_set_num_threads(1);
+            memory one(md);
+            execute(src, one);
+            omp_set_num_threads(std::max(2, saved));
+            memory two(md);
+            execute(src, two);
+            omp_set_num_threads(saved);
+            CHECK(bytes(one) == bytes(two));
+            std::vector<memory> outs;
+            for (int t = 0; t < 4; ++t) outs.emplace_back(md);
+            std::vector<std::thread> callers;
+            for (int t = 0; t < 4; ++t) callers.emplace_back([&, t] { execute(src, outs[t]); });
+            for (std::thread &c : callers) c.join();
+            for (const memory &m : outs) CHECK(bytes(m) == bytes(one));
+        }
 }

@@ -226,6 +226,8 @@ void finish(double s, double q, int64_t n, double k, double &mean, double &varia
 // the threads, large enough that an item's bookkeeping does not count.
 const int64_t item_elems = 16 * 1024;
 const int64_t min_elems_per_thread = 32 * 1024;
+// Slices of the work items, summed apart: the most threads that can share the statistics.
+const int64_t max_slices = 64;
 
 } // namespace
 
@@ -257,33 +259,37 @@ void channel_moments(cpu_isa isa, const channel_view &v, int64_t channels, const
     std::vector<float> k(static_cast<size_t>(padded));
     for (int64_t cb = 0; cb < v.c_blocks; ++cb)
         for (int64_t l = 0; l < v.block; ++l) k[cb * v.block + l] = src[cb * v.inner * v.block + l];
-    // Work items: a run of rows of one (o, cb).
+    // Work items: a run of rows of one (o, cb). They are summed in a fixed number of slices of
+    // consecutive items, whatever the threads, then the slices in order: the result does not
+    // depend on the number of threads.
     const int64_t rows_per_item = std::max<int64_t>(1, item_elems / v.block);
     const int64_t chunks = (v.inner + rows_per_item - 1) / rows_per_item;
     const int64_t items = v.outer * v.c_blocks * chunks;
+    const int64_t slices = std::min(items, max_slices);
     const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
     const int nthr = static_cast<int>(std::max<int64_t>(
-            1, std::min<int64_t>({max_threads, items, elems / min_elems_per_thread})));
-    // Per thread: the sums of every channel, then of their squares.
-    std::vector<double> part(static_cast<size_t>(nthr * 2 * padded), 0.0);
+            1, std::min<int64_t>({max_threads, slices, elems / min_elems_per_thread})));
+    // Per slice: the sums of every channel, then of their squares.
+    std::vector<double> part(static_cast<size_t>(slices * 2 * padded), 0.0);
     const auto run = [&](int t) {
-        double *s = &part[static_cast<size_t>(t * 2 * padded)], *q = s + padded;
-        const int64_t first = items * t / nthr, last = items * (t + 1) / nthr;
-        for (int64_t it = first; it < last; ++it) {
-            const int64_t chunk = it % chunks, ocb = it / chunks, cb = ocb % v.c_blocks;
-            const int64_t s0 = chunk * rows_per_item;
-            const int64_t rows = std::min(rows_per_item, v.inner - s0);
-            const float *x = src + (ocb * v.inner + s0) * v.block;
-            if (v.block == 1) {
-                const sums r = isa_run_sums(isa, x, rows, k[cb]);
-                s[cb] += r.s;
-                q[cb] += r.q;
-            } else if (isa == cpu_isa::avx512) {
-                block_sums_avx512(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
-                                  q + cb * v.block);
-            } else {
-                block_sums_avx2(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
-                                q + cb * v.block);
+        for (int64_t sl = slices * t / nthr; sl < slices * (t + 1) / nthr; ++sl) {
+            double *s = &part[static_cast<size_t>(sl * 2 * padded)], *q = s + padded;
+            for (int64_t it = items * sl / slices; it < items * (sl + 1) / slices; ++it) {
+                const int64_t chunk = it % chunks, ocb = it / chunks, cb = ocb % v.c_blocks;
+                const int64_t s0 = chunk * rows_per_item;
+                const int64_t rows = std::min(rows_per_item, v.inner - s0);
+                const float *x = src + (ocb * v.inner + s0) * v.block;
+                if (v.block == 1) {
+                    const sums r = isa_run_sums(isa, x, rows, k[cb]);
+                    s[cb] += r.s;
+                    q[cb] += r.q;
+                } else if (isa == cpu_isa::avx512) {
+                    block_sums_avx512(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
+                                      q + cb * v.block);
+                } else {
+                    block_sums_avx2(x, rows, v.block, &k[cb * v.block], s + cb * v.block,
+                                    q + cb * v.block);
+                }
             }
         }
     };
@@ -296,9 +302,9 @@ void channel_moments(cpu_isa isa, const channel_view &v, int64_t channels, const
     const int64_t n = v.outer * v.inner;
     for (int64_t c = 0; c < channels; ++c) {
         double s = 0.0, q = 0.0;
-        for (int t = 0; t < nthr; ++t) {
-            s += part[static_cast<size_t>(t * 2 * padded + c)];
-            q += part[static_cast<size_t>(t * 2 * padded + padded + c)];
+        for (int64_t sl = 0; sl < slices; ++sl) {
+            s += part[static_cast<size_t>(sl * 2 * padded + c)];
+            q += part[static_cast<size_t>(sl * 2 * padded + padded + c)];
         }
         finish(s, q, n, k[c], mean[c], variance[c]);
     }
