@@ -2,9 +2,8 @@
 // [+ correction[r]] [* scale[c]] [+ shift[c]]) with r the row (every dim but the last) and c the
 // last dim. The per-row mean (in f32), rstd = 1 / sqrt(variance + eps) and, for computed
 // statistics, the correction of the mean's rounding are per-call buffers in the rows' memory
-// order; scale and shift are read from the user's buffers. The threads take blocks of rows:
-// a block's statistics (computed, or from the given ones) and then the pass over it, while the
-// rows just read are still in the cache.
+// order; scale and shift are read from the user's buffers. Statistics that are not given are
+// computed by blocks of rows, each block normalized right after, while it is still in the cache.
 #include <omp.h>
 
 #include <algorithm>
@@ -21,8 +20,8 @@ namespace prim {
 namespace impl {
 namespace {
 
-// Rows per block: about this many bytes of src, which stay in the L1/L2 cache between the
-// statistics and the pass.
+// Rows per block when the statistics are computed: about this many bytes of src, which stay in
+// the L1/L2 cache between the statistics and the pass.
 const int64_t block_bytes = 32 * 1024;
 // Below this many elements one thread does the whole run (as eltwise_pass).
 const int64_t min_elems_per_thread = 32 * 1024;
@@ -56,8 +55,14 @@ public:
             correction[r] = static_cast<float>((static_cast<double>(mean[r]) - m) * inv);
         };
 
-        // By blocks of rows over the threads: each block's statistics (given or computed), then
-        // the pass over it.
+        if (prb_.global_stats()) {
+            for (int64_t r = 0; r < rows; ++r) {
+                const int64_t at = stat_offset_.empty() ? r : stat_offset_[r];
+                set_row(r, args.mean[at], args.variance[at]);
+            }
+            pass.execute(args.src, args.dst, ops);
+            return;
+        }
         const int64_t block = std::max<int64_t>(1, block_bytes / (len * 4));
         const int64_t blocks = (rows + block - 1) / block;
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
@@ -67,11 +72,6 @@ public:
             for (int64_t b = blocks * t / nthr; b < blocks * (t + 1) / nthr; ++b) {
                 const int64_t first = b * block, count = std::min(block, rows - first);
                 for (int64_t r = first; r < first + count; ++r) {
-                    if (prb_.global_stats()) {
-                        const int64_t at = stat_offset_.empty() ? r : stat_offset_[r];
-                        set_row(r, args.mean[at], args.variance[at]);
-                        continue;
-                    }
                     double m, v;
                     jit::row_moments(isa_, args.src + r * len, len, m, v);
                     set_row(r, m, v);
