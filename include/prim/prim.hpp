@@ -9,5 +9,6 @@
 #include "prim/inner_product.hpp"
 #include "prim/kernel_cache.hpp"
 #include "prim/memory.hpp"
+#include "prim/normalization.hpp"
 #include "prim/primitive.hpp"
 #include "prim/reorder.hpp"

@@ -5,7 +5,9 @@
 #include "jit/jit_binary.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
+#include "jit/jit_normalization.hpp"
 #include "ref/ref_impls.hpp"
+#include "ref/ref_normalization.hpp"
 
 namespace prim {
 namespace impl {
@@ -38,6 +40,22 @@ const std::vector<impl_entry<binary_request>> &binary_impl_list() {
     static const std::vector<impl_entry<binary_request>> list = {
             {"jit", create_jit_binary},
             {"ref", create_ref_binary},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
+    static const std::vector<impl_entry<bnorm_request>> list = {
+            {"jit", create_jit_bnorm},
+            {"ref", create_ref_bnorm},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
+    static const std::vector<impl_entry<lnorm_request>> list = {
+            {"jit", create_jit_lnorm},
+            {"ref", create_ref_lnorm},
     };
     return list;
 }

@@ -111,6 +111,20 @@ struct binary_request {
     primitive_attr attr;
 };
 
+// The normalizations: epsilon and flags are in the problem. dst never zero (creation copies
+// src when the user gave none); stat (layer normalization's mean and variance layout) never zero
+// either ('any' or a layout).
+struct bnorm_request {
+    bnorm_problem prb;
+    memory::desc src, dst;
+    primitive_attr attr;
+};
+struct lnorm_request {
+    lnorm_problem prb;
+    memory::desc src, dst, stat;
+    primitive_attr attr;
+};
+
 // An implementation list entry: builds the implementation, or returns null and says why not
 // (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
 template <typename request>
@@ -124,6 +138,8 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list();
 const std::vector<impl_entry<ip_request>> &ip_impl_list();
 const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list();
 const std::vector<impl_entry<binary_request>> &binary_impl_list();
+const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list();
+const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list();
 
 // One check of an implementation's create(): if cond fails, say why and decline.
 #define PRIM_DISPATCH(cond, reason)                                                            \

@@ -2,6 +2,7 @@
 // creation applies, the canonical printed form of verbose lines, and FLOP counts. Parsing the
 // strings is benchdnn_lite's (benchdnn_lite/problem_parse.cpp).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -211,6 +212,95 @@ std::string to_string(const eltwise_problem &p) {
 std::string to_string(const binary_problem &p) {
     return to_string(eltwise_problem {p.src0}) + ":" + to_string(eltwise_problem {p.src1});
 }
+
+// ---- batch and layer normalization -----------------------------------------------------------
+
+int64_t lnorm_problem::rows() const {
+    int64_t n = 1;
+    for (size_t j = 0; j + 1 < dims.size(); ++j) n *= dims[j];
+    return n;
+}
+
+namespace {
+
+// "" or what is wrong with epsilon and the flags, common to both normalizations.
+std::string check_eps_and_flags(float eps, unsigned flags) {
+    if (!(eps > 0.f) || std::isinf(eps)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", static_cast<double>(eps));
+        return std::string("epsilon=") + buf + " must be positive and finite";
+    }
+    if (flags & ~norm_flags::all) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "0x%x", flags & ~norm_flags::all);
+        return std::string("flags ") + buf + " are not supported (use_global_stats 0x1, use_scale "
+               "0x8, use_shift 0x10; oneDNN's use_scaleshift 0x2 and fuse_norm_relu 0x4 are not "
+               "implemented: use use_scale | use_shift, and a relu post-op)";
+    }
+    return "";
+}
+
+std::string with_flags(unsigned flags, const std::string &desc) {
+    const std::string f = normalization_flags_string(flags);
+    return f.empty() ? desc : "--flags=" + f + " " + desc;
+}
+
+} // namespace
+
+std::string normalization_flags_string(unsigned flags) {
+    std::string s;
+    if (flags & norm_flags::global_stats) s += "G";
+    if (flags & norm_flags::scale) s += "C";
+    if (flags & norm_flags::shift) s += "H";
+    return s;
+}
+
+std::string check_bnorm_problem(const bnorm_problem &p) {
+    if (p.mb < 0) return "mb=" + num(p.mb) + " is negative";
+    if (p.ic < 1) return "ic=" + num(p.ic) + " must be positive";
+    if (p.nsp < 0 || p.nsp > 3)
+        return "a batch normalization has 0 to 3 spatial dims, not " + num(p.nsp);
+    for (int sp = 0; sp < 3; ++sp) {
+        if (sp < first_sp(p.nsp)) {
+            if (p.i[sp] != 1)
+                return std::string("spatial dim ") + sp_letter[sp]
+                       + " is not in use and must have size 1";
+        } else if (p.i[sp] < 1) {
+            return field_name('i', sp) + "=" + num(p.i[sp]) + " must be positive";
+        }
+    }
+    const std::string bad = check_eps_and_flags(p.eps, p.flags);
+    if (!bad.empty()) return bad;
+    const auto d = [](int64_t v) { return static_cast<double>(v); };
+    return too_large("src", d(std::max<int64_t>(p.mb, 1)) * d(p.ic) * d(p.i[0]) * d(p.i[1]) * d(p.i[2]));
+}
+
+std::string descriptor_string(const bnorm_problem &p) {
+    std::string s = "mb" + num(p.mb) + "ic" + num(p.ic);
+    for (int sp : printed_dims(p.nsp, [&](int a, int b) { return p.i[a] == p.i[b]; }))
+        s += field_name('i', sp) + num(p.i[sp]);
+    if (p.eps != 1.f / 16) { // as benchdnn prints it: a float on a default ostream (%g)
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", static_cast<double>(p.eps));
+        s += std::string("eps") + buf;
+    }
+    return s + quoted_name(p.name);
+}
+
+std::string to_string(const bnorm_problem &p) { return with_flags(p.flags, descriptor_string(p)); }
+
+std::string check_lnorm_problem(const lnorm_problem &p) {
+    if (p.dims.size() < 2 || p.dims.size() > 5)
+        return "a layer normalization has 2 to 5 dims, not " + num(p.dims.size());
+    eltwise_problem as_tensor {p.dims};
+    const std::string bad_dims = check_eltwise_problem(as_tensor);
+    if (!bad_dims.empty()) return bad_dims;
+    return check_eps_and_flags(p.eps, p.flags);
+}
+
+std::string descriptor_string(const lnorm_problem &p) { return to_string(eltwise_problem {p.dims}); }
+
+std::string to_string(const lnorm_problem &p) { return with_flags(p.flags, descriptor_string(p)); }
 
 } // namespace impl
 } // namespace prim

@@ -43,8 +43,9 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     why_not = isa == cpu_isa::avx512 ? post_ops_injector<cpu_isa::avx512>::why_not(kernel_chain)
                                      : post_ops_injector<cpu_isa::avx2>::why_not(kernel_chain);
     if (!why_not.empty()) return nullptr;
-    int64_t nelems = 1;
-    for (memory::dim d : md.get_dims()) nelems *= d;
+    // The whole buffer: a layout padded along a blocked dim is walked padding included (the
+    // plan's memory dims are the padded ones); the caller decides what the padding holds.
+    const int64_t nelems = md.nelems_padded();
     return std::unique_ptr<eltwise_pass>(new eltwise_pass(isa, kernel_chain, nelems, std::move(plan)));
 }
 
@@ -58,12 +59,15 @@ eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, e
     }
 }
 
+bool eltwise_pass::stream(const float *src, const float *dst) const {
+    const int vlen = isa_ == cpu_isa::avx512 ? 64 : 32;
+    return stream_kernel_ && src != dst && reinterpret_cast<uintptr_t>(dst) % vlen == 0;
+}
+
 void eltwise_pass::execute(const float *src, float *dst,
                            const std::vector<const float *> &operands) const {
     if (nelems_ == 0) return;
-    const int vlen = isa_ == cpu_isa::avx512 ? 64 : 32;
-    const bool stream = stream_kernel_ && src != dst
-            && reinterpret_cast<uintptr_t>(dst) % vlen == 0;
+    const bool stream = this->stream(src, dst);
     const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
     const int nthr = static_cast<int>(std::max<int64_t>(
             1, std::min<int64_t>(max_threads, nelems_ / min_elems_per_thread)));
@@ -77,23 +81,33 @@ void eltwise_pass::execute(const float *src, float *dst,
     const auto run_chunk = [&](int t) {
         const int64_t first = std::min<int64_t>(one_row ? nelems_ : total_rows, chunk * t);
         const int64_t last = std::min<int64_t>(one_row ? nelems_ : total_rows, first + chunk);
+        if (!one_row) return run_rows(src, dst, operands, stream, first, last - first);
         std::vector<int64_t> values(2 * (operands.size() + 1));
-        if (one_row) {
-            if (last > first) call(src, dst, operands, stream, 0, first, last - first, 1, values);
-            return;
-        }
-        // Rows [first, last), cut where the outer index changes.
-        for (int64_t r = first; r < last;) {
-            const int64_t in_outer = r % plan_.rows;
-            const int64_t count = std::min(last - r, plan_.rows - in_outer);
-            call(src, dst, operands, stream, r / plan_.rows, in_outer * plan_.row_len, plan_.row_len,
-                 count, values);
-            r += count;
-        }
+        if (last > first) call(src, dst, operands, stream, 0, first, last - first, 1, values);
     };
     if (nthr == 1) return run_chunk(0);
 #pragma omp parallel num_threads(nthr)
     run_chunk(omp_get_thread_num());
+}
+
+void eltwise_pass::execute_rows(const float *src, float *dst,
+                                const std::vector<const float *> &operands, int64_t first,
+                                int64_t count) const {
+    if (nelems_ > 0) run_rows(src, dst, operands, stream(src, dst), first, count);
+}
+
+void eltwise_pass::run_rows(const float *src, float *dst,
+                            const std::vector<const float *> &operands, bool stream,
+                            int64_t first, int64_t count) const {
+    std::vector<int64_t> values(2 * (operands.size() + 1));
+    const int64_t last = first + count;
+    for (int64_t r = first; r < last;) {
+        const int64_t in_outer = r % plan_.rows;
+        const int64_t n = std::min(last - r, plan_.rows - in_outer);
+        call(src, dst, operands, stream, r / plan_.rows, in_outer * plan_.row_len, plan_.row_len,
+             n, values);
+        r += n;
+    }
 }
 
 void eltwise_pass::call(const float *src, float *dst, const std::vector<const float *> &operands,

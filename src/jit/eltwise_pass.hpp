@@ -31,8 +31,21 @@ public:
     // operands: one per chain entry (null for entries without one), in operand_mds' layouts.
     void execute(const float *src, float *dst, const std::vector<const float *> &operands) const;
 
+    // The walk's rows (eltwise_rows.hpp): total_rows() of row_len() elements, in memory order.
+    int64_t row_len() const { return plan_.row_len; }
+    int64_t total_rows() const { return plan_.rows * plan_.outer_count(); }
+    // Rows [first, first + count) on the calling thread, for callers that thread the work
+    // themselves and interleave their own with it (layer normalization's statistics).
+    void execute_rows(const float *src, float *dst, const std::vector<const float *> &operands,
+                      int64_t first, int64_t count) const;
+
 private:
     eltwise_pass(cpu_isa isa, const post_ops &kernel_chain, int64_t nelems, eltwise_rows plan);
+    // Non-temporal stores for this call: large, out of place, dst aligned, no sum.
+    bool stream(const float *src, const float *dst) const;
+    // Rows [first, first + count), cut where the outer index changes.
+    void run_rows(const float *src, float *dst, const std::vector<const float *> &operands,
+                  bool stream, int64_t first, int64_t count) const;
     // One kernel call: rows of row_len elements from element start of the outer index outer.
     void call(const float *src, float *dst, const std::vector<const float *> &operands, bool stream,
               int64_t outer, int64_t start, int64_t row_len, int64_t rows,
