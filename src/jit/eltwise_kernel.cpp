@@ -72,11 +72,15 @@ void eltwise_kernel<isa>::load_operand(const operand_args &o) {
     constexpr int vlen = isa_traits<isa>::vlen;
     const Vmm v(o.aux_idx);
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
-    if (chain_.entries()[o.entry].mask == post_ops::policy::common) {
+    const int access = chain_.entries()[o.entry].mask;
+    if (access == post_ops::policy::common) {
         vbroadcastss(v, ptr[reg_op]);
         return;
     }
-    const Xbyak::Address at = ptr[reg_dst + reg_op + o.acc_idx * vlen];
+    // per_oc: the one vector every vector of the row reads; per_tensor: at dst's place.
+    const Xbyak::Address at = access == post_ops::policy::per_oc
+            ? ptr[reg_op]
+            : ptr[reg_dst + reg_op + o.acc_idx * vlen];
     if (tail_block_)
         tail_mask<isa>(*this, 0, tail_mask_idx_).load(v, at);
     else

@@ -4,9 +4,9 @@
 // vectors, then one masked tail; the caller threads over chunks of rows (or of one long row).
 // src may equal dst (in place).
 //
-// Binary and prelu operands (kernel chain masks, operand_access.hpp) are read per row either as
-// one value (common: broadcast) or as a row laid out like dst's (per_tensor: at dst's address
-// plus a difference). Between rows each operand moves by a fixed step, so a per-channel or
+// Binary and prelu operands (kernel chain masks) are read per row as one value (common:
+// broadcast), as a row laid out like dst's (per_tensor: at dst's address plus a difference) or as
+// one vector repeated (per_oc: a blocked layout's channel block). Between rows each operand moves by a fixed step, so a per-channel or
 // per-pixel operand becomes one or the other by the caller's choice of rows (jit_eltwise.cpp).
 #pragma once
 #include <cstdint>

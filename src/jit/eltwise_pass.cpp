@@ -28,7 +28,8 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     // The chain with each operand read as one value or dst-like per row, after the algorithm.
     eltwise_rows plan;
     post_ops rows_chain;
-    why_not = plan_eltwise_rows(md, chain, operand_mds, plan, rows_chain);
+    why_not = plan_eltwise_rows(md, chain, operand_mds, isa == cpu_isa::avx512 ? 16 : 8, plan,
+                                rows_chain);
     if (!why_not.empty()) return nullptr;
     post_ops kernel_chain;
     kernel_chain.append_eltwise(alg, alpha, beta, 1.f);
@@ -127,15 +128,15 @@ void eltwise_pass::call(const float *src, float *dst, const std::vector<const fl
     for (size_t i = 0; has_operands_ && i < operands.size(); ++i) {
         const eltwise_rows::operand &op = plan_.operands[i];
         if (!op.present) continue;
-        int64_t off = row0 * op.row_step + (op.follows_dst ? in_row : 0);
+        const bool follows = op.how == eltwise_rows::read::follows_dst;
+        int64_t off = row0 * op.row_step + (follows ? in_row : 0);
         for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * op.outer[d];
         const intptr_t at = reinterpret_cast<intptr_t>(operands[i] + off);
         const intptr_t dst_at = reinterpret_cast<intptr_t>(dst + dst_off);
         // Entry i of the attribute is entry i + 1 of the kernel chain.
         int64_t *v = &values[2 * (i + 1)];
-        v[0] = op.follows_dst ? at - dst_at : at;
-        v[1] = static_cast<int64_t>(sizeof(float))
-               * (op.follows_dst ? op.row_step - plan_.row_len : op.row_step);
+        v[0] = follows ? at - dst_at : at;
+        v[1] = static_cast<int64_t>(sizeof(float)) * (follows ? op.row_step - plan_.row_len : op.row_step);
     }
     const eltwise_call_args a{src + dst_off, dst + dst_off, row_len, rows,
                               has_operands_ ? values.data() : nullptr};

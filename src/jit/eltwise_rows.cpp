@@ -2,6 +2,7 @@
 #include "jit/eltwise_rows.hpp"
 
 #include <cctype>
+#include <optional>
 
 #include "common/post_op_operands.hpp"
 
@@ -54,7 +55,7 @@ int64_t stride_along(const memory::desc &op, const memory_dim &m) {
 } // namespace
 
 std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
-                              const std::vector<memory::desc> &mds,
+                              const std::vector<memory::desc> &mds, int simd_w,
                               eltwise_rows &plan, post_ops &kernel_chain) {
     const std::vector<memory_dim> mdims = memory_dims(dst);
     const int k = static_cast<int>(mdims.size());
@@ -79,11 +80,21 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
         for (int m = j; m < k; ++m) if (op_stride[i][m] != dst_stride[m]) return false;
         return true;
     };
+    const auto repeats_from = [&](size_t i, int j) {
+        if (j > k - 1 || mdims[k - 1].size != simd_w || op_stride[i][k - 1] != 1) return false;
+        for (int m = j; m < k - 1; ++m) if (op_stride[i][m] != 0) return false;
+        return true;
+    };
+    const auto how = [&](size_t i, int j) {
+        using read = eltwise_rows::read;
+        return constant_from(i, j) ? read::one_value
+                : follows_from(i, j) ? read::follows_dst
+                : repeats_from(i, j) ? read::repeats_vector : std::optional<read>();
+    };
     int j = 0;
     for (; j < k; ++j) {
         bool ok = true;
-        for (size_t i = 0; i < n && ok; ++i)
-            ok = op_stride[i].empty() || constant_from(i, j) || follows_from(i, j);
+        for (size_t i = 0; i < n && ok; ++i) ok = op_stride[i].empty() || how(i, j);
         if (ok) break;
     }
     plan = eltwise_rows();
@@ -115,10 +126,12 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
         }
         eltwise_rows::operand &op = plan.operands[i];
         op.present = true;
-        op.follows_dst = !constant_from(i, j);
+        op.how = *how(i, j);
         for (int m = 0; m + 1 < j; ++m) op.outer.push_back(op_stride[i][m]);
         op.row_step = j > 0 ? op_stride[i][j - 1] : 0;
-        const int access = op.follows_dst ? post_ops::policy::per_tensor : post_ops::policy::common;
+        const int access = op.how == eltwise_rows::read::follows_dst ? post_ops::policy::per_tensor
+                : op.how == eltwise_rows::read::repeats_vector ? post_ops::policy::per_oc
+                                                                : post_ops::policy::common;
         if (e.kind == post_ops::kind::binary) kernel_chain.append_binary(e.alg, access);
         else kernel_chain.append_prelu(access);
     }

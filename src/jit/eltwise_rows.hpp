@@ -8,6 +8,7 @@
 //   nchw, per_oc:          rows = planes (h, w), one value each, the row dim c
 //   nhwc, per_oc:          rows = pixels (c), the same channel vector for every pixel
 //   nchw, per_mb_spatial:  rows = planes, the same plane of the operand for every channel
+//   nChw16c, per_oc:       rows = planes of a channel block (h, w, 16c), one vector repeated
 //   no operand, common, per_tensor in dst's layout: one row, the whole tensor
 #pragma once
 #include <cstdint>
@@ -26,9 +27,17 @@ struct eltwise_rows {
     std::vector<int64_t> outer_sizes; // the dims beyond the row dim, outermost first
     std::vector<int64_t> dst_outer;   // dst's strides along them, elements
 
+    // How a row reads an operand.
+    enum class read {
+        one_value,      // one value for the whole row, broadcast
+        follows_dst,    // laid out like dst along the row
+        repeats_vector, // one vector repeated along the row: the row's innermost memory dim is a
+                        // block of exactly one vector (nChw16c on AVX-512) along which the
+                        // operand is contiguous, and it is constant along the row's other dims
+    };
     struct operand {
         bool present = false;
-        bool follows_dst = false;        // else one value per row
+        read how = read::one_value;
         std::vector<int64_t> outer;      // strides along the outer dims, elements
         int64_t row_step = 0;            // stride along the row dim, elements
     };
@@ -42,10 +51,11 @@ struct eltwise_rows {
 };
 
 // Plans the walk of dst (dense) for the chain's operands (mds: per entry, zero for entries
-// without one), and sets kernel_chain to the chain with each operand's mask common (one value
-// per row) or per_tensor (follows dst). Returns "" or why the kernel cannot read an operand.
+// without one) with vectors of simd_w lanes, and sets kernel_chain to the chain with each
+// operand's mask saying how a row reads it: common (one value), per_tensor (follows dst) or
+// per_oc (repeats one vector). Returns "" or why the kernel cannot read an operand.
 std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
-                              const std::vector<memory::desc> &mds,
+                              const std::vector<memory::desc> &mds, int simd_w,
                               eltwise_rows &plan, post_ops &kernel_chain);
 
 } // namespace jit
