@@ -10,6 +10,15 @@
 namespace prim {
 namespace impl {
 
+// The arguments both implementations take: src0 (as src), src1, dst.
+inline arg_layouts binary_layouts(const binary_request &req) {
+    arg_layouts l;
+    l.src = req.src0;
+    l.src1 = req.src1;
+    l.dst = req.dst;
+    return l;
+}
+
 inline post_ops binary_as_chain(const binary_request &req) {
     post_ops front;
     front.append_binary(req.alg, req.src1);

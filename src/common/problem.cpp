@@ -156,20 +156,30 @@ std::string to_string(const conv_problem &p) {
 
 // ---- inner product ---------------------------------------------------------------------------
 
+namespace {
+// The input's spatial sizes of an inner product or a batch normalization: the dims not in use
+// are 1, the others positive. "" or the problem.
+std::string check_input_spatial(int nsp, const int64_t i[3]) {
+    for (int sp = 0; sp < 3; ++sp) {
+        if (sp < first_sp(nsp)) {
+            if (i[sp] != 1)
+                return std::string("spatial dim ") + sp_letter[sp]
+                       + " is not in use and must have size 1";
+        } else if (i[sp] < 1) {
+            return field_name('i', sp) + "=" + num(i[sp]) + " must be positive";
+        }
+    }
+    return "";
+}
+} // namespace
+
 std::string check_ip_problem(const ip_problem &p) {
     if (p.mb < 0) return "mb=" + num(p.mb) + " is negative";
     if (p.ic < 1) return "ic=" + num(p.ic) + " must be positive";
     if (p.oc < 1) return "oc=" + num(p.oc) + " must be positive";
     if (p.nsp < 0 || p.nsp > 3) return "an inner product has 0 to 3 spatial dims, not " + num(p.nsp);
-    for (int sp = 0; sp < 3; ++sp) {
-        if (sp < first_sp(p.nsp)) {
-            if (p.i[sp] != 1)
-                return std::string("spatial dim ") + sp_letter[sp]
-                       + " is not in use and must have size 1";
-        } else if (p.i[sp] < 1) {
-            return field_name('i', sp) + "=" + num(p.i[sp]) + " must be positive";
-        }
-    }
+    const std::string bad_spatial = check_input_spatial(p.nsp, p.i);
+    if (!bad_spatial.empty()) return bad_spatial;
     const auto d = [](int64_t v) { return static_cast<double>(v); };
     const double spatial = d(p.i[0]) * d(p.i[1]) * d(p.i[2]);
     for (const std::string &msg : {too_large("src", d(p.mb) * d(p.ic) * spatial),
@@ -260,15 +270,8 @@ std::string check_bnorm_problem(const bnorm_problem &p) {
     if (p.ic < 1) return "ic=" + num(p.ic) + " must be positive";
     if (p.nsp < 0 || p.nsp > 3)
         return "a batch normalization has 0 to 3 spatial dims, not " + num(p.nsp);
-    for (int sp = 0; sp < 3; ++sp) {
-        if (sp < first_sp(p.nsp)) {
-            if (p.i[sp] != 1)
-                return std::string("spatial dim ") + sp_letter[sp]
-                       + " is not in use and must have size 1";
-        } else if (p.i[sp] < 1) {
-            return field_name('i', sp) + "=" + num(p.i[sp]) + " must be positive";
-        }
-    }
+    const std::string bad_spatial = check_input_spatial(p.nsp, p.i);
+    if (!bad_spatial.empty()) return bad_spatial;
     const std::string bad = check_eps_and_flags(p.eps, p.flags);
     if (!bad.empty()) return bad;
     const auto d = [](int64_t v) { return static_cast<double>(v); };

@@ -12,7 +12,7 @@ namespace {
 class jit_binary : public primitive_impl {
 public:
     jit_binary(cpu_isa isa, const binary_request &req, std::unique_ptr<jit::eltwise_pass> pass)
-        : primitive_impl(layouts(req)), isa_(isa), pass_(std::move(pass)) {}
+        : primitive_impl(binary_layouts(req)), isa_(isa), pass_(std::move(pass)) {}
 
     std::string name() const override { return std::string("jit:") + cpu_isa_name(isa_); }
 
@@ -21,14 +21,6 @@ public:
     }
 
 private:
-    static arg_layouts layouts(const binary_request &req) {
-        arg_layouts l;
-        l.src = req.src0;
-        l.src1 = req.src1;
-        l.dst = req.dst;
-        return l;
-    }
-
     cpu_isa isa_;
     std::unique_ptr<jit::eltwise_pass> pass_;
 };

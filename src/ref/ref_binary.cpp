@@ -13,7 +13,7 @@ namespace {
 class ref_binary : public primitive_impl {
 public:
     explicit ref_binary(const binary_request &req)
-        : primitive_impl(layouts(req)), chain_(binary_as_chain(req)),
+        : primitive_impl(binary_layouts(req)), chain_(binary_as_chain(req)),
           operand_mds_(binary_chain_operands(req)),
           nelems_(eltwise_problem {req.prb.src0}.nelems()) {}
 
@@ -32,14 +32,6 @@ public:
     }
 
 private:
-    static arg_layouts layouts(const binary_request &req) {
-        arg_layouts l;
-        l.src = req.src0;
-        l.src1 = req.src1;
-        l.dst = req.dst;
-        return l;
-    }
-
     post_ops chain_;
     std::vector<memory::desc> operand_mds_;
     int64_t nelems_;
