@@ -294,6 +294,8 @@ bool onednn_available() { return true; }
 onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const settings &s,
                          const prim::post_ops &po)
     : st_(std::make_unique<state>()) {
+    if (driver == driver_kind::binary || is_norm(driver))
+        throw onednn_skip(std::string("--cmp=onednn is not implemented for --") + driver_name(driver));
     try {
         if (driver == driver_kind::eltwise) {
             st_->eltwise(pc, s, po);
