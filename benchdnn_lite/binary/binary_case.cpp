@@ -82,6 +82,10 @@ public:
         return b;
     }
 
+    std::vector<float> input(int arg) const override {
+        return arg == prim::PRIM_ARG_SRC_0 ? src0_ : arg == prim::PRIM_ARG_SRC_1 ? src1_ : std::vector<float>();
+    }
+
     const std::vector<float> &ref_base() override {
         if (!ref_done_) {
             const int nd = static_cast<int>(prb_.src0.size());

@@ -80,6 +80,16 @@ double bytes(double n, const norm_args &a, const prim::post_ops &po, const memor
 class norm_case_base : public problem_case {
 public:
     double base_tolerance() const override { return norm_tolerance; }
+    std::vector<float> input(int arg) const override {
+        switch (arg) {
+        case prim::PRIM_ARG_SRC: return src_;
+        case prim::PRIM_ARG_MEAN: return a_.mean;
+        case prim::PRIM_ARG_VARIANCE: return a_.variance;
+        case prim::PRIM_ARG_SCALE: return a_.scale;
+        case prim::PRIM_ARG_SHIFT: return a_.shift;
+        default: return {};
+        }
+    }
     const std::vector<float> &ref_base() override {
         if (!ref_done_) {
             ref_ = buffer(volume(dst_dims_));
