@@ -88,9 +88,9 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     if (eltwise)
         loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::binary)
-        loops = {dir, dt, stag, dtag, balg, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, balg, mb, scales, zp, chains, fpmath, inplace};
     else if (is_norm(st.driver))
-        loops = {dir, dt, stag, dtag, flags, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
         loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace};
     else
@@ -135,6 +135,9 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
     if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
+    if ((driver == driver_kind::binary || is_norm(driver))
+        && s.strides.find_first_not_of(':') != std::string::npos)
+        return std::string("--strides is not implemented for --") + driver_name(driver);
     if (is_norm(driver)) {
         char other = 0;
         norm_flags_of(s.flags, &other);
