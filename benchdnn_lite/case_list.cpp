@@ -67,6 +67,8 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop strides = over(l.strides, [](case_spec &c, const std::string &v) { c.s.strides = v; });
     const loop calg = over(l.calg, [](case_spec &c, conv_alg a) { c.s.calg = a; });
     const loop alg = over(l.alg, [](case_spec &c, const eltwise_alg &a) { c.s.alg = a; });
+    const loop balg = over(l.balg, [](case_spec &c, prim::algorithm a) { c.s.balg = a; });
+    const loop flags = over(l.flags, [](case_spec &c, const std::string &v) { c.s.flags = v; });
     const loop alpha = over(alphas, [alpha_given](case_spec &c, float v) {
         c.s.alpha = v;
         c.s.alpha_given = alpha_given;
@@ -85,6 +87,10 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     std::vector<loop> loops;
     if (eltwise)
         loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
+    else if (st.driver == driver_kind::binary)
+        loops = {dir, dt, stag, dtag, strides, balg, mb, scales, zp, chains, fpmath, inplace};
+    else if (is_norm(st.driver))
+        loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
         loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace};
     else
@@ -129,6 +135,16 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
     if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
+    if ((driver == driver_kind::binary || is_norm(driver))
+        && s.strides.find_first_not_of(':') != std::string::npos)
+        return std::string("--strides is not implemented for --") + driver_name(driver);
+    if (is_norm(driver)) {
+        char other = 0;
+        norm_flags_of(s.flags, &other);
+        if (other == 'S') return "flag S (use_scaleshift) is not supported: write C and H";
+        if (other == 'R') return "flag R (fuse_norm_relu) is not supported: use a relu post-op";
+        if (other) return std::string("flag ") + other + " is not supported (prim runs G, C, H)";
+    }
     return "";
 }
 

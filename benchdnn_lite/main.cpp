@@ -1,5 +1,5 @@
 // benchdnn_lite: benchdnn's command line for prim (doc/reference.md §4).
-//   benchdnn_lite --conv|--ip|--eltwise [OPTION|DESC]...
+//   benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm [OPTION|DESC]...
 // Options apply to the descriptors that follow them. Every option (batch files included) is
 // checked before the first case runs; a bad one stops the run with exit status 2.
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/binary_table.hpp"
 #include "case_list.hpp"
 #include "drivers.hpp"
 #include "parser.hpp"
@@ -19,31 +20,46 @@ namespace {
 using namespace bdl;
 
 const char *usage =
-        "usage: benchdnn_lite --conv|--ip|--eltwise [OPTION|DESC]...\n"
+        "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm [OPTION|DESC]...\n"
         "options (most take comma lists; the cases are their cross product):\n"
         "         --mode=C|P|CP|L --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I|BWD_*\n"
-        "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --stag=TAG --wtag=TAG\n"
-        "         --dtag=TAG --tag=TAG --mb=N --inplace=BOOL --match=REGEX --skip-impl=STR\n"
+        "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --flags=GCH --stag=TAG\n"
+        "         --wtag=TAG"
+        " --dtag=TAG --tag=TAG --mb=N --inplace=BOOL --match=REGEX --skip-impl=STR\n"
         "         --attr-scales=S --attr-zero-points=Z --attr-fpmath=M --attr-scratchpad=M\n"
         "         --fused=on|off|both --max-ms-per-prb=N --cmp=onednn|none --batch=FILE\n"
         "         --reset -vN|--verbose=N\n"
         "see doc/benchdnn_lite.md\n";
 
 std::string case_desc(driver_kind d, const std::string &token, const settings &s) {
-    return d == driver_kind::conv ? conv_case_desc(token, s)
-           : d == driver_kind::ip ? ip_case_desc(token, s) : eltwise_case_desc(token, s);
+    switch (d) {
+    case driver_kind::conv: return conv_case_desc(token, s);
+    case driver_kind::ip: return ip_case_desc(token, s);
+    case driver_kind::binary: return binary_case_desc(token, s);
+    case driver_kind::bnorm: return bnorm_case_desc(token, s);
+    case driver_kind::lnorm: return lnorm_case_desc(token, s);
+    default: return eltwise_case_desc(token, s);
+    }
 }
 
 std::unique_ptr<problem_case> make_case(driver_kind d, const std::string &token,
                                         const settings &s) {
-    return d == driver_kind::conv ? make_conv_case(token, s)
-           : d == driver_kind::ip ? make_ip_case(token, s) : make_eltwise_case(token, s);
+    switch (d) {
+    case driver_kind::conv: return make_conv_case(token, s);
+    case driver_kind::ip: return make_ip_case(token, s);
+    case driver_kind::binary: return make_binary_case(token, s);
+    case driver_kind::bnorm: return make_bnorm_case(token, s);
+    case driver_kind::lnorm: return make_lnorm_case(token, s);
+    default: return make_eltwise_case(token, s);
+    }
 }
 
 // The REPRO options of a case before the chain: the driver, the settings, for eltwise --alg and
 // the non-default --alpha/--beta (the problem_case writes those when it exists).
 std::string repro_head(driver_kind d, const settings &s) {
     std::string r = std::string("--") + driver_name(d) + " " + s.repro_options();
+    if (d == driver_kind::binary)
+        return r + "--alg=" + prim::impl::find_binary(s.balg)->name + " ";
     if (d != driver_kind::eltwise) return r;
     r += "--alg=" + s.alg.name() + " ";
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
@@ -125,14 +141,14 @@ int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
         if (apply_option(token, st)) continue;
         if (st.driver == driver_kind::none)
             throw option_error("descriptor '" + token
-                               + "' comes before the driver option (--conv, --ip or --eltwise)");
+                               + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm or --lnorm)");
         if (!st.l.matches(token)) continue;
         const std::vector<case_spec> cases = expand_cases(st);
         count += static_cast<int64_t>(cases.size());
         if (rep) run_descriptor(token, st, cases, *rep);
     }
     if (st.driver == driver_kind::none)
-        throw option_error("no driver: the first option must be --conv, --ip or --eltwise");
+        throw option_error("no driver: the first option must be --conv, --ip, --eltwise, --binary, --bnorm or --lnorm");
     return count;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "attr/binary_table.hpp"
 #include "attr_syntax.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
@@ -168,10 +169,15 @@ bool apply_option(const std::string &token, parser_state &st) {
         if (has_value) bad(token, key + " takes no value");
     };
 
-    if (key == "--conv" || key == "--ip" || key == "--eltwise") {
+    if (key == "--conv" || key == "--ip" || key == "--eltwise" || key == "--binary"
+        || key == "--bnorm" || key == "--lnorm") {
         no_value();
-        const driver_kind d = key == "--conv" ? driver_kind::conv
-                              : key == "--ip" ? driver_kind::ip : driver_kind::eltwise;
+        const driver_kind d = key == "--conv"      ? driver_kind::conv
+                              : key == "--ip"      ? driver_kind::ip
+                              : key == "--binary"  ? driver_kind::binary
+                              : key == "--bnorm"   ? driver_kind::bnorm
+                              : key == "--lnorm"   ? driver_kind::lnorm
+                                                   : driver_kind::eltwise;
         if (st.driver != driver_kind::none && st.driver != d)
             bad(token, std::string("the driver is already --") + driver_name(st.driver)
                        + " (one driver per run)");
@@ -222,7 +228,20 @@ bool apply_option(const std::string &token, parser_state &st) {
         l.dt = dts;
     } else if (key == "--alg") {
         need_value();
-        if (st.driver == driver_kind::ip) bad(token, "--ip has no --alg");
+        if (st.driver == driver_kind::ip || is_norm(st.driver))
+            bad(token, std::string("--") + driver_name(st.driver) + " has no --alg");
+        if (st.driver == driver_kind::binary) {
+            std::vector<prim::algorithm> algs;
+            for (const std::string &v : items(token, value)) {
+                std::string n = lower(v);
+                if (n.compare(0, 7, "binary_") == 0) n = n.substr(7);
+                const prim::impl::binary_info *info = prim::impl::find_binary(n);
+                if (!info) bad(token, "unknown binary algorithm '" + v + "'");
+                algs.push_back(info->alg);
+            }
+            l.balg = algs;
+            return true;
+        }
         if (st.driver == driver_kind::conv) {
             std::vector<conv_alg> algs;
             for (const std::string &v : items(token, value)) algs.push_back(parse_conv_alg(token, v));
@@ -233,6 +252,19 @@ bool apply_option(const std::string &token, parser_state &st) {
                 algs.push_back(parse_eltwise_alg(token, v));
             l.alg = algs;
         }
+    } else if (key == "--flags") {
+        need_value();
+        if (st.driver != driver_kind::none && !is_norm(st.driver))
+            bad(token, "--flags is an option of --bnorm and --lnorm");
+        std::vector<std::string> v = items(token, value, true);
+        for (std::string &x : v) {
+            x = upper(x);
+            for (char c : x)
+                if (!is_norm_flag_letter(c))
+                    bad(token, "unknown flag '" + std::string(1, c)
+                                       + "' (benchdnn's letters: G, C, H, S, R, A, M)");
+        }
+        l.flags = v;
     } else if (key == "--alpha" || key == "--beta") {
         need_value();
         std::vector<float> v;
@@ -243,8 +275,14 @@ bool apply_option(const std::string &token, parser_state &st) {
         if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::none)
             bad(token, "--tag is an option of --eltwise; use --stag, --wtag, --dtag");
         std::vector<std::string> tags = items(token, value);
-        for (const std::string &t : tags)
-            if (!parse_tag(t)) bad(token, "unknown layout tag '" + t + "'");
+        for (const std::string &t : tags) {
+            // --binary's --stag is TAG0:TAG1 (one tag: both sources).
+            const std::vector<std::string> parts = st.driver == driver_kind::binary && key == "--stag"
+                                                           ? split(t, ':') : std::vector<std::string> {t};
+            if (parts.size() > 2) bad(token, "--stag of --binary is TAG0:TAG1");
+            for (const std::string &p : parts)
+                if (!parse_tag(p)) bad(token, "unknown layout tag '" + p + "'");
+        }
         (key == "--wtag" ? l.wtag : key == "--dtag" ? l.dtag : l.stag) = tags;
     } else if (key == "--strides") {
         need_value();

@@ -41,6 +41,11 @@ public:
     // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
     virtual double work(const prim::post_ops &po) const = 0;
 
+    // The plain data of input `arg` (PRIM_ARG_SRC_1, PRIM_ARG_MEAN, ...), for --cmp=onednn to give
+    // oneDNN the same data; empty when the case has no such input or does not say (the drivers
+    // whose data oneDNN's side regenerates from fill.hpp).
+    virtual std::vector<float> input(int arg) const { (void)arg; return {}; }
+
     const std::vector<float> &dst_old() const { return dst_old_; }
     const prim::memory::dims &dst_dims() const { return dst_dims_; }
 

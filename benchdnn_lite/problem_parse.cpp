@@ -3,6 +3,8 @@
 #include "problem_parse.hpp"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -271,6 +273,80 @@ eltwise_problem parse_eltwise_problem_named(const std::string &s, std::string *n
         ++pos;
     }
     const std::string problem = check_eltwise_problem(p);
+    if (!problem.empty()) fail(problem);
+    return p;
+}
+
+binary_problem parse_binary_problem_named(const std::string &s, std::string *name) {
+    const size_t colon = s.find(':');
+    if (colon == std::string::npos) fail("binary descriptor is SRC0:SRC1 (like 2x64x56x56:1x64x1x1)");
+    binary_problem p;
+    try {
+        p.src0 = parse_eltwise_problem_named(s.substr(0, colon), nullptr).dims;
+    } catch (const prim::error &e) {
+        fail(std::string("src0: ") + e.what());
+    }
+    try {
+        p.src1 = parse_eltwise_problem_named(s.substr(colon + 1), name).dims;
+    } catch (const prim::error &e) {
+        fail(std::string("src1: ") + e.what());
+    }
+    if (p.src0.size() != p.src1.size())
+        fail("src0 and src1 must have the same rank (" + num(p.src0.size()) + " and "
+             + num(p.src1.size()) + " dims)");
+    for (size_t j = 0; j < p.src0.size(); ++j)
+        if (p.src1[j] != p.src0[j] && p.src1[j] != 1)
+            fail("src1 dim " + num(j) + " (" + num(p.src1[j]) + ") must be src0's ("
+                 + num(p.src0[j]) + ") or 1");
+    return p;
+}
+
+bnorm_problem parse_bnorm_problem(const std::string &s) {
+    bnorm_problem p;
+    // eps is the one float field: taken out before the integer fields are scanned. No field
+    // name holds an 'n', so the name starts at the first n.
+    std::string rest = s;
+    const size_t name_at = s.find_first_of("nN");
+    std::string head = s.substr(0, name_at);
+    for (char &c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const size_t eps_at = head.find("eps");
+    if (eps_at != std::string::npos) {
+        const char *begin = s.c_str() + eps_at + 3;
+        char *end = nullptr;
+        const float v = std::strtof(begin, &end);
+        if (end == begin) fail("field 'eps' at position " + num(eps_at) + " has no value");
+        if (!(v >= 0.f) || std::isinf(v)) fail("eps must be a non-negative number");
+        p.eps = v;
+        rest = s.substr(0, eps_at) + s.substr(end - s.c_str());
+    }
+    static const std::vector<const char *> fields = {"mb", "ic", "id", "ih", "iw"};
+    std::vector<field_value> f = scan_fields(rest, fields, p.name);
+    if (!f[1].given) fail("field 'ic' is required");
+    if (f[0].given) p.mb = f[0].value;
+    p.ic = f[1].value;
+    const bool has_d = f[2].given, has_h = f[3].given, has_w = f[4].given;
+    if (has_d) {
+        if (has_h != has_w)
+            fail(std::string("3D problem: give both ih and iw or neither (only ")
+                 + (has_h ? "ih" : "iw") + " is given)");
+        p.nsp = 3;
+        if (!has_h) f[3] = f[4] = f[2];
+    } else if (has_h) {
+        p.nsp = 2;
+        if (!has_w) f[4] = f[3];
+    } else {
+        p.nsp = has_w ? 1 : 0;
+    }
+    for (int sp = first_sp(p.nsp); sp < 3 && p.nsp > 0; ++sp) p.i[sp] = f[2 + sp].value;
+    const std::string problem = check_bnorm_problem(p);
+    if (!problem.empty()) fail(problem);
+    return p;
+}
+
+lnorm_problem parse_lnorm_problem_named(const std::string &s, std::string *name) {
+    lnorm_problem p;
+    p.dims = parse_eltwise_problem_named(s, name).dims;
+    const std::string problem = check_lnorm_problem(p);
     if (!problem.empty()) fail(problem);
     return p;
 }

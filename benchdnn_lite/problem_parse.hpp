@@ -18,4 +18,13 @@ prim::impl::ip_problem parse_ip_problem(const std::string &s);
 prim::impl::eltwise_problem parse_eltwise_problem(const std::string &s);
 prim::impl::eltwise_problem parse_eltwise_problem_named(const std::string &s, std::string *name);
 
+// Binary: SRC0:SRC1 dims (2x64x56x56:1x64x1x1), the same rank, each src1 dim src0's or 1, then
+// an optional name as eltwise's.
+prim::impl::binary_problem parse_binary_problem_named(const std::string &s, std::string *name);
+// Batch normalization: benchdnn's mb2ic64ih56 (fields mb, ic, id, ih, iw in any order, spatial
+// copies as inner product's, eps given as a float: eps1e-05), an optional name (n"NAME").
+prim::impl::bnorm_problem parse_bnorm_problem(const std::string &s);
+// Layer normalization: dims 8x128x768 (2 to 5), an optional name as eltwise's.
+prim::impl::lnorm_problem parse_lnorm_problem_named(const std::string &s, std::string *name);
+
 } // namespace bdl

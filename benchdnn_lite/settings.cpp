@@ -2,6 +2,7 @@
 #include "settings.hpp"
 
 #include "attr/algorithm_table.hpp"
+#include "common/problem.hpp"
 #include "attr/operand_policy.hpp"
 #include "common/post_op_operands.hpp"
 #include "post_op_entries.hpp"
@@ -14,6 +15,9 @@ const char *driver_name(driver_kind d) {
     case driver_kind::conv: return "conv";
     case driver_kind::ip: return "ip";
     case driver_kind::eltwise: return "eltwise";
+    case driver_kind::binary: return "binary";
+    case driver_kind::bnorm: return "bnorm";
+    case driver_kind::lnorm: return "lnorm";
     default: return "none";
     }
 }
@@ -60,6 +64,7 @@ std::string settings::repro_options() const {
     if (dtag != "any") r += "--dtag=" + dtag + " ";
     if (strides.find_first_not_of(':') != std::string::npos) r += "--strides=" + strides + " ";
     if (calg != conv_alg::direct) r += std::string("--alg=") + conv_alg_name(calg) + " ";
+    if (!flags.empty()) r += "--flags=" + flags + " ";
     if (inplace) r += "--inplace=true ";
     if (!scales.empty()) r += "--attr-scales=" + scales + " ";
     if (!zero_points.empty()) r += "--attr-zero-points=" + zero_points + " ";
@@ -73,6 +78,22 @@ std::string settings::repro_options() const {
     }
     if (mode_p && max_ms != default_max_ms) r += "--max-ms-per-prb=" + std::to_string(max_ms) + " ";
     return r;
+}
+
+bool is_norm_flag_letter(char c) {
+    return c == 'G' || c == 'C' || c == 'H' || c == 'S' || c == 'R' || c == 'A' || c == 'M';
+}
+
+unsigned norm_flags_of(const std::string &flags, char *unsupported) {
+    unsigned f = 0;
+    if (unsupported) *unsupported = 0;
+    for (char c : flags) {
+        if (c == 'G') f |= prim::impl::norm_flags::global_stats;
+        else if (c == 'C') f |= prim::impl::norm_flags::scale;
+        else if (c == 'H') f |= prim::impl::norm_flags::shift;
+        else if (unsupported && !*unsupported) *unsupported = c;
+    }
+    return f;
 }
 
 std::string chain_spec::repro() const {

@@ -12,8 +12,9 @@
 
 namespace bdl {
 
-enum class driver_kind { none, conv, ip, eltwise };
-const char *driver_name(driver_kind d); // "conv", "ip", "eltwise"
+enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm };
+const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "bnorm", "lnorm"
+inline bool is_norm(driver_kind d) { return d == driver_kind::bnorm || d == driver_kind::lnorm; }
 
 // benchdnn's directions; prim runs the forward ones, the backward ones are skipped cases.
 enum class direction { fwd_b, fwd_d, fwd_i, bwd_d, bwd_w, bwd_wb };
@@ -66,6 +67,8 @@ struct settings {
     std::string strides;                   // --strides=SRC:WEI:DST ("" = none), as written
     conv_alg calg = conv_alg::direct;      // --alg (conv)
     eltwise_alg alg;                       // --alg (eltwise)
+    prim::algorithm balg = prim::algorithm::binary_add; // --alg (binary)
+    std::string flags;                     // --flags (bnorm, lnorm): benchdnn's letters, as written
     bool alpha_given = false, beta_given = false; // --alpha, --beta; else each alg's default
     float alpha = 0.f, beta = 0.f;
     int64_t mb = 0;                        // --mb; 0 keeps the descriptor's own
@@ -78,7 +81,7 @@ struct settings {
     std::vector<std::string> skip_impl;    // --skip-impl patterns
 
     // The options of a REPRO line that differ from their defaults, each followed by a space,
-    // without the chain and the eltwise algorithm (the case adds those).
+    // without the chain and the eltwise or binary algorithm (the case adds those); --flags here.
     std::string repro_options() const;
 };
 
@@ -99,6 +102,8 @@ struct option_lists {
     std::vector<std::string> strides {""};
     std::vector<conv_alg> calg {conv_alg::direct};
     std::vector<eltwise_alg> alg {eltwise_alg()};
+    std::vector<prim::algorithm> balg {prim::algorithm::binary_add};
+    std::vector<std::string> flags {""};
     std::vector<float> alpha, beta;        // empty: each algorithm's default
     std::vector<chain_spec> chains {chain_spec()};
     std::vector<std::string> scales {""}, zero_points {""}, fpmath {""};
@@ -112,4 +117,12 @@ struct option_lists {
     }
 };
 
+} // namespace bdl
+
+namespace bdl {
+// The normalization_flags bits of a --flags value (G use_global_stats, C use_scale, H use_shift);
+// *unsupported gets the first benchdnn letter prim does not run (S, R, A, M), 0 when none.
+unsigned norm_flags_of(const std::string &flags, char *unsupported = nullptr);
+// True for a letter of benchdnn's --flags (G C H S R A M).
+bool is_norm_flag_letter(char c);
 } // namespace bdl

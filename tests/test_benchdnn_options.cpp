@@ -16,6 +16,7 @@
 #include "case_list.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
+#include "problem_parse.hpp"
 #include "tags.hpp"
 
 using namespace bdl;
@@ -372,4 +373,105 @@ TEST_CASE("fill: small integers, deterministic, meaningful", "[benchdnn][fill]")
     int positive = 0;
     for (float x : e) positive += x > 0;
     CHECK(positive > 7000);
+}
+
+TEST_CASE("binary, bnorm and lnorm options", "[benchdnn][options]") {
+    parser_state b;
+    REQUIRE(apply_option("--binary", b));
+    CHECK(b.driver == driver_kind::binary);
+    apply_option("--alg=add,DIV,binary_ge", b);
+    CHECK(b.l.balg == std::vector<algorithm> {algorithm::binary_add, algorithm::binary_div,
+                                               algorithm::binary_ge});
+    apply_option("--stag=nhwc:nchw", b);
+    CHECK(b.l.stag == std::vector<std::string> {"nhwc:nchw"});
+    CHECK(option_error_of("--alg=relu", b) == "bad option '--alg=relu': unknown binary algorithm 'relu'");
+    CHECK(option_error_of("--stag=nhwc:foo", b) == "bad option '--stag=nhwc:foo': unknown layout tag 'foo'");
+    CHECK_THAT(option_error_of("--stag=a:b:c", b), Catch::Contains("TAG0:TAG1"));
+    CHECK_THAT(option_error_of("--flags=G", b), Catch::Contains("--flags is an option of --bnorm"));
+    // The cross product over the algorithms; REPRO of the settings.
+    REQUIRE(expand_cases(b).size() == 3);
+    CHECK(expand_cases(b)[1].s.balg == algorithm::binary_div);
+
+    parser_state n;
+    apply_option("--bnorm", n);
+    apply_option("--flags=,g,GCH,S", n);
+    CHECK(n.l.flags == std::vector<std::string> {"", "G", "GCH", "S"});
+    CHECK(option_error_of("--flags=GX", n)
+          == "bad option '--flags=GX': unknown flag 'X' (benchdnn's letters: G, C, H, S, R, A, M)");
+    CHECK_THAT(option_error_of("--alg=add", n), Catch::Contains("--bnorm has no --alg"));
+    const std::vector<case_spec> cases = expand_cases(n);
+    REQUIRE(cases.size() == 4);
+    CHECK(cases[0].skip.empty());
+    CHECK(cases[2].skip.empty());
+    CHECK(cases[2].s.repro_options() == "--flags=GCH ");
+    CHECK_THAT(cases[3].skip, Catch::Contains("use_scaleshift"));
+    char other = 0;
+    CHECK(norm_flags_of("GCH", &other) == (prim::impl::norm_flags::all));
+    CHECK(other == 0);
+    CHECK(norm_flags_of("CR", &other) == prim::impl::norm_flags::scale);
+    CHECK(other == 'R');
+
+    parser_state l;
+    apply_option("--lnorm", l);
+    CHECK(l.driver == driver_kind::lnorm);
+    CHECK(option_error_of("--flags=CH", l).empty());
+}
+
+TEST_CASE("binary, bnorm and lnorm descriptors", "[benchdnn][parse]") {
+    std::string name;
+    prim::impl::binary_problem b = parse_binary_problem_named("2x64x56x56:1x64x1x1", &name);
+    CHECK(b.src0 == std::vector<int64_t> {2, 64, 56, 56});
+    CHECK(b.src1 == std::vector<int64_t> {1, 64, 1, 1});
+    CHECK(name.empty());
+    CHECK(prim::impl::to_string(b) == "2x64x56x56:1x64x1x1");
+    b = parse_binary_problem_named("3x5:3x1_n\"row:bcast\"", &name);
+    CHECK(b.src1 == std::vector<int64_t> {3, 1});
+    CHECK(name == "row:bcast");
+    auto binary_error = [](const std::string &s) {
+        try {
+            parse_binary_problem_named(s, nullptr);
+        } catch (const prim::error &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK_THAT(binary_error("2x3"), Catch::Contains("SRC0:SRC1"));
+    CHECK_THAT(binary_error("2x3:2x3x1"), Catch::Contains("same rank"));
+    CHECK_THAT(binary_error("2x3:2x2"), Catch::Contains("src1 dim 1 (2) must be src0's (3) or 1"));
+    CHECK_THAT(binary_error("2xa:2x1"), Catch::Contains("src0"));
+
+    prim::impl::bnorm_problem p = parse_bnorm_problem("mb2ic64ih56");
+    CHECK(p.mb == 2);
+    CHECK(p.ic == 64);
+    CHECK(p.nsp == 2);
+    CHECK(p.i[1] == 56);
+    CHECK(p.i[2] == 56);
+    CHECK(p.eps == 1.f / 16);
+    p = parse_bnorm_problem("ic19id3ih5iw7eps1e-05n\"x\"");
+    CHECK(p.mb == 2);
+    CHECK(p.nsp == 3);
+    CHECK(p.i[0] == 3);
+    CHECK(p.i[1] == 5);
+    CHECK(p.i[2] == 7);
+    CHECK(p.eps == 1e-5f);
+    CHECK(p.name == "x");
+    CHECK(prim::impl::descriptor_string(p) == "mb2ic19id3ih5iw7eps1e-05n\"x\"");
+    p = parse_bnorm_problem("mb3ic5iw9");
+    CHECK(p.nsp == 1);
+    CHECK(p.i[2] == 9);
+    CHECK(parse_bnorm_problem("ic5").nsp == 0);
+    CHECK(parse_bnorm_problem("ic5id4").i[2] == 4); // 3D: h and w copy d
+    CHECK_THROWS_WITH(parse_bnorm_problem("mb2ih5"), Catch::Contains("field 'ic' is required"));
+    CHECK_THROWS_WITH(parse_bnorm_problem("ic3id2ih5"), Catch::Contains("3D problem"));
+    CHECK_THROWS_WITH(parse_bnorm_problem("ic3ih5epsx"), Catch::Contains("'eps'"));
+    CHECK_THROWS_WITH(parse_bnorm_problem("ic3oc5"), Catch::Contains("unknown field"));
+
+    prim::impl::lnorm_problem l = parse_lnorm_problem_named("8x128x768", &name);
+    CHECK(l.dims == std::vector<int64_t> {8, 128, 768});
+    CHECK(l.norm_len() == 768);
+    CHECK(name.empty());
+    CHECK(prim::impl::descriptor_string(l) == "8x128x768");
+    l = parse_lnorm_problem_named("2x19_n\"t\"", &name);
+    CHECK(name == "t");
+    CHECK_THROWS(parse_lnorm_problem_named("19", nullptr)); // 2 to 5 dims
 }

@@ -11,6 +11,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/binary_table.hpp"
 #include "attr/operand_policy.hpp"
 #include "common/post_op_operands.hpp"
 #include "fill.hpp"
@@ -164,7 +165,77 @@ struct onednn_case::state {
     void convolution(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
     void inner_product(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
     void eltwise(const problem_case &pc, const settings &s, const prim::post_ops &po);
+    void binary(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
+    void normalization(driver_kind driver, const problem_case &pc, const settings &s,
+                       const dnnl::primitive_attr &attr);
 };
+
+// Binary: the case's own sources, plain; dst in oneDNN's choice.
+void onednn_case::state::binary(const problem_case &pc, const settings &s,
+                                const dnnl::primitive_attr &attr) {
+    const prim::impl::binary_problem prb = parse_binary_problem_named(pc.desc(), nullptr);
+    const memory::dims src0 = onednn_dims(prb.src0), src1 = onednn_dims(prb.src1);
+    const memory::desc src0_md(src0, f32, plain_tag(src0.size())),
+            src1_md(src1, f32, plain_tag(src1.size())), dst_md(src0, f32, tag::any);
+    const dnnl::binary::desc d(onednn_binary(prim::impl::find_binary(s.balg)->name), src0_md,
+                               src1_md, dst_md);
+    const dnnl::binary::primitive_desc pd(d, attr, eng);
+    prim = dnnl::binary(pd);
+    impl = pd.impl_info_str();
+    args[DNNL_ARG_SRC_0] = bind(pc.input(prim::PRIM_ARG_SRC_0), src0, pd.src_desc(0));
+    args[DNNL_ARG_SRC_1] = bind(pc.input(prim::PRIM_ARG_SRC_1), src1, pd.src_desc(1));
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), src0, pd.dst_desc());
+    bind_operands(pd, pc.dst_dims());
+    dst_dims = src0;
+}
+
+// Batch and layer normalization, forward inference, plain data (oneDNN's own choice for a
+// given src), the flags as oneDNN 2.6 spells them.
+void onednn_case::state::normalization(driver_kind driver, const problem_case &pc,
+                                       const settings &s, const dnnl::primitive_attr &attr) {
+    const unsigned f = norm_flags_of(s.flags);
+    using nf = dnnl::normalization_flags;
+    nf flags = nf::none;
+    if (f & prim::impl::norm_flags::global_stats) flags |= nf::use_global_stats;
+    if (f & prim::impl::norm_flags::scale) flags |= nf::use_scale;
+    if (f & prim::impl::norm_flags::shift) flags |= nf::use_shift;
+    const memory::dims dims = onednn_dims(pc.dst_dims());
+    const memory::desc md(dims, f32, plain_tag(dims.size()));
+    const auto prop = dnnl::prop_kind::forward_inference;
+    memory::dims stat_dims, c_dims;
+    dnnl::primitive_desc_base pd_any;
+    if (driver == driver_kind::bnorm) {
+        const prim::impl::bnorm_problem prb = parse_bnorm_problem(pc.desc());
+        using bn = dnnl::batch_normalization_forward;
+        const bn::primitive_desc pd(bn::desc(prop, md, prb.eps, flags), attr, eng);
+        prim = bn(pd);
+        pd_any = pd;
+        stat_dims = c_dims = {dims[1]};
+    } else {
+        std::string name;
+        const prim::impl::lnorm_problem prb = parse_lnorm_problem_named(pc.desc(), &name);
+        using ln = dnnl::layer_normalization_forward;
+        const ln::primitive_desc pd(ln::desc(prop, md, prb.eps, flags), attr, eng);
+        prim = ln(pd);
+        pd_any = pd;
+        stat_dims = memory::dims(dims.begin(), dims.end() - 1);
+        c_dims = {dims.back()};
+    }
+    impl = pd_any.impl_info_str();
+    auto md_of = [&](int arg) { return pd_any.query_md(dnnl::query::exec_arg_md, arg); };
+    args[DNNL_ARG_SRC] = bind(pc.input(prim::PRIM_ARG_SRC), dims, md_of(DNNL_ARG_SRC));
+    if (f & prim::impl::norm_flags::global_stats) {
+        args[DNNL_ARG_MEAN] = bind(pc.input(prim::PRIM_ARG_MEAN), stat_dims, md_of(DNNL_ARG_MEAN));
+        args[DNNL_ARG_VARIANCE] = bind(pc.input(prim::PRIM_ARG_VARIANCE), stat_dims, md_of(DNNL_ARG_VARIANCE));
+    }
+    if (f & prim::impl::norm_flags::scale)
+        args[DNNL_ARG_SCALE] = bind(pc.input(prim::PRIM_ARG_SCALE), c_dims, md_of(DNNL_ARG_SCALE));
+    if (f & prim::impl::norm_flags::shift)
+        args[DNNL_ARG_SHIFT] = bind(pc.input(prim::PRIM_ARG_SHIFT), c_dims, md_of(DNNL_ARG_SHIFT));
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dims, md_of(DNNL_ARG_DST));
+    bind_operands(pd_any, pc.dst_dims());
+    dst_dims = dims;
+}
 
 void onednn_case::state::convolution(const problem_case &pc, const settings &s,
                                      const dnnl::primitive_attr &attr) {
@@ -301,14 +372,18 @@ onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const setti
             st_->ops = chain_or_skip(po);
             st_->chain = po;
             // Found by the C-mode check: its ref:any inner product is chosen and throws
-            // "could not execute a primitive" for any prelu mask.
-            if (driver == driver_kind::ip)
+            // "could not execute a primitive" for any prelu mask; its binary primitive too.
+            if (driver == driver_kind::ip || driver == driver_kind::binary)
                 for (const onednn_op &op : st_->ops)
                     if (op.what == onednn_op::kind::prelu)
-                        throw onednn_skip("oneDNN 2.6's inner product fails to execute prelu post-ops");
+                        throw onednn_skip(std::string("oneDNN 2.6's ")
+                                          + (driver == driver_kind::ip ? "inner product" : "binary")
+                                          + " fails to execute prelu post-ops");
             dnnl::primitive_attr attr;
             attr.set_post_ops(to_onednn(st_->ops, po, pc.dst_dims()));
             if (driver == driver_kind::conv) st_->convolution(pc, s, attr);
+            else if (driver == driver_kind::binary) st_->binary(pc, s, attr);
+            else if (is_norm(driver)) st_->normalization(driver, pc, s, attr);
             else st_->inner_product(pc, s, attr);
         }
     } catch (const dnnl::error &e) {

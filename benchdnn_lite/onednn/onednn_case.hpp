@@ -6,7 +6,8 @@
 // oneDNN gets `format any` for the source, weights and destination of convolution and inner
 // product (its best layouts), a plain source for eltwise (whose post-ops oneDNN 2.6 gets wrong:
 // an eltwise case with a chain is skipped), the same direction (--dir) and the
-// same data (fill.hpp is a function of the index in the plain layout). Threads: oneDNN and prim
+// same data (fill.hpp is a function of the index in the plain layout; binary, bnorm and lnorm
+// give theirs through problem_case::input, plain, forward inference for the normalizations). Threads: oneDNN and prim
 // share the OpenMP runtime, so OMP_NUM_THREADS sets both.
 #pragma once
 #include <memory>
