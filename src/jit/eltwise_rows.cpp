@@ -99,12 +99,8 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
     }
     plan = eltwise_rows();
     plan.row_len = j < k ? dst_stride[j] * mdims[j].size : 1;
-    // One short tensor is fine; many rows shorter than 8 elements (half an AVX-512 vector, one
-    // masked vector each) would cost more in the row loop than in the data.
-    const int64_t min_row_len = 8;
-    if (j > 0 && plan.row_len < min_row_len)
-        return "the operands' layouts leave rows of " + std::to_string(plan.row_len)
-               + " elements, fewer than " + std::to_string(min_row_len);
+    // Any row length: a row shorter than a vector is one masked vector, still far quicker than
+    // the reference's double arithmetic on plain copies.
     for (size_t i = 0; i < n; ++i)
         for (int m = 0; m < j && !op_stride[i].empty(); ++m)
             if (op_stride[i][m] < 0)
