@@ -1,12 +1,12 @@
 // Loading a binary or prelu operand for one accumulator inside the convolution kernels
 // (conv_kernel, conv_dw_kernel), where the vector lanes run along the channels. The kernel
 // chain's masks are accesses (operand_access.hpp); conv_call_args::post_op[i] holds, per call,
-// entry i's
+// entry i's (in the call's image, or the one image of an operand broadcast along the batch)
 //   common          operand address
 //   per_oc          address of the call's first channel (channels contiguous, like the bias)
 //   per_mb_spatial  address of the call's row at ow = 0 (pixels contiguous, one value each)
-//   per_tensor      operand - dst in bytes: the operand has the kernel's dst layout, so it is
-//                   read at the store's address plus this difference
+//   per_tensor      operand - dst in bytes: an image of the operand is laid out as one of the
+//                   kernel's dst, so it is read at the store's address plus this difference
 // so the hot loop does no index arithmetic: one or two general-register loads per entry and
 // block, then one vector load per accumulator.
 #pragma once

@@ -32,11 +32,12 @@ public:
 
 private:
     struct entry {
-        int access = -1;                          // -1: no operand
+        bool present = false;                     // the entry has an operand
+        int access = 0;                           // its access (a policy mask)
         std::unique_ptr<impl::internal_reorder> to_kdst; // per_tensor in another layout
         memory::desc user_md, kmd;                // the user's layout, the kernels'
 
-        int64_t stride_n = 0;                     // per_mb_spatial: elements per image
+        int64_t stride_n = 0;                     // elements per image, 0 with one image
     };
     const conv_conf &c_;
     std::vector<entry> entries_; // one per chain entry when the chain has operands, else none

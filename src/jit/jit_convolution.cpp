@@ -259,7 +259,7 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
-    const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), chain);
+    const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
     PRIM_DISPATCH(unread.empty(), unread);
     const bool avx512 = kernel_isa == cpu_isa::avx512;
     using inj512 = jit::post_ops_injector<cpu_isa::avx512>;

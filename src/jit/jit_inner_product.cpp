@@ -273,7 +273,7 @@ std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_n
     using injector = jit::post_ops_injector<isa>;
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
-    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), chain);
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), false, chain);
     if (unread.empty()) unread = operands_unreadable(req, chain);
     PRIM_DISPATCH(unread.empty(), unread);
     const std::string injector_refuses = injector::why_not(chain);

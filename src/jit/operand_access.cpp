@@ -18,10 +18,13 @@ int varying(const memory::dims &dims) {
 
 } // namespace
 
-std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, post_ops &out) {
+std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, bool batch_per_call,
+                         post_ops &out) {
     using policy = post_ops::policy;
     out = post_ops();
-    const int dst_varies = varying(dst_dims);
+    // Along a dim fixed for a whole call the operand may vary or not: the call's value absorbs it.
+    const int fixed = batch_per_call ? 1 : 0;
+    const int dst_varies = varying(dst_dims) & ~fixed;
     for (int i = 0; i < chain.len(); ++i) {
         const post_ops::entry &e = chain.entries()[i];
         switch (e.kind) {
@@ -29,7 +32,7 @@ std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, po
         case post_ops::kind::eltwise: out.append_eltwise(e.alg, e.alpha, e.beta, e.scale); continue;
         default: break;
         }
-        const int v = varying(impl::operand_dims(e, dst_dims));
+        const int v = varying(impl::operand_dims(e, dst_dims)) & ~fixed;
         int access;
         if (v == 0) access = policy::common;
         else if (v == (1 << 1)) access = policy::per_oc;

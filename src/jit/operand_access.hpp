@@ -17,9 +17,12 @@ namespace prim {
 namespace jit {
 
 // Sets out to chain with each operand entry's mask replaced by its access for a destination of
-// dst_dims. Returns "" or, for an operand that is none of the four, the reason
-// ("post-op 1 (add): operand dims 1x1x1x7 vary along dims {3}: no JIT kernel reads that").
-std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, post_ops &out);
+// dst_dims. batch_per_call: every kernel call covers one image (the convolution), so an operand
+// may vary along dim 0 or not whatever its access: the call's value absorbs it (per_dim_0 is
+// common there, per_dim_01 per_oc). Returns "" or, for an operand that is none of the four, the
+// reason ("post-op 1 (add) src1 varies along dims {3}: no JIT kernel reads that ...").
+std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, bool batch_per_call,
+                         post_ops &out);
 
 } // namespace jit
 } // namespace prim
