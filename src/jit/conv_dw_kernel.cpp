@@ -6,6 +6,7 @@
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_emit.hpp"
 #include "jit/conv_operand.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/tail_mask.hpp"
 
 namespace prim {
@@ -54,7 +55,11 @@ void conv_dw_kernel<isa>::generate() {
             vfmadd231ps(acc, old, s.scale_vec);
     };
     injector_ = std::make_unique<post_ops_injector<isa>>(
-            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); });
+            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); },
+            [this](int entry, int acc_idx) {
+                return shared_operand_key(chain_.entries()[entry].mask, acc_idx / cur_ur_,
+                                          acc_idx % cur_ur_);
+            });
 
     emit_row_walk(*this, c_, {reg_param, reg_src_blk, reg_dst_blk, reg_ow_cnt, reg_tmp},
                   [this](int ur, int64_t ow0, bool interior, const row_block *loop) {

@@ -9,6 +9,7 @@
 #include "jit/conv_kernel.hpp"
 #include "jit/conv_emit.hpp"
 #include "jit/conv_operand.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/tail_mask.hpp"
 
 namespace prim {
@@ -54,7 +55,10 @@ void conv_kernel<isa>::generate() {
             vfmadd231ps(acc_v, old, s.scale_vec);
     };
     injector_ = std::make_unique<post_ops_injector<isa>>(
-            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); });
+            *this, chain_, sum, [this](const operand_args &o) { load_operand(o); },
+            [this](int entry, int acc_idx) {
+                return shared_operand_key(chain_.entries()[entry].mask, acc_idx % nb_, acc_idx / nb_);
+            });
 
     emit_row();
     postamble();

@@ -4,6 +4,7 @@
 
 #include "jit/eltwise_kernel.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
 
@@ -132,7 +133,8 @@ void eltwise_kernel<isa>::generate() {
             vaddps(acc, acc, old);
         else
             vfmadd231ps(acc, old, s.scale_vec);
-    }, [this](const operand_args &o) { load_operand(o); });
+    }, [this](const operand_args &o) { load_operand(o); },
+    [this](int entry, int) { return shared_operand_key(chain_.entries()[entry].mask, 0, -1); });
     injector_ = &injector;
 
     preamble();

@@ -4,6 +4,7 @@
 
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
 #include "prim/error.hpp"
@@ -113,7 +114,11 @@ void ip_gemm_kernel<isa>::finalize() {
         post_ops_injector<isa> injector(
                 *this, chain_,
                 [this](const sum_args &s) { sum_dst_old(s.acc_idx, s.aux_idx, s.scale, s.scale_vec); },
-                [this](const operand_args &o) { load_operand(o); });
+                [this](const operand_args &o) { load_operand(o); },
+                [this](int entry, int acc_idx) {
+                    const int nr = static_cast<int>(conf_.nr);
+                    return shared_operand_key(chain_.entries()[entry].mask, acc_idx % nr, acc_idx / nr);
+                });
         injector_regs regs;
         for (int i = 0; i < n_acc(); ++i) regs.acc.push_back(i);
         for (int i = n_acc(); i < isa_traits<isa>::n_vregs; ++i) regs.aux.push_back(i);

@@ -24,5 +24,17 @@ namespace jit {
 std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, bool batch_per_call,
                          post_ops &out);
 
+// Which accumulators read the same values of an operand with this access (the injector's
+// operand_key_callback): the same channel block for per_oc, the same pixel for per_mb_spatial,
+// all for common, none for per_tensor.
+inline int shared_operand_key(int access, int channel_block, int pixel) {
+    switch (access) {
+    case post_ops::policy::common: return 0;
+    case post_ops::policy::per_oc: return channel_block;
+    case post_ops::policy::per_mb_spatial: return pixel;
+    default: return -1;
+    }
+}
+
 } // namespace jit
 } // namespace prim

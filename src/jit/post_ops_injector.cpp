@@ -15,8 +15,10 @@ namespace jit {
 
 template <cpu_isa isa>
 post_ops_injector<isa>::post_ops_injector(jit_generator &host, const post_ops &chain,
-                                          sum_callback sum, operand_callback operand)
-    : host_(host), chain_(chain), sum_(std::move(sum)), operand_(std::move(operand)) {
+                                          sum_callback sum, operand_callback operand,
+                                          operand_key_callback operand_key)
+    : host_(host), chain_(chain), sum_(std::move(sum)), operand_(std::move(operand)),
+      operand_key_(std::move(operand_key)) {
     const std::string reason = why_not(chain_);
     if (!reason.empty()) throw error(status::unimplemented, "post_ops_injector: " + reason);
     if (chain_.has_sum() && !sum_)
@@ -126,16 +128,41 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
 }
 
 // As many operand loads in a row as there are spares, then their operations: the loads of a
-// group are in flight together instead of each waiting for the previous operation.
+// group are in flight together instead of each waiting for the previous operation. Values the
+// host says are shared (operand_key_) stay in their spare and are not loaded again while no later
+// load needs that spare.
 template <cpu_isa isa>
 void post_ops_injector<isa>::emit_with_operand(int index, const injector_regs &regs) {
     const post_ops::entry &e = chain_.entries()[index];
-    const size_t group = regs.aux.size();
-    for (size_t first = 0; first < regs.acc.size(); first += group) {
-        const size_t count = std::min(group, regs.acc.size() - first);
+    // AVX2's prelu overwrites the spare with the product, so its values cannot be kept.
+    const bool keep = operand_key_ && (isa_traits<isa>::has_opmask || e.kind != post_ops::kind::prelu);
+    const size_t n_spares = regs.aux.size();
+    std::vector<int> held(n_spares, -1); // the key of the values each spare holds, -1: none
+    size_t next_spare = 0;
+    bool first_load = true;
+    for (size_t first = 0; first < regs.acc.size(); first += n_spares) {
+        const size_t count = std::min(n_spares, regs.acc.size() - first);
+        std::vector<size_t> spare_of(count);
+        std::vector<bool> in_group(n_spares, false);
+        for (size_t s = 0; s < count; ++s) {
+            const int acc = regs.acc[first + s];
+            const int key = keep ? operand_key_(index, acc) : -1;
+            const auto hit = std::find(held.begin(), held.end(), key);
+            if (key >= 0 && hit != held.end()) {
+                spare_of[s] = static_cast<size_t>(hit - held.begin());
+            } else {
+                // The next spare this group does not use yet (there is one: count <= spares).
+                while (in_group[next_spare]) next_spare = (next_spare + 1) % n_spares;
+                spare_of[s] = next_spare;
+                operand_(operand_args{index, acc, regs.aux[next_spare], first_load});
+                first_load = false;
+                held[next_spare] = key;
+                next_spare = (next_spare + 1) % n_spares;
+            }
+            in_group[spare_of[s]] = true;
+        }
         for (size_t s = 0; s < count; ++s)
-            operand_(operand_args{index, regs.acc[first + s], regs.aux[s], first + s == 0});
-        for (size_t s = 0; s < count; ++s) apply_operand(e, Vmm(regs.acc[first + s]), Vmm(regs.aux[s]), regs);
+            apply_operand(e, Vmm(regs.acc[first + s]), Vmm(regs.aux[spare_of[s]]), regs);
     }
 }
 

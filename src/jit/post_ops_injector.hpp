@@ -83,6 +83,10 @@ struct operand_args {
                  // register here and keep it for the entry's other accumulators
 };
 using operand_callback = std::function<void(const operand_args &)>;
+// Optional: which accumulators read the same operand values. Equal keys >= 0 for the same entry
+// mean equal values (a per-channel operand for every pixel of a channel block), so the injector
+// loads them once and keeps them in a spare while the spares allow; -1: values of their own.
+using operand_key_callback = std::function<int(int entry, int acc_idx)>;
 
 // The opmask split of the register contract above (AVX-512).
 constexpr int host_tail_opmask = 1;      // k1: the host's tail mask
@@ -107,7 +111,7 @@ public:
     // (else prim::error(invalid_arguments)). Throws prim::error(unimplemented) with
     // why_not(chain) when that is not empty.
     post_ops_injector(jit_generator &host, const post_ops &chain, sum_callback sum = nullptr,
-                      operand_callback operand = nullptr);
+                      operand_callback operand = nullptr, operand_key_callback operand_key = nullptr);
 
     // "" when the injector can emit the chain on this ISA, else why not, worded the same for
     // every host: "post-op soft_relu has no JIT emitter", "post-op log needs 8 opmasks, the
@@ -144,6 +148,7 @@ private:
     post_ops chain_;
     sum_callback sum_;
     operand_callback operand_;
+    operand_key_callback operand_key_;
 };
 
 extern template class post_ops_injector<cpu_isa::avx2>;
