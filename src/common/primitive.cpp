@@ -1,6 +1,8 @@
 // What every primitive shares: queries of the chosen implementation, and execution on an
 // argument map (checking each argument, and that dst shares no memory it may not, before any
 // kernel sees them).
+#include <type_traits>
+
 #include "common/overlap.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
@@ -70,23 +72,29 @@ using impl::md_str;
 
 // The data pointer of one argument, after checking that it is there, that its desc is the one
 // the implementation runs on, and that it has data.
-void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, const char *name,
+// name: the argument's name, or a callable that makes it (built only on error).
+template <typename name_t>
+void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, const name_t &name_of,
                const memory::desc &expected) {
-    // The message prefix is built only on error: this runs for every argument of every call.
+    // The message prefix and name are built only on error: this runs for every argument of
+    // every call.
     const auto who = [&] {
-        return std::string(impl::primitive_kind_name(pi.kind)) + " " + pi.problem_str + ": ";
+        std::string name;
+        if constexpr (std::is_invocable_v<name_t>) name = name_of();
+        else name = name_of;
+        return std::string(impl::primitive_kind_name(pi.kind)) + " " + pi.problem_str + ": " + name;
     };
     auto it = args.find(arg);
     if (it == args.end() || it->second.is_empty())
-        throw error(status::invalid_arguments, who() + name + " argument is missing");
+        throw error(status::invalid_arguments, who() + " argument is missing");
     const memory::desc &md = it->second.get_desc();
     if (md != expected)
         throw error(status::invalid_arguments,
-                    who() + name + " memory desc " + md_str(md) + " differs from the primitive's "
+                    who() + " memory desc " + md_str(md) + " differs from the primitive's "
                             + md_str(expected) + " (query it from the primitive_desc)");
     void *p = it->second.get_data_handle();
     if (!p && !pi.empty)
-        throw error(status::invalid_arguments, who() + name + " memory has no data (null handle)");
+        throw error(status::invalid_arguments, who() + " memory has no data (null handle)");
     return p;
 }
 
@@ -151,7 +159,7 @@ void primitive::execute(const exec_args &args) const {
             const post_ops::entry &e = chain.entries()[i];
             if (!impl::has_operand(e)) continue;
             ptrs.post_op[i] = static_cast<const float *>(
-                    arg_data(pi, args, impl::operand_arg(e, i), impl::operand_name(e, i).c_str(),
+                    arg_data(pi, args, impl::operand_arg(e, i), [&] { return impl::operand_name(e, i); },
                              pi.operand_mds[i]));
         }
     }
