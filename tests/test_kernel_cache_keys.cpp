@@ -148,3 +148,28 @@ TEST_CASE("kernel keys: every byte of conv_kernel_conf, the kind and the chain a
     CHECK(kernel_key("conv_avx2", conv_kernel_conf(), chain) != key);
     CHECK(kernel_key("conv_avx512", conv_kernel_conf(), parse_post_ops("sum+relu:0.5")) != key);
 }
+
+TEST_CASE("key_of: a binary or prelu entry's algorithm and access are in the key, src1 is not",
+          "[jit][kernel_cache]") {
+    using prim::jit::key_of;
+    using policy = prim::post_ops::policy;
+    const auto chain = [](prim::algorithm alg, int mask) {
+        prim::post_ops po;
+        po.append_binary(alg, mask);
+        return po;
+    };
+    const std::string add_oc = key_of(chain(prim::algorithm::binary_add, policy::per_oc));
+    CHECK(key_of(chain(prim::algorithm::binary_mul, policy::per_oc)) != add_oc);
+    CHECK(key_of(chain(prim::algorithm::binary_add, policy::per_tensor)) != add_oc);
+    prim::post_ops prelu_oc, prelu_common;
+    prelu_oc.append_prelu(policy::per_oc);
+    prelu_common.append_prelu(policy::common);
+    CHECK(key_of(prelu_oc) != key_of(prelu_common));
+    CHECK(key_of(prelu_oc) != add_oc);
+    // A given src1 of the same policy: kernels address it by the policy alone.
+    prim::post_ops given;
+    given.append_binary(prim::algorithm::binary_add,
+                        prim::memory::desc({1, 19, 1, 1}, prim::memory::data_type::f32,
+                                           prim::memory::format_tag::nchw));
+    CHECK(key_of(given) == add_oc);
+}
