@@ -77,4 +77,27 @@ memory::desc plain(const dims &d) {
     return memory::desc(d, dt::f32, by_rank[d.size()]);
 }
 
+// A memory in layout md holding the plain (row-major) values, through the public reorder.
+[[maybe_unused]] memory from_plain(const std::vector<float> &values, const memory::desc &md) {
+    const memory::desc pl = plain(md.get_dims());
+    memory out(md);
+    reorder(pl, md).execute(memory(pl, const_cast<float *>(values.data())), out);
+    return out;
+}
+
+// The contents of m in the plain layout of its dims.
+[[maybe_unused]] std::vector<float> to_plain(const memory &m) {
+    const memory::desc pl = plain(m.get_desc().get_dims());
+    std::vector<float> out(static_cast<size_t>(pl.nelems_padded()));
+    reorder(m.get_desc(), pl).execute(m, memory(pl, out.data()));
+    return out;
+}
+
+// The number of elements of dims.
+[[maybe_unused]] int64_t count(const dims &d) {
+    int64_t n = 1;
+    for (const auto v : d) n *= v;
+    return n;
+}
+
 } // namespace

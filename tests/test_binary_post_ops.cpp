@@ -15,27 +15,6 @@ namespace {
 
 // ---- data in any layout ---------------------------------------------------------------------
 
-// A memory in layout md holding the plain (row-major) values, through the public reorder.
-memory from_plain(const std::vector<float> &plain_values, const memory::desc &md) {
-    const memory::desc pl = plain(md.get_dims());
-    memory out(md);
-    reorder(pl, md).execute(memory(pl, const_cast<float *>(plain_values.data())), out);
-    return out;
-}
-
-std::vector<float> to_plain(const memory &m) {
-    const memory::desc pl = plain(m.get_desc().get_dims());
-    std::vector<float> out(static_cast<size_t>(pl.nelems_padded()));
-    reorder(m.get_desc(), pl).execute(m, memory(pl, out.data()));
-    return out;
-}
-
-int64_t count(const dims &d) {
-    int64_t n = 1;
-    for (const auto v : d) n *= v;
-    return n;
-}
-
 // Integers in [lo, hi], a fixed sequence per seed: every product and sum below stays exact.
 std::vector<float> integers(int64_t n, int lo, int hi, unsigned seed) {
     std::mt19937 rng(seed);

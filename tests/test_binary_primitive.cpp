@@ -14,19 +14,6 @@ memory::desc layout(const dims &d, const char *pattern) {
                                          : memory::desc(d, dt::f32, std::string(pattern));
 }
 
-// Values in the memory's own layout from plain row-major ones, and back, by reorder.
-memory from_plain(const std::vector<float> &v, const memory::desc &md) {
-    memory p(plain(md.get_dims())), m(md);
-    std::copy(v.begin(), v.end(), data(p));
-    reorder(p, m).execute(p, m);
-    return m;
-}
-std::vector<float> to_plain(const memory &m) {
-    memory p(plain(m.get_desc().get_dims()));
-    reorder(m, p).execute(m, p);
-    return std::vector<float>(data(p), data(p) + p.get_desc().get_size() / sizeof(float));
-}
-
 std::vector<float> integers(size_t n, unsigned seed, bool nonzero) {
     std::mt19937 rng(seed);
     std::vector<float> v(n);
@@ -35,12 +22,6 @@ std::vector<float> integers(size_t n, unsigned seed, bool nonzero) {
         if (nonzero && x == 0.f) x = 0.25f;
     }
     return v;
-}
-
-int64_t volume(const dims &d) {
-    int64_t n = 1;
-    for (auto x : d) n *= x;
-    return n;
 }
 
 // src1's plain index for src0's plain index i: broadcast dims read index 0.
@@ -109,9 +90,9 @@ TEST_CASE("binary: every algorithm, broadcast, layout and ISA against plain loop
                     for (const char *chain : chains) {
                         const dims d0 = {2, sc.c, 5, 17};
                         const char *lay = sc.layout;
-                        const auto s0 = integers(volume(d0), 1, false);
-                        const auto s1 = integers(volume(d1), 2, alg == algorithm::binary_div);
-                        const auto old = integers(volume(d0), 3, false);
+                        const auto s0 = integers(count(d0), 1, false);
+                        const auto s1 = integers(count(d1), 2, alg == algorithm::binary_div);
+                        const auto old = integers(count(d0), 3, false);
                         INFO(cpu_isa_name(isa) << " " << algorithm_name(alg) << " src1 "
                              << d1[0] << "x" << d1[1] << "x" << d1[2] << "x" << d1[3] << " " << lay
                              << " '" << chain << "'");
@@ -120,7 +101,7 @@ TEST_CASE("binary: every algorithm, broadcast, layout and ISA against plain loop
                         if (isa != cpu_isa::none) CHECK(r.impl.rfind("jit:", 0) == 0);
                         const post_ops po = parse_post_ops(chain);
                         int64_t bad = 0;
-                        for (int64_t i = 0; i < volume(d0); ++i) {
+                        for (int64_t i = 0; i < count(d0); ++i) {
                             float x = impl::binary_fwd(alg, s0[i], s1[broadcast_index(i, d0, d1)]);
                             if (po.len() > 0) x = impl::ref_apply_post_ops(po, x, old[i]);
                             bad += !(r.got[i] == x);
@@ -131,14 +112,14 @@ TEST_CASE("binary: every algorithm, broadcast, layout and ISA against plain loop
 
 TEST_CASE("binary: in place, src1 in its own layout, empty, post-op operands", "[binary]") {
     const dims d0 = {3, 40, 7, 9}, d1 = {1, 40, 1, 1};
-    const auto s0 = integers(volume(d0), 4, false), s1 = integers(volume(d1), 5, false);
+    const auto s0 = integers(count(d0), 4, false), s1 = integers(count(d1), 5, false);
     for (cpu_isa isa : isas()) {
         INFO(cpu_isa_name(isa));
         for (const char *lay1 : {"abcd", "acdb"}) {
             const run_result r = run_binary(algorithm::binary_mul, d0, d1, "acdb", lay1, "", isa,
                                             true, s0, s1, {});
             int64_t bad = 0;
-            for (int64_t i = 0; i < volume(d0); ++i)
+            for (int64_t i = 0; i < count(d0); ++i)
                 bad += r.got[i] != s0[i] * s1[broadcast_index(i, d0, d1)];
             CHECK(bad == 0);
         }
@@ -156,7 +137,7 @@ TEST_CASE("binary: in place, src1 in its own layout, empty, post-op operands", "
                             {PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | PRIM_ARG_SRC_1, extra}});
         const auto got = to_plain(dst);
         int64_t bad = 0;
-        for (int64_t i = 0; i < volume(d0); ++i)
+        for (int64_t i = 0; i < count(d0); ++i)
             bad += got[i] != (s0[i] - s1[broadcast_index(i, d0, d1)]) + s0[i];
         CHECK(bad == 0);
         // An empty problem runs as a no-op.

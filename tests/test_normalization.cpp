@@ -15,26 +15,6 @@ namespace {
 
 const double tolerance = 1e-5;
 
-memory from_plain(const std::vector<float> &values, const memory::desc &md) {
-    const memory::desc pl = plain(md.get_dims());
-    memory out(md);
-    reorder(pl, md).execute(memory(pl, const_cast<float *>(values.data())), out);
-    return out;
-}
-
-std::vector<float> to_plain(const memory &m) {
-    const memory::desc pl = plain(m.get_desc().get_dims());
-    std::vector<float> out(static_cast<size_t>(pl.nelems_padded()));
-    reorder(m.get_desc(), pl).execute(m, memory(pl, out.data()));
-    return out;
-}
-
-int64_t count(const dims &d) {
-    int64_t n = 1;
-    for (const auto v : d) n *= v;
-    return n;
-}
-
 std::vector<float> uniform(int64_t n, float lo, float hi, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(lo, hi);
