@@ -26,6 +26,19 @@ struct job {
     std::function<void()> f;
     std::vector<double> t;
 };
+// A two-thread memcpy of n floats from a to c, each thread one half: the bandwidth reference.
+static job copy_job(const std::string &name, const float *a, float *c, size_t n) {
+    return {name, 2.0 * n * 4, [=] {
+#pragma omp parallel num_threads(2)
+                {
+                    const int t = omp_get_thread_num();
+                    const size_t h = n / 2;
+                    memcpy(c + t * h, a + t * h, (t ? n - h : h) * 4);
+                }
+            },
+            {}};
+}
+
 static void fill(const prim::memory &m) {
     float *p = (float *)m.get_data_handle();
     size_t n = m.get_desc().get_size() / 4;
@@ -124,17 +137,7 @@ int main(int argc, char **argv) {
             a[i] = (i % 7) - 3.f;
             c[i] = 0;
         }
-        g.push_back({std::string("copy ") + layout,
-                     2.0 * n * 4,
-                     [=] {
-#pragma omp parallel num_threads(2)
-                         {
-                             int t = omp_get_thread_num();
-                             size_t h = n / 2;
-                             memcpy(c + t * h, a + t * h, (t ? n - h : h) * 4);
-                         }
-                     },
-                     {}});
+        g.push_back(copy_job(std::string("copy ") + layout, a, c, n));
         primitive_attr attr;
         attr.set_post_ops(parse_post_ops("relu"));
         batch_normalization_forward::primitive_desc bpd(
@@ -197,17 +200,7 @@ int main(int argc, char **argv) {
             a[i] = (i % 7) - 3.f;
             c[i] = 0;
         }
-        g.push_back({"copy lnorm",
-                     2.0 * n * 4,
-                     [=] {
-#pragma omp parallel num_threads(2)
-                         {
-                             int t = omp_get_thread_num();
-                             size_t h = n / 2;
-                             memcpy(c + t * h, a + t * h, (t ? n - h : h) * 4);
-                         }
-                     },
-                     {}});
+        g.push_back(copy_job("copy lnorm", a, c, n));
         const auto CH = normalization_flags::use_scale | normalization_flags::use_shift;
         layer_normalization_forward::primitive_desc lpd(
             layer_normalization_forward::desc(prop_kind::forward_inference, md, 1e-5f, CH));
@@ -255,17 +248,7 @@ int main(int argc, char **argv) {
             b[i] = (i % 5) - 2.f;
             c[i] = 0;
         }
-        jobs.push_back({"copy(2 threads)",
-                        2.0 * n * 4,
-                        [=] {
-#pragma omp parallel num_threads(2)
-                            {
-                                int t = omp_get_thread_num();
-                                size_t h = n / 2;
-                                memcpy(c + t * h, a + t * h, (t ? n - h : h) * 4);
-                            }
-                        },
-                        {}});
+        jobs.push_back(copy_job("copy(2 threads)", a, c, n));
         for (const char *layout : {"abcd", "aBcd16b"}) {
             memory::desc md(d, memory::data_type::f32, std::string(layout));
             primitive_attr attr;
