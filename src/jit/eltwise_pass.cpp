@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "common/post_op_operands.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/post_ops_injector.hpp"
 
@@ -31,16 +32,9 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     why_not = plan_eltwise_rows(md, chain, operand_mds, isa == cpu_isa::avx512 ? 16 : 8, plan,
                                 rows_chain);
     if (!why_not.empty()) return nullptr;
-    post_ops kernel_chain;
-    kernel_chain.append_eltwise(alg, alpha, beta, 1.f);
-    for (const post_ops::entry &e : rows_chain.entries()) {
-        switch (e.kind) {
-        case post_ops::kind::sum: kernel_chain.append_sum(e.scale); break;
-        case post_ops::kind::eltwise: kernel_chain.append_eltwise(e.alg, e.alpha, e.beta, e.scale); break;
-        case post_ops::kind::binary: kernel_chain.append_binary(e.alg, e.mask); break;
-        case post_ops::kind::prelu: kernel_chain.append_prelu(e.mask); break;
-        }
-    }
+    post_ops front;
+    front.append_eltwise(alg, alpha, beta, 1.f);
+    const post_ops kernel_chain = impl::chain_after(front, rows_chain);
     why_not = isa == cpu_isa::avx512 ? post_ops_injector<cpu_isa::avx512>::why_not(kernel_chain)
                                      : post_ops_injector<cpu_isa::avx2>::why_not(kernel_chain);
     if (!why_not.empty()) return nullptr;

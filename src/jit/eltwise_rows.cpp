@@ -115,9 +115,8 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
     kernel_chain = post_ops();
     for (size_t i = 0; i < n; ++i) {
         const post_ops::entry &e = chain.entries()[i];
-        if (e.kind == post_ops::kind::sum) { kernel_chain.append_sum(e.scale); continue; }
-        if (e.kind == post_ops::kind::eltwise) {
-            kernel_chain.append_eltwise(e.alg, e.alpha, e.beta, e.scale);
+        if (!impl::has_operand(e)) {
+            impl::append_entry(kernel_chain, e);
             continue;
         }
         eltwise_rows::operand &op = plan.operands[i];

@@ -16,19 +16,9 @@ void resolve_any(memory::desc &src, memory::desc &dst) {
 std::unique_ptr<normalization_pass> normalization_pass::create(cpu_isa isa,
         const std::vector<leading_entry> &leading, const post_ops &user, const memory::desc &md,
         std::string &why_not) {
-    post_ops chain;
-    for (const leading_entry &e : leading) chain.append_binary(e.alg, e.mask);
-    for (const post_ops::entry &e : user.entries()) {
-        switch (e.kind) {
-        case post_ops::kind::sum: chain.append_sum(e.scale); break;
-        case post_ops::kind::eltwise: chain.append_eltwise(e.alg, e.alpha, e.beta, e.scale); break;
-        case post_ops::kind::prelu: chain.append_prelu(e.mask); break;
-        case post_ops::kind::binary:
-            if (e.src1.is_zero()) chain.append_binary(e.alg, e.mask);
-            else chain.append_binary(e.alg, e.src1);
-            break;
-        }
-    }
+    post_ops front;
+    for (const leading_entry &e : leading) front.append_binary(e.alg, e.mask);
+    const post_ops chain = impl::chain_after(front, user);
     std::vector<memory::desc> mds = impl::operand_descs(chain, md);
     auto pass = eltwise_pass::create(isa, algorithm::eltwise_identity, 0.f, 0.f, chain, md, mds,
                                      why_not);

@@ -27,10 +27,9 @@ std::string kernel_chain(const post_ops &chain, const memory::dims &dst_dims, bo
     const int dst_varies = varying(dst_dims) & ~fixed;
     for (int i = 0; i < chain.len(); ++i) {
         const post_ops::entry &e = chain.entries()[i];
-        switch (e.kind) {
-        case post_ops::kind::sum: out.append_sum(e.scale); continue;
-        case post_ops::kind::eltwise: out.append_eltwise(e.alg, e.alpha, e.beta, e.scale); continue;
-        default: break;
+        if (!impl::has_operand(e)) {
+            impl::append_entry(out, e);
+            continue;
         }
         const int v = varying(impl::operand_dims(e, dst_dims)) & ~fixed;
         int access;
