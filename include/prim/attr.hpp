@@ -1,5 +1,7 @@
 // prim: algorithms, the post-ops chain and the primitive attribute that carries it.
 #pragma once
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,25 @@ enum class algorithm {
     binary_ne,  // also 1.0 when either is NaN
 };
 
+// A post-op parameter given at execute instead of at creation, as oneDNN 2.x's
+// DNNL_RUNTIME_F32_VAL: a NaN with a payload of its own, recognised by its bits only. An eltwise
+// entry's alpha, beta or scale, or a sum's scale, may be this value; the chain's kernel is then
+// generated for the chain's structure, not for the value, and reads the value at every execute
+// from the argument PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS (see
+// prim/memory.hpp). Fusion strings write it '*' ("relu:*", "sum:*").
+constexpr uint32_t runtime_f32_bits = 0x7fc000d0u;
+inline float runtime_f32_val() {
+    float f;
+    std::memcpy(&f, &runtime_f32_bits, sizeof f);
+    return f;
+}
+inline bool is_runtime_f32(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits == runtime_f32_bits;
+}
+#define PRIM_RUNTIME_F32_VAL (::prim::runtime_f32_val())
+
 // Name as the fusion string prints it ("relu", "gelu_erf", "add"), or nullptr for any other value.
 PRIM_API const char *algorithm_name(algorithm alg);
 
@@ -90,9 +111,11 @@ public:
     };
 
     // x = scale * f_alg(x; alpha, beta). Throws invalid_arguments for an unknown algorithm, a
-    // NaN parameter, or a parameter the algorithm forbids (soft_relu with alpha 0).
+    // NaN parameter, or a parameter the algorithm forbids (soft_relu with alpha 0). Any of
+    // alpha, beta, scale may be PRIM_RUNTIME_F32_VAL (checked at execute instead).
     void append_eltwise(algorithm alg, float alpha, float beta, float scale = 1.f);
-    // x = x + scale * dst_old. Throws invalid_arguments for a NaN scale.
+    // x = x + scale * dst_old. Throws invalid_arguments for a NaN scale; PRIM_RUNTIME_F32_VAL
+    // is allowed.
     void append_sum(float scale = 1.f);
     // x = x op src1, src1 an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1
     // for entry i) of this desc: the destination's rank, each dim equal to the destination's or
@@ -120,6 +143,8 @@ public:
     bool has_sum() const;
     // True when an entry reads an execute argument (binary, prelu).
     bool has_operands() const;
+    // True when an entry has a PRIM_RUNTIME_F32_VAL parameter.
+    bool has_runtime_params() const;
     bool operator==(const post_ops &o) const { return entries_ == o.entries_; }
     bool operator!=(const post_ops &o) const { return !(*this == o); }
 

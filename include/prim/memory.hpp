@@ -115,6 +115,10 @@ enum : int {
 // The argument of post-op idx's operand: | PRIM_ARG_SRC_1 for a binary entry, | PRIM_ARG_WEIGHTS
 // for a prelu entry's slopes (oneDNN's numbers).
 #define PRIM_ARG_ATTR_MULTIPLE_POST_OP(idx) (16384 * ((idx) + 1))
+// | PRIM_ARG_ATTR_POST_OP_PARAMS: the values of post-op idx's PRIM_RUNTIME_F32_VAL parameters, a
+// memory of three f32 (dims {3}, tag x): alpha, beta, scale (a sum's scale in the third). Only
+// the fields the chain left to run time are read; each is checked as append_eltwise checks it.
+enum : int { PRIM_ARG_ATTR_POST_OP_PARAMS = 2048 };
 
 using exec_args = std::unordered_map<int, memory>;
 

@@ -34,6 +34,10 @@ std::string a_kind(post_ops::kind k) {
     return std::string(k == post_ops::kind::eltwise ? "an " : "a ") + kind_name(k);
 }
 
+// A runtime parameter is checked at execute, with its value; at creation it stands for 1, a value
+// every algorithm accepts.
+float as_checked_at_creation(float v) { return is_runtime_f32(v) ? 1.f : v; }
+
 } // namespace
 
 // Floats compare by bit pattern: a parsed chain equals its printed-and-reparsed self exactly,
@@ -45,7 +49,8 @@ bool post_ops::entry::operator==(const entry &o) const {
 }
 
 void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scale) {
-    const std::string problem = impl::check_eltwise_params(alg, alpha, beta, scale);
+    const std::string problem = impl::check_eltwise_params(alg, as_checked_at_creation(alpha),
+            as_checked_at_creation(beta), as_checked_at_creation(scale));
     if (!problem.empty())
         throw error(status::invalid_arguments,
                 "post-op " + std::to_string(len()) + " (eltwise): " + problem);
@@ -59,7 +64,7 @@ void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scal
 }
 
 void post_ops::append_sum(float scale) {
-    if (std::isnan(scale))
+    if (std::isnan(as_checked_at_creation(scale)))
         throw error(status::invalid_arguments,
                 "post-op " + std::to_string(len()) + " (sum): scale is NaN");
     entry e;
@@ -156,6 +161,13 @@ void post_ops::get_params_prelu(int index, int &mask) const {
 bool post_ops::has_sum() const {
     for (const entry &e : entries_)
         if (e.kind == kind::sum) return true;
+    return false;
+}
+
+bool post_ops::has_runtime_params() const {
+    for (const entry &e : entries_)
+        if (is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale))
+            return true;
     return false;
 }
 
