@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "attr/algorithm_table.hpp"
 #include "common/post_op_operands.hpp"
 #include "fill.hpp"
 #include "problem_case.hpp"
@@ -45,8 +46,37 @@ void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
 
 void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args) {
     const prim::post_ops &po = pd.get_primitive_attr().get_post_ops();
-    for (int i = 0; i < po.len(); ++i)
-        if (prim::impl::has_operand(po.entries()[i])) bind_operand(po.entries()[i], i, i, pd, args);
+    for (int i = 0; i < po.len(); ++i) {
+        const prim::post_ops::entry &e = po.entries()[i];
+        if (prim::impl::has_operand(e)) bind_operand(e, i, i, pd, args);
+        const int params = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | prim::PRIM_ARG_ATTR_POST_OP_PARAMS;
+        const prim::memory::desc md = pd.query_md(params);
+        if (md.is_zero()) continue;
+        prim::memory values(md);
+        const std::vector<float> v = runtime_defaults(e);
+        std::copy(v.begin(), v.end(), static_cast<float *>(values.get_data_handle()));
+        args[params] = values;
+    }
+}
+
+std::vector<float> runtime_defaults(const prim::post_ops::entry &e) {
+    const prim::impl::algorithm_info *info
+            = e.kind == prim::post_ops::kind::eltwise ? prim::impl::find_algorithm(e.alg) : nullptr;
+    return {info ? info->default_alpha : 0.f, info ? info->default_beta : 0.f, 1.f};
+}
+
+prim::post_ops with_runtime_defaults(const prim::post_ops &po) {
+    if (!po.has_runtime_params()) return po;
+    prim::post_ops out;
+    for (const prim::post_ops::entry &given : po.entries()) {
+        prim::post_ops::entry e = given;
+        const std::vector<float> v = runtime_defaults(e);
+        if (prim::is_runtime_f32(e.alpha)) e.alpha = v[0];
+        if (prim::is_runtime_f32(e.beta)) e.beta = v[1];
+        if (prim::is_runtime_f32(e.scale)) e.scale = v[2];
+        prim::impl::append_entry(out, e);
+    }
+    return out;
 }
 
 chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims)

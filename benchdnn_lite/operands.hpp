@@ -21,8 +21,14 @@ std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
 // std::runtime_error when pd reports no desc or other dims than the destination implies.
 void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
                   const prim::primitive_desc_base &pd, prim::exec_args &args);
-// Every operand of pd's chain.
+// Every operand of pd's chain, and the values of its runtime parameters.
 void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args);
+
+// A runtime parameter ('*' in a fusion string) runs with the value the string gives when the
+// field is left out (relu:* computes relu:0): the chain with those values, for the reference,
+// the unfused pipeline and oneDNN, and each entry's three values (alpha, beta, scale).
+prim::post_ops with_runtime_defaults(const prim::post_ops &po);
+std::vector<float> runtime_defaults(const prim::post_ops::entry &e);
 
 // A chain's operands in plain buffers, for the reference (ref_chain) and the comparison's second
 // chance, against a destination of dst_dims.

@@ -125,6 +125,8 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     attr.set_post_ops(po);
     phase = "create";
     const double t0 = now_ms();
+    // The reference, the unfused pipeline and oneDNN take runtime parameters' values as constants.
+    const prim::post_ops valued = with_runtime_defaults(po);
     const bound_primitive fused = pc.create(attr);
     check_skip_impl(fused.impl, opts.s);
     const double t1 = now_ms();
@@ -133,21 +135,21 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     const double t2 = now_ms();
     const std::vector<float> got = to_plain(fused.dst(), pc.dst_dims());
     phase = "reference";
-    const chain_operands operands(po, pc.dst_dims());
-    const std::vector<float> ref = reference(pc, po, operands);
+    const chain_operands operands(valued, pc.dst_dims());
+    const std::vector<float> ref = reference(pc, valued, operands);
     const double t3 = now_ms();
 
-    const double tol = pc.base_tolerance() + chain_tolerance(po);
+    const double tol = pc.base_tolerance() + chain_tolerance(valued);
     compare_result r, ru, ro;
     std::vector<std::string> details;
-    bool ok = check("fused", got, ref, tol, pc, po, operands, opts, details, r);
+    bool ok = check("fused", got, ref, tol, pc, valued, operands, opts, details, r);
     if (opts.s.fused != fused_mode::on) {
         // The unfused pipeline must give the same answer, up to its extra roundings.
         phase = "unfused";
-        const unfused_pipeline u(pc, po);
+        const unfused_pipeline u(pc, valued);
         u.execute();
         const std::vector<float> got_u = to_plain(u.result(), pc.dst_dims());
-        if (!check("unfused", got_u, ref, tol + u.extra_tolerance(), pc, po, operands, opts,
+        if (!check("unfused", got_u, ref, tol + u.extra_tolerance(), pc, valued, operands, opts,
                    details, ru))
             ok = false;
     }
@@ -156,9 +158,9 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
         phase = "onednn";
         std::vector<float> got_o;
         std::string why;
-        if (!onednn_result(pc, po, opts, got_o, why)) {
+        if (!onednn_result(pc, valued, opts, got_o, why)) {
             if (opts.verbose >= 1) details.push_back("  onednn: skipped (" + why + ")");
-        } else if (!check("onednn", got_o, ref, onednn_tolerance(pc, po, tol), pc, po, operands,
+        } else if (!check("onednn", got_o, ref, onednn_tolerance(pc, valued, tol), pc, valued, operands,
                           opts, details, ro)) {
             ok = false;
         }
@@ -198,13 +200,13 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
         const timing t = time_runs([&] { fused.execute(); }, s.max_ms);
         rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
     } else if (s.fused == fused_mode::off) {
-        const unfused_pipeline u(pc, po);
+        const unfused_pipeline u(pc, with_runtime_defaults(po));
         const timing t = time_runs([&] { u.execute(); }, s.max_ms);
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
     } else {
         const bound_primitive fused = pc.create(attr);
         check_skip_impl(fused.impl, s);
-        const unfused_pipeline u(pc, po);
+        const unfused_pipeline u(pc, with_runtime_defaults(po));
         timing tf, tu;
         time_alternating([&] { fused.execute(); }, [&] { u.execute(); }, s.max_ms, tf, tu);
         rep.line(perf_line(driver, fused.impl, chain, desc, work, tf));

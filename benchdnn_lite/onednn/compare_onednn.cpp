@@ -9,6 +9,7 @@
 #include "onednn/onednn_case.hpp"
 #include "onednn/onednn_map.hpp"
 #include "onednn/rotation.hpp"
+#include "operands.hpp"
 #include "post_op_entries.hpp"
 #include "unfused.hpp"
 
@@ -102,7 +103,7 @@ void measure_against_onednn(problem_case &pc, const prim::post_ops &po, const ru
         impls.push_back(fused.impl);
     }
     if (s.fused != fused_mode::on) {
-        unfused = std::make_unique<unfused_pipeline>(pc, po);
+        unfused = std::make_unique<unfused_pipeline>(pc, with_runtime_defaults(po));
         sides.push_back([&] { unfused->execute(); });
         impls.push_back(unfused->impl() + ":unfused");
     }
@@ -110,7 +111,7 @@ void measure_against_onednn(problem_case &pc, const prim::post_ops &po, const ru
 
     std::unique_ptr<onednn_case> theirs;
     try {
-        theirs = std::make_unique<onednn_case>(opts.driver, pc, s, po);
+        theirs = std::make_unique<onednn_case>(opts.driver, pc, s, with_runtime_defaults(po));
         sides.push_back([&] { theirs->execute(); });
         impls.push_back("onednn:" + theirs->impl());
     } catch (const onednn_skip &e) {
