@@ -12,6 +12,7 @@
 #include "attr/binary_table.hpp"
 #include "case_list.hpp"
 #include "drivers.hpp"
+#include "onnx/onnx_driver.hpp"
 #include "parser.hpp"
 #include "run_case.hpp"
 
@@ -21,6 +22,7 @@ using namespace bdl;
 
 const char *usage =
         "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm [OPTION|DESC]...\n"
+        "       benchdnn_lite --onnx [--mode=C|P|CP] [--fused=on|off|both] [--data=DIR] [--mb=N] MODEL...\n"
         "options (most take comma lists; the cases are their cross product):\n"
         "         --mode=C|P|CP|L --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I|BWD_*\n"
         "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --flags=GCH --stag=TAG\n"
@@ -159,6 +161,15 @@ int main(int argc, char **argv) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         std::fputs(usage, args.empty() ? stderr : stdout);
         return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--onnx") {
+#if PRIM_WITH_ONNX
+        return run_onnx_driver(args);
+#else
+        std::fputs("benchdnn_lite: --onnx needs the ONNX front end, which this build lacks: install "
+                   "libonnx-dev and libprotobuf-dev (README) and build again\n", stderr);
+        return 2;
+#endif
     }
     std::vector<std::string> tokens;
     int64_t total = 0;
