@@ -1,7 +1,10 @@
 // Runtime post-op parameters (PRIM_RUNTIME_F32_VAL): a chain whose alpha, beta or scale are given
-// at execute runs as the same chain with those values baked, on every primitive that takes a
+// at execute runs as the same chain with those values baked (compared on the same ISA, so that
+// only the parameters' path differs; the baked chains' accuracy is test_jit_*'s), on every primitive that takes a
 // chain and on both ISAs; changing the values generates no code; bad or missing values are
 // refused with the entry named.
+#include <cfloat>
+
 #include "api_test_util.hpp"
 
 namespace {
@@ -25,8 +28,10 @@ const std::vector<runtime_case> cases = {
         {"logistic:0:0:*+sum:*+relu:*:0:*",
          {{0, 0, 2.f}, {0, 0, 0.25f}, {0.2f, 0, 3.f}},
          {{0, 0, -1.f}, {0, 0, 1.f}, {0.f, 0, 1.f}}},
-        // pow's exponent cannot be read at run time by the JIT: the reference runs it.
+        // pow's exponent at run time: integer (odd, even, negative), non-integer, zero.
         {"linear:*:*+pow:1:*", {{0.5f, 2.f, 0}, {0, 2.f, 0}}, {{0.25f, 3.f, 0}, {0, 0.5f, 0}}},
+        {"pow:*:*", {{1.5f, 3.f, 0}}, {{-2.f, -1.f, 0}}},
+        {"pow:1:*+linear:1:*", {{0, 0, 0}, {0, 1.f, 0}}, {{0, 2.5f, 0}, {0, -1.f, 0}}},
 };
 
 // The chain with the runtime fields replaced by values.
@@ -189,7 +194,8 @@ TEST_CASE("a runtime chain computes what the same chain with the values baked co
                             = run_primitive(m, *pd, params_args(chain, *values, keep));
                     primitive_attr ref_attr;
                     ref_attr.set_post_ops(baked(chain, *values));
-                    ref_attr.set_max_cpu_isa(cpu_isa::none);
+                    ref_attr.set_max_cpu_isa(isa); // the same kernel but for the values
+
                     const std::vector<float> want = run_primitive(m, *m.make_pd(ref_attr), {});
                     REQUIRE(got.size() == want.size());
                     int bad = 0;
@@ -257,11 +263,13 @@ TEST_CASE("runtime parameters: missing, malformed or invalid values are refused"
 TEST_CASE("runtime parameters the JIT cannot read: the reference runs them, strict mode says why", "[runtime]") {
     const primitive_maker m = makers()[0];
     primitive_attr attr;
-    attr.set_post_ops(parse_post_ops("pow:1:*"));
+    attr.set_post_ops(parse_post_ops("soft_relu:*"));
     CHECK(m.make_pd(attr)->impl_name() == "ref");
     attr.set_strict(true);
     CHECK_PRIM_ERROR(m.make_pd(attr), status::unimplemented,
-                     "post-op pow takes alpha and beta as constants only on the JIT");
+                     "post-op soft_relu takes alpha and beta as constants only on the JIT");
+    attr.set_post_ops(parse_post_ops("pow:1:*"));
+    CHECK_THAT(m.make_pd(attr)->impl_name(), Catch::StartsWith("jit"));
 }
 
 TEST_CASE("fusion strings write a runtime parameter as '*'", "[runtime]") {
@@ -274,4 +282,41 @@ TEST_CASE("fusion strings write a runtime parameter as '*'", "[runtime]") {
     CHECK(to_string(po) == "relu:*+sum:*+linear:1:*:*+clip:*");
     CHECK_FALSE(parse_post_ops("relu:0.5").has_runtime_params());
     CHECK(!is_runtime_f32(nan_f));
+}
+
+TEST_CASE("pow with a runtime exponent keeps C's rules at the special inputs", "[runtime]") {
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> x = {0.f, -0.f, inf, -inf, nan_f, 1.f, -1.f, 2.f, -2.f, 0.5f, -0.5f, 3.75f,
+                            -3.75f, 1e-20f, -1e-20f, 1e20f, -1e20f, 7.f, -7.f};
+    while (x.size() % 16 != 5) x.push_back(static_cast<float>(x.size()) * -0.37f); // a tail
+    const memory::desc md({static_cast<memory::dim>(x.size())}, dt::f32, tag::x);
+    post_ops po;
+    po.append_eltwise(algorithm::eltwise_pow, rt, rt);
+    primitive_attr attr;
+    attr.set_post_ops(po);
+    for (const cpu_isa isa : {cpu_isa::all, cpu_isa::avx2}) {
+        attr.set_max_cpu_isa(isa);
+        eltwise_forward::primitive_desc pd(
+                eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_identity, md, 0.f, 0.f), attr);
+        REQUIRE_THAT(pd.impl_name(), Catch::StartsWith("jit"));
+        for (const float beta : {0.f, 1.f, 2.f, 3.f, -1.f, -2.f, -3.f, 0.5f, -0.5f, 2.5f, -1.5f, 7.f}) {
+            for (const float alpha : {1.f, -0.5f}) {
+                std::vector<float> y(x.size()), p = {alpha, beta, 1.f};
+                eltwise_forward(pd).execute(
+                        {{PRIM_ARG_SRC, memory(md, x.data())}, {PRIM_ARG_DST, memory(md, y.data())},
+                         {PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | PRIM_ARG_ATTR_POST_OP_PARAMS,
+                          memory(memory::desc({3}, dt::f32, tag::x), p.data())}});
+                for (size_t i = 0; i < x.size(); ++i) {
+                    const float want = static_cast<float>(alpha * std::pow(static_cast<double>(x[i]), beta));
+                    INFO("isa cap " << static_cast<int>(isa) << " alpha " << alpha << " beta " << beta
+                                    << " x " << x[i] << ": " << y[i] << " vs " << want);
+                    if (std::isnan(want)) CHECK(std::isnan(y[i]));
+                    // exp flushes results below FLT_MIN to 0 (doc/injector.md, Accuracy)
+                    else if (std::fabs(want) < FLT_MIN) CHECK(std::fabs(y[i]) <= FLT_MIN);
+                    else if (std::isinf(want) || want == 0.f) CHECK(y[i] == want);
+                    else CHECK(std::fabs(y[i] - want) <= 1e-6f * std::fabs(want) * std::max(1.f, std::fabs(beta)));
+                }
+            }
+        }
+    }
 }

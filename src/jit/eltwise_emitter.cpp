@@ -92,6 +92,7 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1};
     case alg::eltwise_gelu_erf: return {4, 4, 1};
     case alg::eltwise_pow:
+        if (impl::is_runtime_param(beta)) return {5, 4, 2}; // pow_runtime_beta
         if (beta == 0.f || (alpha == 0.f && is_integer(beta) && beta > 0.f)) return constant_with_nan;
         if (alpha == 0.f) return {1, 1, 1}; // pow_alpha_zero
         if (is_small_integer_power(beta)) return {1, 1, 0};
@@ -120,8 +121,9 @@ bool eltwise_emitter<isa>::takes_runtime_params(algorithm a, float alpha, float 
     case alg::eltwise_parametric_softplus:
     case alg::eltwise_celu:
     case alg::eltwise_selu:
-    case alg::eltwise_swish:
-    case alg::eltwise_pow: return false;
+    case alg::eltwise_swish: return false;
+    // pow takes a runtime alpha (a product) and beta (its own general code, pow_runtime_beta).
+    case alg::eltwise_pow: return true;
     // With a constant alpha of 0 these are a constant made from beta.
     case alg::eltwise_hardsigmoid:
     case alg::eltwise_hardswish: return alpha != 0.f;
@@ -463,6 +465,7 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::pow(const Vmm &v) {
     // alpha * x^beta with C's rules; exp(beta ln x) in general, products for integer |beta| <= 16.
+    if (impl::is_runtime_param(beta_)) return pow_runtime_beta(v);
     if (beta_ == 0.f) return const_keep_nan(v, alpha_, 0);
     // C: (-inf)^beta = +inf (beta > 0) or +0 (beta < 0) for non-integer beta: as for +inf.
     const auto neg_inf_to_pos_inf = [&]() {
@@ -547,6 +550,67 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
             h_.vorps(v, v, x);
         }
     }
+    if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::pow_runtime_beta(const Vmm &v) {
+    // |x|^beta = exp(beta ln|x|) as the general code above computes it, then C's rules lane by
+    // lane from tests on beta made at run time: x^0 = 1 (NaN x included); a negative x (-0 and
+    // -inf included) keeps its sign for an odd integer beta; a negative finite x with a
+    // non-integer beta is NaN. An integer beta costs about |beta| ulp here, where a constant one
+    // is a few exact products.
+    const Vmm x = t(log_aux_count());
+    h_.vmovaps(x, v);
+    h_.vandps(v, v, cb(abs_bits));
+    log_core(v, 0, true);
+    const Vmm lo = t(2), y_lo = t(1);
+    h_.vmulps(t(0), v, c(beta_));
+    h_.vmovaps(y_lo, t(0));
+    h_.vfmsub231ps(y_lo, v, c(beta_));
+    h_.vfmadd231ps(y_lo, lo, c(beta_));
+    h_.vmovaps(v, t(0));
+    h_.vminps(y_lo, y_lo, c(1e-5f));
+    h_.vmaxps(y_lo, y_lo, c(-1e-5f));
+    exp_core(v, t(0), y_lo, true, &y_lo);
+    // Masks (opmasks k(0), k(1) on AVX-512; t(0), t(1) on AVX2): integer beta, odd beta.
+    const int m_int = is_avx512 ? mask_k(0) : t(0).getIdx(), m_odd = is_avx512 ? mask_k(1) : t(1).getIdx();
+    const Vmm b = t(2), half = is_avx512 ? t(0) : t(3); // x is in t(3) on AVX-512, t(4) on AVX2
+    h_.vmovups(b, c(beta_));
+    round_nearest_even(half, b);
+    cmp(m_int, b, half, eq_oq);
+    h_.vmulps(b, b, c(0.5f));
+    round_nearest_even(half, b);
+    if constexpr (is_avx512) {
+        h_.vcmpps(Xbyak::Opmask(m_odd) | Xbyak::Opmask(m_int), b, half, 4); // neq_uq, and integer
+    } else {
+        h_.vcmpps(Vmm(m_odd), b, half, 4);
+        h_.vandps(Vmm(m_odd), Vmm(m_odd), Vmm(m_int));
+    }
+    // odd: x's sign onto |x|^beta
+    h_.vandps(b, x, cb(sign_bit));
+    h_.vorps(b, b, v);
+    blend(v, b, m_odd);
+    // x < 0 (ordered, -0 excluded), x != -inf, beta not an integer: NaN
+    const int m_nan = m_odd;
+    if constexpr (is_avx512) {
+        const Xbyak::Opmask k(m_nan);
+        h_.vmovups(b, c(beta_));
+        round_nearest_even(half, b);
+        h_.vcmpps(k, x, c(0.f), lt_oq);
+        h_.vcmpps(k | k, x, c(-INFINITY), 4); // masked compares: the AND of the three
+        h_.vcmpps(k | k, b, half, 4);         // beta not an integer
+    } else {
+        h_.vcmpps(Vmm(m_nan), x, c(0.f), lt_oq);
+        h_.vcmpps(b, x, c(-INFINITY), 4);
+        h_.vandps(Vmm(m_nan), Vmm(m_nan), b);
+        h_.vandnps(Vmm(m_nan), Vmm(m_int), Vmm(m_nan));
+    }
+    blend(v, cb(0x7fc00000u), m_nan);
+    // beta == 0: 1 everywhere
+    h_.vmovups(b, c(beta_));
+    cmp(m_int, b, c(0.f), eq_oq);
+    blend(v, c(1.f), m_int);
     if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
 }
 

@@ -92,6 +92,8 @@ private:
     void swish(const Vmm &v);
     void mish(const Vmm &v);
     void pow(const Vmm &v);
+    // pow with beta read from the table at run time (a runtime parameter).
+    void pow_runtime_beta(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
     // e^v, flushed to 0 below v = flush_below (-87: results under 1.65e-38), so that no
