@@ -9,10 +9,12 @@
 #include <sstream>
 #include <string>
 
+#include "common/cpu_info.hpp"
 #include "common/primitive_impl.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/ip_blocking.hpp"
 #include "jit/post_ops_injector.hpp"
+#include "jit/uarch.hpp"
 #include "prim/attr.hpp"
 #include "problem_parse.hpp"
 
@@ -101,6 +103,19 @@ int main(int argc, char **argv) {
     }
     try {
         prim::post_ops chain = prim::parse_post_ops("sum+relu");
+        // What the decisions rest on: the CPU's facts and the figures derived from them.
+        const prim::jit::uarch &u = prim::jit::current_uarch();
+        std::printf("# %s\n", prim::impl::to_string(prim::impl::get_cpu_info()).c_str());
+        std::printf("# uarch: fma_per_cycle=%g loads_per_cycle=%g fma_latency=%g "
+                    "conv_block_weights=%lld conv_ocbg_inner_weights=%lld gather_min_oc=%lld "
+                    "ip_max_k_blk=%lld ip_src_block=%lld stream_threshold=%lld lnorm_block=%lld\n",
+                    u.fma_per_cycle, u.loads_per_cycle, u.fma_latency,
+                    static_cast<long long>(u.conv_block_weights_bytes),
+                    static_cast<long long>(u.conv_ocbg_inner_weights_bytes),
+                    static_cast<long long>(u.gather_min_oc), static_cast<long long>(u.ip_max_k_blk),
+                    static_cast<long long>(u.ip_src_block_bytes),
+                    static_cast<long long>(u.stream_threshold_bytes),
+                    static_cast<long long>(u.lnorm_block_bytes));
         for (int a = 1; a + 1 < argc; a += 2) {
             const std::string opt = argv[a], file = argv[a + 1];
             if (opt != "--conv" && opt != "--ip") throw std::runtime_error("unknown option " + opt);
