@@ -11,27 +11,22 @@
 
 namespace {
 
-void fma_peak(benchmark::State &state, bool avx512) {
-    if (!bdl::cpu_has_fma_isa(avx512)) {
+void fma_peak(benchmark::State &state, prim::cpu_isa isa) {
+    if (!bdl::cpu_has_fma_isa(isa == prim::cpu_isa::avx512)) {
         state.SkipWithError("the CPU lacks this ISA");
         return;
     }
-    int threads = 1;
-    double best_ms = 1e30, flops = 0;
+    // Each iteration: the best run of 50 ms of runs, as benchdnn_lite's roof lines measure it.
+    bdl::fma_peak best;
     for (auto _ : state) {
-        double ms = 0;
-        flops = bdl::run_fma_chains(avx512, threads, ms);
-        best_ms = std::min(best_ms, ms);
+        const bdl::fma_peak p = bdl::measure_fma_peak(isa, 50);
+        if (p.gflops > best.gflops) best = p;
     }
-    // Mean over the runs, and the best run: benchdnn_lite's GFLOP/s come from its fastest run,
-    // so compare those with GFLOPS_best.
-    state.counters["GFLOPS"] = benchmark::Counter(flops * state.iterations() / 1e9,
-                                                  benchmark::Counter::kIsRate);
-    state.counters["GFLOPS_best"] = flops / (best_ms * 1e6);
-    state.counters["threads"] = threads;
+    state.counters["GFLOPS_best"] = best.gflops;
+    state.counters["threads"] = best.threads;
 }
 
 } // namespace
 
-BENCHMARK_CAPTURE(fma_peak, avx512, true)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(fma_peak, avx2, false)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(fma_peak, avx512, prim::cpu_isa::avx512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(fma_peak, avx2, prim::cpu_isa::avx2)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -8,10 +8,7 @@
 
 namespace bdl {
 
-// One run: every OpenMP thread runs the chains once (about 0.08 ms). avx512: 16-lane chains,
-// else 8-lane AVX2 ones; the CPU must have the instructions (cpu_has_fma_isa). Returns the FLOPs
-// done by all threads, and sets threads and ms (wall time of the parallel region).
-double run_fma_chains(bool avx512, int &threads, double &ms);
+// The CPU has the instructions of the avx512 (16-lane) or the avx2 (8-lane) chains.
 bool cpu_has_fma_isa(bool avx512);
 
 struct fma_peak {
@@ -21,7 +18,8 @@ struct fma_peak {
     double ms = 0;                          // the time spent measuring
 };
 
-// The best of repeated runs for about budget_ms on isa's vectors (avx512 or avx2).
+// The best of repeated runs for about budget_ms on isa's vectors (avx512 or avx2), every
+// OpenMP thread running the chains at once (a run: about 0.08 ms).
 fma_peak measure_fma_peak(prim::cpu_isa isa, double budget_ms);
 
 // The peak the roof lines compare with, measured once per process at the first call (50 ms):
