@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "perf.hpp"
 #include "prim/prim.hpp"
 #include "settings.hpp"
 
@@ -17,10 +18,30 @@ struct bound_primitive {
     std::shared_ptr<prim::primitive> prim;
     prim::exec_args args;
     std::string impl; // primitive_desc::impl_name()
+    double create_ms = 0; // the primitive_desc and the primitive (create_timed), nothing else
+
 
     void execute() const { prim->execute(args); }
     const prim::memory &dst() const { return args.at(prim::PRIM_ARG_DST); }
 };
+
+// The primitive P of d and attr with its primitive_desc, built under a stopwatch: ms is what a
+// user's creation costs (the primitive_desc and the primitive), none of the driver's set-up
+// (buffers, fills, reorders into the chosen layouts), which -v2 reports apart as setup=.
+template <typename P>
+struct timed_creation {
+    typename P::primitive_desc pd;
+    std::shared_ptr<P> prim;
+    double ms;
+};
+template <typename P>
+timed_creation<P> create_timed(const typename P::desc &d, const prim::primitive_attr &attr) {
+    const double t0 = now_ms();
+    typename P::primitive_desc pd(d, attr);
+    std::shared_ptr<P> p = std::make_shared<P>(pd);
+    const double ms = now_ms() - t0;
+    return {std::move(pd), std::move(p), ms};
+}
 
 class problem_case {
 public:

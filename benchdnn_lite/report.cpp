@@ -65,12 +65,36 @@ void reporter::record_comparison(const std::string &kind, const std::string &dri
     it->log_b += std::log(b_rate);
 }
 
+void reporter::roof_line(const std::string &driver, const std::string &desc, double gflops,
+                         const char *isa, int threads, double peak_gflops) {
+    if (!(gflops > 0) || !(peak_gflops > 0)) return; // too fast to time, or no peak
+    char buf[64];
+    if (!roof_peak_printed_) {
+        roof_peak_printed_ = true;
+        std::snprintf(buf, sizeof buf, "%d,%.4g", threads, peak_gflops);
+        line(std::string("roof_peak,") + isa + "," + buf);
+    }
+    std::snprintf(buf, sizeof buf, "%.4g,%.4g,%.1f", gflops, peak_gflops, 100.0 * gflops / peak_gflops);
+    line("roof," + driver + "," + desc + "," + buf);
+    auto it = roofs_.begin();
+    while (it != roofs_.end() && it->driver != driver) ++it;
+    if (it == roofs_.end()) it = roofs_.insert(it, comparisons {"roof", driver});
+    it->cases++;
+    it->log_a += std::log(gflops);
+    it->log_b += std::log(peak_gflops);
+}
+
 void reporter::summary() {
     clear_progress();
     for (const comparisons &c : comparisons_) {
         const double a = std::exp(c.log_a / c.cases), b = std::exp(c.log_b / c.cases);
         std::printf("%s_geomean,%s,%lld,%.4g,%.4g,%.3f\n", c.kind.c_str(), c.driver.c_str(),
                     static_cast<long long>(c.cases), a, b, a / b);
+    }
+    for (const comparisons &c : roofs_) {
+        const double a = std::exp(c.log_a / c.cases), b = std::exp(c.log_b / c.cases);
+        std::printf("roof_geomean,%s,%lld,%.4g,%.4g,%.1f\n", c.driver.c_str(),
+                    static_cast<long long>(c.cases), a, b, 100.0 * a / b);
     }
     auto n = [&](case_status st) { return static_cast<long long>(count(st)); };
     std::printf("tests:%lld passed:%lld skipped:%lld mistrusted:0 unimplemented:%lld "

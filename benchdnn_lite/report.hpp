@@ -38,7 +38,13 @@ public:
     // ours and oneDNN's). summary() prints their geometric means per kind and driver.
     void record_comparison(const std::string &kind, const std::string &driver, double a_rate,
                            double b_rate);
+    // P mode, a convolution or inner product case's rate against the machine's measured FMA
+    // peak (fma_peak.hpp): "roof,DRIVER,DESC,GFLOPS,PEAK_GFLOPS,PCT", after the peak's own line
+    // "roof_peak,ISA,THREADS,PEAK_GFLOPS" the first time. summary() adds their geometric mean.
+    void roof_line(const std::string &driver, const std::string &desc, double gflops,
+                   const char *isa, int threads, double peak_gflops);
     // "KIND_geomean,DRIVER,CASES,A,B,RATIO" per recorded kind and driver (RATIO = A / B), then
+    // "roof_geomean,DRIVER,CASES,GFLOPS,PEAK_GFLOPS,PCT" per driver with roof lines, then
     // benchdnn's "tests:N passed:P skipped:S mistrusted:0 unimplemented:U invalid_arguments:I
     // failed:F listed:L", then "P passed, F failed" (", S skipped" and ", L listed" when not 0)
     // alone on the last line.
@@ -59,6 +65,8 @@ private:
         double log_a = 0, log_b = 0; // sums of the logarithms of the rates
     };
     std::vector<comparisons> comparisons_;
+    std::vector<comparisons> roofs_; // kind "roof": a = the cases' rates, b = the peak
+    bool roof_peak_printed_ = false;
 };
 
 } // namespace bdl

@@ -1,11 +1,13 @@
 // One case: correctness, then performance.
 #include "run_case.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <stdexcept>
 
 #include "compare.hpp"
+#include "fma_peak.hpp"
 #include "onednn/compare_onednn.hpp"
 #include "operands.hpp"
 #include "perf.hpp"
@@ -74,6 +76,14 @@ bool check(const char *what, const std::vector<float> &got, const std::vector<fl
                      + " err=" + format_error(m.err));
     }
     return r.errors == 0;
+}
+
+// "create=Xms setup=Yms": the library's creation (primitive_desc and primitive, as a user pays
+// it), and the rest of the driver's pc.create() that took total_ms: the reorders of the plain
+// inputs into the chosen layouts, the operands. The data were allocated and filled before.
+std::string creation_times(const bound_primitive &b, double total_ms) {
+    return "create=" + fmt("%.3f", b.create_ms) + "ms setup="
+           + fmt("%.3f", std::max(0.0, total_ms - b.create_ms)) + "ms";
 }
 
 // GFLOP/s (or GB/s) of `work` done in ms milliseconds.
@@ -178,12 +188,22 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     }
     for (const std::string &d : details) rep.line(d);
     if (opts.verbose >= 2)
-        rep.line("  impl=" + fused.impl + " create=" + fmt("%.3f", t1 - t0) + "ms exec="
+        rep.line("  impl=" + fused.impl + " " + creation_times(fused, t1 - t0) + " exec="
                  + fmt("%.3f", t2 - t1) + "ms reference=" + fmt("%.3f", t3 - t2) + "ms");
     return ok;
 }
 
-// P mode: times what --fused asks for and prints the perf lines.
+// P mode, convolution and inner product: the roof line of a rate (report.hpp), against the FMA
+// peak measured at the first such line.
+void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops) {
+    if (driver != driver_kind::conv && driver != driver_kind::ip) return;
+    const fma_peak &peak = roof_peak();
+    if (peak.isa == prim::cpu_isa::none) return;
+    rep.roof_line(driver_name(driver), desc, gflops, prim::cpu_isa_name(peak.isa), peak.threads,
+                  peak.gflops);
+}
+
+// P mode: times what --fused asks for and prints the perf lines (and the roof lines).
 void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
                          reporter &rep) {
     if (opts.s.cmp_onednn) return measure_against_onednn(pc, po, opts, rep);
@@ -194,17 +214,27 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
     const double work = pc.work(po);
     prim::primitive_attr attr;
     attr.set_post_ops(po);
+    // -v2: what creating the timed primitive cost, the library's part and the driver's apart.
+    const auto created = [&](const bound_primitive &b, double t0) {
+        if (opts.verbose >= 2) rep.line("  impl=" + b.impl + " " + creation_times(b, now_ms() - t0));
+    };
     if (s.fused == fused_mode::on) {
+        const double t0 = now_ms();
         const bound_primitive fused = pc.create(attr);
+        created(fused, t0);
         check_skip_impl(fused.impl, s);
         const timing t = time_runs([&] { fused.execute(); }, s.max_ms);
         rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
+        roof(rep, opts.driver, desc, rate(work, t.min_ms));
     } else if (s.fused == fused_mode::off) {
         const unfused_pipeline u(pc, with_runtime_defaults(po));
         const timing t = time_runs([&] { u.execute(); }, s.max_ms);
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
+        roof(rep, opts.driver, desc, rate(work, t.min_ms));
     } else {
+        const double t0 = now_ms();
         const bound_primitive fused = pc.create(attr);
+        created(fused, t0);
         check_skip_impl(fused.impl, s);
         const unfused_pipeline u(pc, with_runtime_defaults(po));
         timing tf, tu;
@@ -215,6 +245,7 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
                  + fmt("%.4g", rate(work, tf.min_ms)) + "," + fmt("%.4g", rate(work, tu.min_ms))
                  + "," + fmt("%.3f", tf.min_ms > 0 ? tu.min_ms / tf.min_ms : 1.0));
         rep.record_comparison("perf_cmp", driver, rate(work, tf.min_ms), rate(work, tu.min_ms));
+        roof(rep, opts.driver, desc, rate(work, tf.min_ms)); // the fused rate
     }
 }
 

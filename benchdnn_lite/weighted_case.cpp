@@ -41,9 +41,10 @@ const std::vector<float> &weighted_case::ref_base() {
 }
 
 bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
-                                    const prim::primitive_desc_base &pd) const {
+                                    const prim::primitive_desc_base &pd, double create_ms) const {
     bound_primitive b;
     b.prim = std::move(p);
+    b.create_ms = create_ms;
     b.impl = pd.impl_name();
     b.args[prim::PRIM_ARG_SRC] = from_plain(src_, src_dims_, pd.src_desc());
     b.args[prim::PRIM_ARG_WEIGHTS] = from_plain(wei_, wei_dims_, pd.weights_desc());

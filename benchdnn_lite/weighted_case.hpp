@@ -31,9 +31,10 @@ protected:
     user_descs make_user_descs() const;
 
     // The primitive with its arguments: inputs reordered from the plain data into the layouts
-    // pd reports, dst holding dst_old, the chain's operands (operands.hpp).
+    // pd reports, dst holding dst_old, the chain's operands (operands.hpp). create_ms: what
+    // creating pd and p took (create_timed).
     bound_primitive bind(std::shared_ptr<prim::primitive> p,
-                         const prim::primitive_desc_base &pd) const;
+                         const prim::primitive_desc_base &pd, double create_ms) const;
 
     settings s_;
     bool with_bias_;

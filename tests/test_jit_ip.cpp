@@ -427,8 +427,14 @@ TEST_CASE("jit ip: blocking leaves the chain its spare registers", "[jit_ip]") {
     CHECK((b.mr == 1 && b.nr == 8 && b.k_blocks == 1));
     REQUIRE(init_ip_blocking(b, cpu_isa::avx512, make_problem(1, 64, 64), 4, false).empty());
     CHECK(b.panels == 4);
-    // K split only with several tile rows, in blocks of at most 1024.
-    REQUIRE(init_ip_blocking(b, cpu_isa::avx512, make_problem(128, 3072, 768), 4, false).empty());
+    // K split only with several tile rows, in blocks of at most 1024 on a 1 MiB L2 (jit/uarch.hpp:
+    // the figures of the tuned machine, whatever CPU runs the test).
+    prim::impl::cpu_info l2_1mib;
+    l2_1mib.l1d_bytes = 32 * 1024;
+    l2_1mib.l2_bytes = 1024 * 1024;
+    l2_1mib.l3_bytes = 32 * 1024 * 1024;
+    REQUIRE(init_ip_blocking(b, cpu_isa::avx512, make_problem(128, 3072, 768), 4, false,
+                             prim::jit::uarch_for(l2_1mib)).empty());
     CHECK((b.k_blocks == 3 && b.k_blk == 1024));
     // One panel: the rows are cut so that there are 8 work items.
     REQUIRE(init_ip_blocking(b, cpu_isa::avx512, make_problem(1024, 64, 16), 0, false).empty());

@@ -71,9 +71,11 @@ public:
         const memory::desc src1_md = t1 == "any" ? plain_desc(prb_.src1) : make_desc(prb_.src1, t1, "--stag");
         const memory::desc dst_md = make_desc(prb_.src0, s_.dtag, "--dtag");
         const prim::binary::desc d(s_.balg, src0_md, src1_md, dst_md);
-        const prim::binary::primitive_desc pd(d, attr);
+        const timed_creation<prim::binary> c = create_timed<prim::binary>(d, attr);
+        const auto &pd = c.pd;
         bound_primitive b;
-        b.prim = std::make_shared<prim::binary>(pd);
+        b.prim = c.prim;
+        b.create_ms = c.ms;
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC_0] = from_plain(src0_, prb_.src0, pd.src0_desc());
         b.args[prim::PRIM_ARG_SRC_1] = from_plain(src1_, prb_.src1, pd.src1_desc());

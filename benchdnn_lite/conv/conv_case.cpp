@@ -39,8 +39,8 @@ public:
         const user_descs u = make_user_descs();
         const convolution_forward::desc d(u.prop, prim::algorithm::convolution_direct, u.src,
                 u.wei, u.bias, u.dst, strides_, dilates_, pad_l_, pad_r_);
-        const convolution_forward::primitive_desc pd(d, attr);
-        return bind(std::make_shared<convolution_forward>(pd), pd);
+        const timed_creation<convolution_forward> c = create_timed<convolution_forward>(d, attr);
+        return bind(c.prim, c.pd, c.ms);
     }
 
     void compute_reference(float *dst) const override {

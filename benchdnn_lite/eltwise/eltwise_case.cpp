@@ -75,9 +75,11 @@ public:
         const auto prop = s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                                      : prim::prop_kind::forward_training;
         const eltwise_forward::desc d(prop, alg_, src_md, dst_md, alpha_, beta_);
-        const eltwise_forward::primitive_desc pd(d, attr);
+        const timed_creation<eltwise_forward> c = create_timed<eltwise_forward>(d, attr);
+        const auto &pd = c.pd;
         bound_primitive b;
-        b.prim = std::make_shared<eltwise_forward>(pd);
+        b.prim = c.prim;
+        b.create_ms = c.ms;
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, dst_dims_, pd.src_desc());
         // In place (--inplace=true): dst is the source's memory.

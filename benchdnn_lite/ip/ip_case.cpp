@@ -31,8 +31,8 @@ public:
         using prim::inner_product_forward;
         const user_descs u = make_user_descs();
         const inner_product_forward::desc d(u.prop, u.src, u.wei, u.bias, u.dst);
-        const inner_product_forward::primitive_desc pd(d, attr);
-        return bind(std::make_shared<inner_product_forward>(pd), pd);
+        const timed_creation<inner_product_forward> c = create_timed<inner_product_forward>(d, attr);
+        return bind(c.prim, c.pd, c.ms);
     }
 
     void compute_reference(float *dst) const override {

@@ -141,9 +141,11 @@ public:
         const batch_normalization_forward::desc d(prim::prop_kind::forward_inference, src_md,
                                                   dst_md, p_.eps,
                                                   static_cast<prim::normalization_flags>(p_.flags));
-        const batch_normalization_forward::primitive_desc pd(d, attr);
+        const timed_creation<batch_normalization_forward> c = create_timed<batch_normalization_forward>(d, attr);
+        const auto &pd = c.pd;
         bound_primitive b;
-        b.prim = std::make_shared<batch_normalization_forward>(pd);
+        b.prim = c.prim;
+        b.create_ms = c.ms;
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, dst_dims_, pd.src_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
@@ -201,9 +203,11 @@ public:
         const layer_normalization_forward::desc d(prim::prop_kind::forward_inference, src_md,
                                                   dst_md, memory::desc(), p_.eps,
                                                   static_cast<prim::normalization_flags>(p_.flags));
-        const layer_normalization_forward::primitive_desc pd(d, attr);
+        const timed_creation<layer_normalization_forward> c = create_timed<layer_normalization_forward>(d, attr);
+        const auto &pd = c.pd;
         bound_primitive b;
-        b.prim = std::make_shared<layer_normalization_forward>(pd);
+        b.prim = c.prim;
+        b.create_ms = c.ms;
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, dst_dims_, pd.src_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "common/cpu_info.hpp"
 #include "prim/cpu_isa.hpp"
 
 namespace prim {
@@ -30,7 +31,8 @@ void verbose_print(const std::string &line) {
         } catch (...) {
             isa = "invalid PRIM_MAX_CPU_ISA";
         }
-        std::printf("prim_verbose,info,prim 0.1.0,max_isa:%s\n", isa.c_str());
+        std::printf("prim_verbose,info,prim 0.1.0,max_isa:%s,%s\n", isa.c_str(),
+                    to_string(get_cpu_info()).c_str());
     }
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);

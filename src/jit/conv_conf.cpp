@@ -53,7 +53,8 @@ memory::desc make_desc(const memory::desc &like, const std::string &pattern) {
 // Fills the sizes and the register blocking (not the strides, which depend on the layouts;
 // see set_strides). Returns the cost model's FMA-pipe efficiency of the blocking (0..1), or -1
 // when no accumulator block fits beside the aux_vecs spares the post-ops injector needs.
-double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, int aux_vecs) {
+double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, int aux_vecs,
+                     const uarch &u) {
     const bool avx512 = isa == cpu_isa::avx512;
     c.simd_w = avx512 ? 16 : 8;
     c.n_vregs = avx512 ? 32 : 16;
@@ -80,9 +81,9 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     // broadcast into a register shared by nb FMAs beats a {1toN} memory operand per FMA by
     // 10-20% on Zen 5. After the FMAs the post-ops borrow
     // aux_vecs spares, plus the AVX2 tail mask. (ur, nb) come from a small cost model: cycles per
-    // (ic, kw) step are bounded by the FMA pipes (2 per cycle), the loads (nb + ur, about 2 per
-    // cycle) and the FMA latency (4 cycles per chain), summed over every block of every oc
-    // group; the weights of one oc block group should stay in L2 while a thread walks its rows.
+    // (ic, kw) step are bounded by the FMA pipes, the loads (nb + ur) and the FMA latency per
+    // chain (u: 2, 2 and 4 cycles on Zen 5), summed over every block of every oc group; the
+    // weights of one oc block group should stay in L2 while a thread walks its rows.
     const int64_t OW = c.o[2];
     const int post_regs = aux_vecs + (!avx512 && c.oc_tail ? 1 : 0);
     const int ur_cap = avx512 ? 28 : 14; // bounds the code size of one block
@@ -100,8 +101,9 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
         if (ur < 1) continue;
         const int64_t nblocks = div_up(OW, ur);
         ur = static_cast<int>(div_up(OW, nblocks)); // even out the blocks
-        auto step_cycles = [](int u, int n) {
-            return std::max({u * n / 2.0, (n + u) / 2.0, 4.0}) + 1.0;
+        auto step_cycles = [&u](int ur_, int n) {
+            return std::max({ur_ * n / u.fma_per_cycle, (n + ur_) / u.loads_per_cycle, u.fma_latency})
+                    + 1.0;
         };
         auto row_cycles = [&](int n) {
             const int64_t full = OW / ur, rest = OW % ur;
@@ -112,7 +114,7 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
         const double cycles = groups_full * row_cycles(nb)
                 + (last ? row_cycles(static_cast<int>(last)) : 0.0);
         double eff = (OW * c.n_ocb / 2.0) / cycles;
-        if (nb > 1 && nb * wei_bytes_per_block > 1024.0 * 1024) eff *= 0.85; // beyond L2
+        if (nb > 1 && nb * wei_bytes_per_block > dbl(u.conv_block_weights_bytes)) eff *= 0.85; // beyond L2
         // Ties: fewest loads per FMA, then more oc blocks (measured on AVX2: 4 x 3 beats 3 x 4).
         const double loads = double(nb + ur) / (nb * ur) - 1e-3 * nb;
         if (eff > best + 1e-9 || (eff > best - 1e-9 && loads < best_loads)) {
@@ -124,7 +126,7 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
         }
     }
     c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
-    c.ocbg_inner = c.n_ocb * wei_bytes_per_block <= 512.0 * 1024;
+    c.ocbg_inner = c.n_ocb * wei_bytes_per_block <= dbl(u.conv_ocbg_inner_weights_bytes);
     return best;
 }
 
@@ -225,13 +227,13 @@ bool flatten_rows(conv_problem &p, data_geom &sg, data_geom &dg) {
 // ic512 14x14 -> oc16, +8% in the model, ran 10% faster merged), any gain on AVX2, whose
 // blocks of 3-6 pixels leave tails on short rows (ResNet-50's 14x14 and 7x7 1x1 layers: +1-3%).
 void merge_rows_if_better(conv_problem &p, data_geom &sg, data_geom &dg, cpu_isa isa,
-                          int aux_vecs) {
+                          int aux_vecs, const uarch &u) {
     conv_problem merged = p;
     data_geom msg = sg, mdg = dg;
     if (!flatten_rows(merged, msg, mdg)) return;
     conv_conf as_is, as_merged;
-    const double eff = init_blocking(as_is, p, isa, aux_vecs);
-    const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs);
+    const double eff = init_blocking(as_is, p, isa, aux_vecs, u);
+    const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs, u);
     if (eff < 0 || merged_eff < 0) return;
     const double min_gain = isa == cpu_isa::avx512 ? 1.05 : 1.0;
     if (merged_eff <= eff * min_gain) return;
@@ -267,11 +269,12 @@ int dw_max_acc(const conv_conf &c, int aux_vecs) {
 
 // Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
 // channel-blocked by W ('any') or nhwc; other layouts are repacked to the blocked one.
-std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs) {
+std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs,
+                           const uarch &u) {
     const conv_problem &prb = req.prb;
     conv_conf &c = s.conf;
     // The regular blocking fills the sizes; the depthwise fields are set below.
-    init_blocking(c, prb, isa, 0);
+    init_blocking(c, prb, isa, 0, u);
     const int nsp = prb.nsp, W = c.simd_w;
     const int64_t C = prb.g;
     c.depthwise = true;
@@ -337,11 +340,12 @@ std::vector<row_block> plan_row(const conv_kernel_conf &c) {
     return plan;
 }
 
-std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs) {
+std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs,
+                           const uarch &u) {
     const conv_problem &prb = req.prb;
     s.chain = req.attr.get_post_ops();
     s.conf.with_bias = req.with_bias;
-    if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1) return init_depthwise(s, req, isa, aux_vecs);
+    if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1) return init_depthwise(s, req, isa, aux_vecs, u);
     const int nsp = prb.nsp, W = isa == cpu_isa::avx512 ? 16 : 8;
     const bool grouped = req.wei.ndims() == nsp + 3;
     const std::string blocked = blocked_data_pattern(nsp, W);
@@ -371,9 +375,10 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
 
     // A strided 1x1 convolution reads a dense copy of the pixels it uses, with stride 1
     // (conv_unit_stride.hpp); then short rows of a 1x1 convolution may be merged.
-    if (s.unit_stride.init(kprb, s.ksrc)) sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
-    merge_rows_if_better(kprb, sg, dg, isa, aux_vecs);
-    if (init_blocking(s.conf, kprb, isa, aux_vecs) < 0) return too_many_spares(aux_vecs);
+    if (s.unit_stride.init(kprb, s.ksrc, u.gather_min_oc))
+        sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
+    merge_rows_if_better(kprb, sg, dg, isa, aux_vecs, u);
+    if (init_blocking(s.conf, kprb, isa, aux_vecs, u) < 0) return too_many_spares(aux_vecs);
 
     if (!set_weights_and_bias(s, req, s.merged_groups.enabled()
                                               ? s.merged_groups.packed_md()

@@ -22,6 +22,7 @@
 #include "jit/conv_layouts.hpp"
 #include "jit/conv_merged_groups.hpp"
 #include "jit/conv_unit_stride.hpp"
+#include "jit/uarch.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/memory.hpp"
@@ -95,9 +96,10 @@ struct conv_setup {
 
 // The whole configuration for the request on isa (avx2 or avx512), depthwise and row merging
 // included. aux_vecs: spare vector registers the post-ops injector needs. Returns "" or the
-// reason the JIT cannot take the request.
+// reason the JIT cannot take the request. u: the micro-architecture figures the cost model and
+// the cache-size decisions read (another CPU's in tests and bench/prim_jit_config_table).
 std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
-                           int aux_vecs);
+                           int aux_vecs, const uarch &u = current_uarch());
 
 // What one kernel call computes: a full output row (all OW pixels) of nb_oc oc blocks, at one
 // (image, group, oc block group, od, oh). Pointers already point at the first valid kd/kh tap.

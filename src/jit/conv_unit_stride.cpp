@@ -4,12 +4,12 @@
 namespace prim {
 namespace jit {
 
-bool unit_stride_src::init(impl::conv_problem &prb, const memory::desc &src_md) {
+bool unit_stride_src::init(impl::conv_problem &prb, const memory::desc &src_md, int64_t min_oc) {
     // The copy pays when many output channels reuse each gathered pixel: measured on the six
     // strided 1x1 layers of ResNet-50 (mb2, two threads), it gains 5% with 1024 output
     // channels and 14% with 2048, but loses 9-17% with 128-512 (the copy costs more than the
-    // scattered reads it saves).
-    if (prb.ocg() < 1024) return false;
+    // scattered reads it saves). min_oc is 1024 there (jit/uarch.hpp).
+    if (prb.ocg() < min_oc) return false;
     bool strided = false;
     for (int sp = 0; sp < 3; ++sp) {
         if (prb.k[sp] != 1 || prb.p[sp] != 0 || (prb.o[sp] - 1) * prb.s[sp] >= prb.i[sp])

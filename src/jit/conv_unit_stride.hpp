@@ -21,11 +21,11 @@ namespace jit {
 
 class unit_stride_src {
 public:
-    // True when prb is a strided 1x1 convolution without padding, with at least 1024 output
-    // channels per group, whose src layout src_md (the layout the kernel reads) keeps each
-    // pixel's channels in contiguous runs. Then
+    // True when prb is a strided 1x1 convolution without padding, with at least min_oc output
+    // channels per group (uarch::gather_min_oc), whose src layout src_md (the layout the kernel
+    // reads) keeps each pixel's channels in contiguous runs. Then
     // compact_md() is the gathered buffer's layout and prb is rewritten to read it (stride 1).
-    bool init(impl::conv_problem &prb, const memory::desc &src_md);
+    bool init(impl::conv_problem &prb, const memory::desc &src_md, int64_t min_oc);
     bool enabled() const { return enabled_; }
     const memory::desc &compact_md() const { return compact_md_; }
 

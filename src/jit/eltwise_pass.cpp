@@ -9,15 +9,13 @@
 #include "common/post_op_operands.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/post_ops_injector.hpp"
+#include "jit/uarch.hpp"
 
 namespace prim {
 namespace jit {
 
 namespace {
 
-// Above this size an out-of-place run without sum uses non-temporal stores: dst is not read,
-// and bypassing the caches saves the read-for-ownership traffic of ordinary stores.
-const int64_t stream_threshold_bytes = 8 << 20;
 // Below this many elements one thread does the whole run.
 const int64_t min_elems_per_thread = 32 * 1024;
 
@@ -48,7 +46,11 @@ eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, e
     : isa_(isa), nelems_(nelems), plan_(std::move(plan)), has_operands_(chain.has_operands()) {
     eltwise_kernel_conf conf;
     kernel_ = get_eltwise_kernel(isa, conf, chain);
-    if (!chain.has_sum() && nelems * static_cast<int64_t>(sizeof(float)) >= stream_threshold_bytes) {
+    // From a quarter of the L3 on (uarch.hpp), an out-of-place run without sum uses
+    // non-temporal stores: dst is not read, and bypassing the caches saves the
+    // read-for-ownership traffic of ordinary stores.
+    if (!chain.has_sum()
+            && nelems * static_cast<int64_t>(sizeof(float)) >= current_uarch().stream_threshold_bytes) {
         conf.stream_stores = true;
         stream_kernel_ = get_eltwise_kernel(isa, conf, chain);
     }

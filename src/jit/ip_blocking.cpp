@@ -7,8 +7,6 @@ namespace prim {
 namespace jit {
 namespace {
 
-constexpr int64_t max_k_blk = 1024;                 // weight panel 3·16·1024·4 B = 192 KiB
-constexpr int64_t src_block_bytes = 512 * 1024;     // m chunk × K block of src, in L2 (1 MiB)
 constexpr int max_nr = 8;                           // oc blocks per tile (mb1: 8 weight streams)
 constexpr int64_t min_work_items = 8;               // (m chunk, panel) pairs, when mb allows
 
@@ -25,7 +23,9 @@ bool tile_fits(int mr, int nr, int n_vregs, int chain_aux, int min_spare) {
 } // namespace
 
 std::string init_ip_blocking(ip_blocking &b, cpu_isa isa, const impl::ip_problem &prb,
-                             int chain_aux_vecs, bool chain_has_sum) {
+                             int chain_aux_vecs, bool chain_has_sum, const uarch &u) {
+    // K block and m chunk from the L2 size (uarch.hpp): 1024 and 512 KiB on a 1 MiB L2.
+    const int64_t max_k_blk = u.ip_max_k_blk, src_block_bytes = u.ip_src_block_bytes;
     const bool avx512 = isa == cpu_isa::avx512;
     const int n_vregs = avx512 ? 32 : 16;
     b.simd_w = avx512 ? 16 : 8;

@@ -7,7 +7,8 @@
 //   tile      mr rows of src × nr oc blocks: mr·nr accumulators held in registers for all of K.
 //   panel     nr consecutive oc blocks: the unit of work a thread owns (never split further).
 //             The packed weights are [oc/panel][K][panel] ("Ab48a"): a panel is one stream.
-//   K block   k_blk values of K: a weight panel of nr·16·k_blk floats that stays in L2 while
+//   K block   k_blk values of K (at most uarch::ip_max_k_blk, from the L2 size): a weight panel
+//             of nr·16·k_blk floats that stays in L2 while
 //             every tile row of an m chunk streams past it. When K has several K blocks the
 //             partial sums go to a per-thread scratch tile, and only the last K block adds the
 //             bias, runs the post-ops chain (sum reads the untouched dst) and stores to dst.
@@ -22,6 +23,7 @@
 #include <string>
 
 #include "common/problem.hpp"
+#include "jit/uarch.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 
@@ -45,7 +47,8 @@ struct ip_blocking {
 // else the reason the JIT kernel cannot take the problem (e.g. the chain needs more spare
 // registers than any tile leaves). chain_aux_vecs: the injector's aux_vecs_count(chain).
 std::string init_ip_blocking(ip_blocking &b, cpu_isa isa, const impl::ip_problem &prb,
-                             int chain_aux_vecs, bool chain_has_sum);
+                             int chain_aux_vecs, bool chain_has_sum,
+                             const uarch &u = current_uarch());
 
 } // namespace jit
 } // namespace prim

@@ -15,14 +15,12 @@
 #include "jit/jit_normalization.hpp"
 #include "jit/normalization_pass.hpp"
 #include "jit/normalization_stats.hpp"
+#include "jit/uarch.hpp"
 
 namespace prim {
 namespace impl {
 namespace {
 
-// Rows per block when the statistics are computed: about this many bytes of src, which stay in
-// the L1/L2 cache between the statistics and the pass.
-const int64_t block_bytes = 32 * 1024;
 // Below this many elements one thread does the whole run (as eltwise_pass).
 const int64_t min_elems_per_thread = 32 * 1024;
 
@@ -63,6 +61,9 @@ public:
             pass.execute(args.src, args.dst, ops, args.runtime_params);
             return;
         }
+        // Rows per block when the statistics are computed: about an L1d of src (uarch.hpp),
+        // which stays in the cache between the statistics and the pass.
+        const int64_t block_bytes = jit::current_uarch().lnorm_block_bytes;
         const int64_t block = std::max<int64_t>(1, block_bytes / (len * 4));
         const int64_t blocks = (rows + block - 1) / block;
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();

@@ -1,0 +1,133 @@
+// Prints the configuration the JIT chooses for each layer of batch files: register blocking,
+// loop order, row merging and the strided-1x1 gather of every convolution, the tiles and cache
+// blocks of every inner product, on both ISAs. Two runs (before and after a change to a
+// decision, or on two machines) diffed line by line show what the change moved:
+//   prim_jit_config_table --conv benchdnn_lite/inputs/resnet50 --ip benchdnn_lite/inputs/ip_bert
+// Every layer is configured with the chain sum+relu (its spare registers bound the blocking).
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "common/cpu_info.hpp"
+#include "common/primitive_impl.hpp"
+#include "jit/conv_conf.hpp"
+#include "jit/ip_blocking.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "jit/uarch.hpp"
+#include "prim/attr.hpp"
+#include "problem_parse.hpp"
+
+namespace {
+
+using prim::cpu_isa;
+using prim::memory;
+
+// The descriptors of a batch file: one or more per line, '#' to the end of the line a comment,
+// options (--...) skipped.
+std::vector<std::string> descriptors(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string w;
+        while (words >> w)
+            if (w.rfind("--", 0) != 0) out.push_back(w);
+    }
+    return out;
+}
+
+memory::dims data_dims(const prim::impl::conv_problem &p, int64_t c, const int64_t *sp) {
+    memory::dims d = {p.mb, c};
+    for (int j = 3 - p.nsp; j < 3; ++j) d.push_back(sp[j]);
+    return d;
+}
+
+void print_conv(const std::string &text, cpu_isa isa, const prim::post_ops &chain) {
+    const prim::impl::conv_problem p = bdl::parse_conv_problem(text);
+    prim::impl::conv_request req;
+    req.prb = p;
+    req.with_bias = true;
+    req.bias = memory::desc({p.oc}, memory::data_type::f32, "a");
+    req.src = memory::desc(data_dims(p, p.ic, p.i), memory::data_type::f32, memory::format_tag::any);
+    req.dst = memory::desc(data_dims(p, p.oc, p.o), memory::data_type::f32, memory::format_tag::any);
+    memory::dims wd = p.g > 1 ? memory::dims {p.g, p.ocg(), p.icg()} : memory::dims {p.oc, p.ic};
+    for (int j = 3 - p.nsp; j < 3; ++j) wd.push_back(p.k[j]);
+    req.wei = memory::desc(wd, memory::data_type::f32, memory::format_tag::any);
+    req.attr.set_post_ops(chain);
+    const int aux = isa == cpu_isa::avx512
+            ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
+            : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
+    prim::jit::conv_setup s;
+    const std::string why = prim::jit::init_conv_conf(s, req, isa, aux);
+    const prim::jit::conv_conf &c = s.conf;
+    std::printf("conv,%s,%s,", prim::cpu_isa_name(isa), prim::impl::to_string(p).c_str());
+    if (!why.empty()) {
+        std::printf("declined: %s\n", why.c_str());
+        return;
+    }
+    std::printf("ur_w=%d nb_oc=%d hold_bcast=%d n_ocbg=%lld order=%s gather=%d row=%lldx%lld "
+                "depthwise=%d\n",
+                c.ur_w, c.nb_oc, c.hold_bcast ? 1 : 0, static_cast<long long>(c.n_ocbg),
+                c.ocbg_inner ? "ocbg_inner" : "ocbg_outer", s.unit_stride.enabled() ? 1 : 0,
+                static_cast<long long>(c.o[1]), static_cast<long long>(c.o[2]),
+                c.depthwise ? 1 : 0);
+}
+
+void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain) {
+    const prim::impl::ip_problem p = bdl::parse_ip_problem(text);
+    const int aux = isa == cpu_isa::avx512
+            ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
+            : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
+    prim::jit::ip_blocking b;
+    const std::string why = prim::jit::init_ip_blocking(b, isa, p, aux, chain.has_sum());
+    std::printf("ip,%s,%s,", prim::cpu_isa_name(isa), prim::impl::to_string(p).c_str());
+    if (!why.empty()) {
+        std::printf("declined: %s\n", why.c_str());
+        return;
+    }
+    std::printf("mr=%d nr=%d panels=%lld k_blk=%lld k_blocks=%lld m_chunk=%lld m_chunks=%lld\n",
+                b.mr, b.nr, static_cast<long long>(b.panels), static_cast<long long>(b.k_blk),
+                static_cast<long long>(b.k_blocks), static_cast<long long>(b.m_chunk),
+                static_cast<long long>(b.m_chunks));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 3 || argc % 2 == 0) {
+        std::fprintf(stderr, "usage: %s (--conv FILE | --ip FILE)...\n", argv[0]);
+        return 2;
+    }
+    try {
+        prim::post_ops chain = prim::parse_post_ops("sum+relu");
+        // What the decisions rest on: the CPU's facts and the figures derived from them.
+        const prim::jit::uarch &u = prim::jit::current_uarch();
+        std::printf("# %s\n", prim::impl::to_string(prim::impl::get_cpu_info()).c_str());
+        std::printf("# uarch: fma_per_cycle=%g loads_per_cycle=%g fma_latency=%g "
+                    "conv_block_weights=%lld conv_ocbg_inner_weights=%lld gather_min_oc=%lld "
+                    "ip_max_k_blk=%lld ip_src_block=%lld stream_threshold=%lld lnorm_block=%lld\n",
+                    u.fma_per_cycle, u.loads_per_cycle, u.fma_latency,
+                    static_cast<long long>(u.conv_block_weights_bytes),
+                    static_cast<long long>(u.conv_ocbg_inner_weights_bytes),
+                    static_cast<long long>(u.gather_min_oc), static_cast<long long>(u.ip_max_k_blk),
+                    static_cast<long long>(u.ip_src_block_bytes),
+                    static_cast<long long>(u.stream_threshold_bytes),
+                    static_cast<long long>(u.lnorm_block_bytes));
+        for (int a = 1; a + 1 < argc; a += 2) {
+            const std::string opt = argv[a], file = argv[a + 1];
+            if (opt != "--conv" && opt != "--ip") throw std::runtime_error("unknown option " + opt);
+            for (const std::string &d : descriptors(file))
+                for (cpu_isa isa : {cpu_isa::avx512, cpu_isa::avx2}) {
+                    if (opt == "--conv") print_conv(d, isa, chain);
+                    else print_ip(d, isa, chain);
+                }
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,53 @@
+// Every micro-architecture figure the JIT's decisions read, in one place: derived from what the
+// CPU reports (common/cpu_info.hpp) where a cache size is what matters, and otherwise the
+// figures measured on the machine the kernels were tuned on (a Zen 5, two cores), which any
+// CPU gets until it is measured. To tune another CPU, add its case to uarch_for() (uarch.cpp),
+// and check the chosen configurations with bench/prim_jit_config_table.
+//
+// On the Zen 5 (L1d 32 KiB as its hypervisor reports it, L2 1 MiB, L3 32 MiB) every figure
+// below equals the literal it replaced; doc/convolution.md has the table.
+#pragma once
+#include <cstdint>
+
+#include "common/cpu_info.hpp"
+
+namespace prim {
+namespace jit {
+
+struct uarch {
+    // The convolution's register-blocking cost model (conv_conf.cpp, init_blocking), in cycles
+    // per (ic, kw) step: vector FMAs and loads issued per cycle, and the FMA latency. Zen 5 and
+    // the Xeons with two FMA units both issue 2 FMAs per cycle with a latency of 4.
+    double fma_per_cycle = 2, loads_per_cycle = 2, fma_latency = 4;
+    // A blocking over several oc blocks whose weights exceed this loses 15% in the cost model:
+    // they no longer stay in L2 while a thread walks its rows. (L2 per core: 1 MiB on Zen 5.)
+    int64_t conv_block_weights_bytes = 0;
+    // Threading order: oc block groups innermost when one group's weights fit this (half the
+    // L2, so the src rows the group's calls share fit beside them: 512 KiB on Zen 5).
+    int64_t conv_ocbg_inner_weights_bytes = 0;
+    // The strided 1x1 gather pays from this many output channels per group: a ratio of the
+    // copy's cost to the scattered re-reads it saves (every oc block group re-reads the
+    // row from L2; ResNet-50's strided 1x1 rows all take the same 28 KiB whatever the
+    // cache), measured on Zen 5 (conv_unit_stride.cpp), not a cache size.
+    int64_t gather_min_oc = 1024;
+    // The inner product's K block: a weight panel of 3 oc blocks of 16 and k_blk values takes at
+    // most 3/16 of L2 (192 KiB of 1 MiB: max_k_blk 1024 on Zen 5); and an m chunk's src K
+    // block at most half of L2 (512 KiB).
+    int64_t ip_max_k_blk = 0;
+    int64_t ip_src_block_bytes = 0;
+    // Eltwise passes: non-temporal stores from a quarter of the L3 on (8 MiB on Zen 5's 32 MiB):
+    // a dst that large is not read again from the cache anyway.
+    int64_t stream_threshold_bytes = 0;
+    // Layer normalization: rows are normalized by blocks of the L1d's size, so that the block's
+    // statistics pass leaves it in L1 for the normalizing pass (32 KiB).
+    int64_t lnorm_block_bytes = 0;
+};
+
+// The figures for a CPU.
+uarch uarch_for(const impl::cpu_info &cpu);
+
+// This CPU's figures, computed once.
+const uarch &current_uarch();
+
+} // namespace jit
+} // namespace prim
