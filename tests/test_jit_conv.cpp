@@ -17,6 +17,7 @@
 #include "jit/conv_conf.hpp"
 #include "jit/conv_unit_stride.hpp"
 #include "jit/cpu_isa_detect.hpp"
+#include "jit/uarch.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/kernel_cache.hpp"
 #include "prim/memory.hpp"
@@ -279,6 +280,7 @@ memory::desc src_desc(const conv_problem &p, const std::string &pattern) {
 }
 
 TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "[jit_conv]") {
+    const int64_t gather_min_oc = prim::jit::current_uarch().gather_min_oc;
     // The gather is taken (conv_unit_stride.hpp) for >= 1024 output channels per group on
     // channel-blocked and channels-last src, not below 1024 nor on nchw.
     for (const char *s : gathered_shapes) {
@@ -286,14 +288,14 @@ TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "
         const std::string nhwc = p.nsp == 3 ? "acdeb" : "acdb";
         const std::string blocked = p.nsp == 3 ? "aBcde16b" : "aBcd16b";
         INFO(s);
-        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc)));
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc), gather_min_oc));
         p = bdl::parse_conv_problem(s);
-        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked)));
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked), gather_min_oc));
         p = bdl::parse_conv_problem(s);
-        CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd")));
+        CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd"), gather_min_oc));
     }
     conv_problem narrow = bdl::parse_conv_problem("mb2ic24ih9oc512oh5kh1sh2");
-    CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b")));
+    CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b"), gather_min_oc));
 
     // And the results match the reference, the nchw ones (read in place) too.
     for (cpu_isa isa : isas())
