@@ -5,7 +5,8 @@
 //   CHAIN  := ''  |  PO ('+' PO)*
 //   PO     := 'sum' [':' NUMBER]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
 //           | BINALG ':' 'f32' [':' POLICY]  |  'prelu' [':' POLICY]
-//   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'
+//   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'  |  '*'
+//             ('*': a runtime parameter, PRIM_RUNTIME_F32_VAL, given at execute)
 //
 // '+' also appears inside numbers ("relu:+1", "1e+38"); split_post_ops tells the two apart.
 // Numbers are checked against NUMBER character by character first (strtof alone would also take
@@ -117,9 +118,11 @@ float to_float(const std::string &t) {
     return loc ? strtof_l(t.c_str(), nullptr, loc) : std::strtof(t.c_str(), nullptr);
 }
 
+// NUMBER, or '*': a parameter given at execute (PRIM_RUNTIME_F32_VAL).
 float parse_number(const std::string &whole, span s) {
     const std::string t = text_of(whole, s);
     if (t.empty()) fail(whole, "missing number", s.begin);
+    if (t == "*") return runtime_f32_val();
     if (!is_number(t)) fail(whole, "bad number '" + t + "'", s.begin);
     return to_float(t);
 }
@@ -134,7 +137,9 @@ void check_field_count(const std::string &whole, const std::vector<span> &fields
 
 void append_checked_eltwise(const std::string &whole, span po, algorithm alg, float alpha,
         float beta, float scale, post_ops &out) {
-    const std::string problem = impl::check_eltwise_params(alg, alpha, beta, scale);
+    const auto checked = [](float v) { return is_runtime_f32(v) ? 1.f : v; }; // checked at execute
+    const std::string problem
+            = impl::check_eltwise_params(alg, checked(alpha), checked(beta), checked(scale));
     if (!problem.empty()) fail(whole, problem + " in '" + text_of(whole, po) + "'", po.begin);
     out.append_eltwise(alg, alpha, beta, scale);
 }
@@ -255,7 +260,9 @@ bool same_bits(float a, float b) {
 }
 
 // "%.9g" in the "C" locale: 9 significant digits are enough for any float to read back exactly.
+// A runtime parameter prints as '*'.
 std::string format_number(float v) {
+    if (is_runtime_f32(v)) return "*";
     char buf[48];
     const std::to_chars_result r =
             std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);

@@ -7,6 +7,7 @@
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
 #include "attr/operand_policy.hpp"
+#include "attr/runtime_params.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -34,9 +35,9 @@ std::string a_kind(post_ops::kind k) {
     return std::string(k == post_ops::kind::eltwise ? "an " : "a ") + kind_name(k);
 }
 
-// A runtime parameter is checked at execute, with its value; at creation it stands for 1, a value
-// every algorithm accepts.
-float as_checked_at_creation(float v) { return is_runtime_f32(v) ? 1.f : v; }
+// A runtime parameter (or, in the library's own chains, its slot) is checked at execute, with its
+// value; at creation it stands for 1, a value every algorithm accepts.
+float as_checked_at_creation(float v) { return impl::is_runtime_param(v) ? 1.f : v; }
 
 } // namespace
 
@@ -166,7 +167,8 @@ bool post_ops::has_sum() const {
 
 bool post_ops::has_runtime_params() const {
     for (const entry &e : entries_)
-        if (is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale))
+        if (impl::is_runtime_param(e.alpha) || impl::is_runtime_param(e.beta)
+            || impl::is_runtime_param(e.scale))
             return true;
     return false;
 }

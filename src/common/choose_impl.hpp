@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attr/runtime_params.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/verbose.hpp"
@@ -38,10 +39,14 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     if (!bad_operand.empty())
         throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": "
                                                        + bad_operand);
+    // Implementations see each runtime parameter as its slot (runtime_params.hpp); the chosen
+    // primitive keeps the user's attribute.
+    request slotted = req;
+    if (chain.has_runtime_params()) slotted.attr.set_post_ops(with_runtime_slots(chain));
     std::string reasons;
     for (const auto &entry : list) {
         std::string why_not;
-        std::unique_ptr<primitive_impl> impl = entry.create(req, isa, why_not);
+        std::unique_ptr<primitive_impl> impl = entry.create(slotted, isa, why_not);
         if (!impl) {
             if (verbose_level() >= 2)
                 verbose_print(std::string("prim_verbose,dispatch,") + kind_name + ","

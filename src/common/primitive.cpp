@@ -3,6 +3,7 @@
 // kernel sees them).
 #include <type_traits>
 
+#include "attr/runtime_params.hpp"
 #include "common/overlap.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
@@ -54,6 +55,15 @@ const input_arg input_args[] = {
     {PRIM_ARG_SHIFT, "shift", &impl::arg_layouts::shift, &impl::exec_ptrs::shift},
 };
 
+// The desc of a post-op's runtime parameters: alpha, beta, scale.
+memory::desc runtime_params_md() {
+    return memory::desc({impl::runtime_fields}, memory::data_type::f32, memory::format_tag::x);
+}
+
+bool entry_has_runtime_params(const post_ops::entry &e) {
+    return is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale);
+}
+
 } // namespace
 
 memory::desc primitive_desc_base::query_md(int exec_arg) const {
@@ -61,8 +71,12 @@ memory::desc primitive_desc_base::query_md(int exec_arg) const {
     for (const input_arg &a : input_args)
         if (exec_arg == a.id) return impl_->impl->layouts().*a.md;
     const post_ops &chain = impl_->attr.get_post_ops();
-    for (int i = 0; i < chain.len(); ++i)
+    for (int i = 0; i < chain.len(); ++i) {
         if (exec_arg == impl::operand_arg(chain.entries()[i], i)) return impl_->operand_mds[i];
+        if (exec_arg == (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS)
+            && entry_has_runtime_params(chain.entries()[i]))
+            return runtime_params_md();
+    }
     return memory::desc();
 }
 
@@ -138,6 +152,26 @@ void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs)
                    "post-op reads dst itself)");
 }
 
+// The values of the chain's PRIM_RUNTIME_F32_VAL fields, by slot, checked as creation checks
+// constants.
+void read_runtime_params(const impl::chosen_impl &pi, const exec_args &args, std::vector<float> &values) {
+    const post_ops &chain = pi.attr.get_post_ops();
+    values.assign(static_cast<size_t>(impl::runtime_fields * chain.len()), 0.f);
+    static const memory::desc md = runtime_params_md();
+    for (int i = 0; i < chain.len(); ++i) {
+        const post_ops::entry &e = chain.entries()[i];
+        if (!entry_has_runtime_params(e)) continue;
+        const auto *given = static_cast<const float *>(arg_data(
+                pi, args, PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS,
+                [&] { return "post-op " + std::to_string(i) + " runtime parameters"; }, md));
+        for (int f = 0; f < impl::runtime_fields; ++f) values[impl::runtime_fields * i + f] = given[f];
+    }
+    const std::string problem = impl::check_runtime_values(chain, values);
+    if (!problem.empty())
+        throw error(status::invalid_arguments, std::string(impl::primitive_kind_name(pi.kind)) + " "
+                                                       + pi.problem_str + ": " + problem);
+}
+
 } // namespace
 
 void primitive::execute(const exec_args &args) const {
@@ -163,6 +197,7 @@ void primitive::execute(const exec_args &args) const {
                              pi.operand_mds[i]));
         }
     }
+    if (chain.has_runtime_params()) read_runtime_params(pi, args, ptrs.runtime_params);
     check_dst_overlap(pi, ptrs);
 
     const bool verbose = impl::verbose_level() >= 1;

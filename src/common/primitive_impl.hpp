@@ -38,6 +38,9 @@ struct exec_ptrs {
     // One per post-op entry when the chain has binary or prelu entries (else empty): the
     // entry's operand, laid out as chosen_impl::operand_mds says; null for other entries.
     std::vector<const float *> post_op;
+    // The chain's runtime parameters by slot (attr/runtime_params.hpp: 3 per entry, alpha, beta,
+    // scale), read from PRIM_ARG_ATTR_POST_OP_PARAMS and checked; empty when it has none.
+    std::vector<float> runtime_params;
 };
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the

@@ -5,6 +5,10 @@
 // Constants are deduplicated by bit pattern: two relus with alphas 0.1 and 0.2 get two entries,
 // two users of the same value share one. Offsets are fixed as constants are requested, so code can
 // be emitted before the table's contents are complete; emit() writes the table at the end.
+//
+// A runtime post-op parameter is a constant too: its slot's NaN (attr/runtime_params.hpp). The
+// table notes where each lands, and a kernel that has any reads its table from a copy that
+// write_with_values() fills at execute, so one kernel serves every value.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -12,6 +16,8 @@
 #include <vector>
 
 #include <xbyak/xbyak.h>
+
+#include "attr/runtime_params.hpp"
 
 namespace prim {
 namespace jit {
@@ -26,6 +32,7 @@ public:
         auto it = broadcast_.find(bits);
         if (it != broadcast_.end()) return it->second;
         const int off = static_cast<int>(words_.size()) * 4;
+        if (impl::runtime_slot_of_bits(bits) >= 0) runtime_.push_back(off / 4);
         for (int i = 0; i < vlen_ / 4; ++i) words_.push_back(bits);
         broadcast_.emplace(bits, off);
         return off;
@@ -64,6 +71,21 @@ public:
         for (uint32_t w : words_) gen.dd(w);
     }
 
+    // Runtime parameters: whether the table holds any, its size, and a copy of it with each
+    // slot's vector filled with its value (values[slot], negated where the code reads -value).
+    bool has_runtime_slots() const { return !runtime_.empty(); }
+    size_t bytes() const { return words_.size() * 4; }
+    void write_with_values(void *dst, const std::vector<float> &values) const {
+        std::memcpy(dst, words_.data(), bytes());
+        auto *out = static_cast<uint32_t *>(dst);
+        for (const int first : runtime_) {
+            bool negated = false;
+            const int slot = impl::runtime_slot_of_bits(words_[first], &negated);
+            const float v = negated ? -values.at(slot) : values.at(slot);
+            for (int i = 0; i < vlen_ / 4; ++i) out[first + i] = bits_of(v);
+        }
+    }
+
     static uint32_t bits_of(float value) {
         uint32_t bits;
         std::memcpy(&bits, &value, sizeof(bits));
@@ -75,6 +97,7 @@ private:
     std::vector<uint32_t> words_;
     std::map<uint32_t, int> broadcast_;
     std::map<std::vector<uint32_t>, int> rows_;
+    std::vector<int> runtime_; // first word of each runtime parameter's vector
     Xbyak::Label label_;
 };
 

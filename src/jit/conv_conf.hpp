@@ -110,6 +110,7 @@ struct conv_call_args {
     int64_t kd_count;   // valid kd taps (may be 0 when the row lies wholly in the padding)
     int64_t kh_count;   // valid kh taps
     const int64_t *post_op; // per chain entry, its operand's per-call value (conv_operand.hpp)
+    const void *table;      // the constant table with runtime parameters (runtime_table.hpp)
 };
 
 // The blocks of one output row, in order: each covers ur pixels from ow0; count > 1 means

@@ -20,7 +20,9 @@ template <cpu_isa isa>
 conv_dw_kernel<isa>::conv_dw_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb,
                                     int oc_tail)
     : jit_generator(std::string("conv_dw_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
+      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {
+    read_runtime_table(chain.has_runtime_params());
+}
 
 // AVX-512: the opmask; AVX2: the last vector register, reserved for the whole kernel.
 template <cpu_isa isa>
@@ -39,7 +41,7 @@ void conv_dw_kernel<isa>::load_operand(const operand_args &o) {
 template <cpu_isa isa>
 void conv_dw_kernel<isa>::generate() {
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ARG(table));
     if (oc_tail_) tail_mask<isa>(*this, oc_tail_, mask_idx()).prepare(reg_table, reg_tmp);
 
     auto sum = [this](const sum_args &s) {

@@ -22,7 +22,9 @@ using namespace Xbyak;
 template <cpu_isa isa>
 conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {}
+      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {
+    read_runtime_table(chain.has_runtime_params());
+}
 
 template <cpu_isa isa>
 void conv_kernel<isa>::load_operand(const operand_args &o) {
@@ -36,7 +38,7 @@ void conv_kernel<isa>::load_operand(const operand_args &o) {
 template <cpu_isa isa>
 void conv_kernel<isa>::generate() {
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ARG(table));
     if (isa == cpu_isa::avx512 && oc_tail_)
         tail_mask<isa>(*this, oc_tail_, host_tail_opmask).prepare(reg_table, reg_tmp);
 

@@ -110,6 +110,28 @@ bool eltwise_emitter<isa>::is_supported(algorithm a) {
 }
 
 template <cpu_isa isa>
+bool eltwise_emitter<isa>::takes_runtime_params(algorithm a, float alpha, float beta) {
+    if (!impl::is_runtime_param(alpha) && !impl::is_runtime_param(beta)) return true;
+    switch (a) {
+    // These derive constants from alpha and beta (1 / alpha, alpha * beta, -alpha), or choose
+    // their code by the value (pow's integer powers, swish's clamp by alpha's sign).
+    case alg::eltwise_soft_relu:
+    case alg::eltwise_softplus:
+    case alg::eltwise_parametric_softplus:
+    case alg::eltwise_celu:
+    case alg::eltwise_selu:
+    case alg::eltwise_swish:
+    case alg::eltwise_pow: return false;
+    // With a constant alpha of 0 these are a constant made from beta.
+    case alg::eltwise_hardsigmoid:
+    case alg::eltwise_hardswish: return alpha != 0.f;
+    // The rest read alpha, beta and -beta from the table, or ignore them; a runtime value takes
+    // the code for general values (relu's leaky form, linear's FMA).
+    default: return true;
+    }
+}
+
+template <cpu_isa isa>
 int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
     const needs n = needs_of(a, alpha, beta);
     return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;

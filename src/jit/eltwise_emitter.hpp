@@ -39,6 +39,10 @@ public:
         : h_(host), alg_(alg), alpha_(alpha), beta_(beta) {}
 
     static bool is_supported(algorithm alg);
+    // Whether the code can read alpha and beta, where runtime parameters (their slots'
+    // NaNs, attr/runtime_params.hpp), from the table as they come: true unless the algorithm
+    // computes other constants from them or picks its code by their values.
+    static bool takes_runtime_params(algorithm alg, float alpha, float beta);
     static int aux_vecs_count(algorithm alg, float alpha, float beta);
     static int aux_opmasks_count(algorithm alg, float alpha, float beta);
 

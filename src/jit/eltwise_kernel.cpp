@@ -16,6 +16,7 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_
     : jit_generator(std::string("eltwise_") + isa_traits<isa>::name, isa_traits<isa>::vlen)
     , conf_(conf), chain_(chain) {
     using namespace Xbyak::util;
+    read_runtime_table(chain.has_runtime_params());
     reg_param = abi_param(0);
     reg_src = r8;
     reg_dst = r9;
@@ -138,7 +139,7 @@ void eltwise_kernel<isa>::generate() {
     injector_ = &injector;
 
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ptr[reg_param + offsetof(eltwise_call_args, table)]);
     mov(reg_src_row, ptr[reg_param + offsetof(eltwise_call_args, src)]);
     mov(reg_dst_row, ptr[reg_param + offsetof(eltwise_call_args, dst)]);
     mov(reg_rows, ptr[reg_param + offsetof(eltwise_call_args, rows)]);

@@ -31,6 +31,7 @@ struct eltwise_call_args {
     // current row (common) or its difference from dst in bytes (per_tensor), [2i + 1] what is
     // added to [2i] after each row. Null when the chain has no operand.
     int64_t *post_op = nullptr;
+    const void *table = nullptr; // the constant table with runtime parameters (runtime_table.hpp)
 };
 using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
 

@@ -59,9 +59,10 @@ bool eltwise_pass::stream(const float *src, const float *dst) const {
     return stream_kernel_ && src != dst && reinterpret_cast<uintptr_t>(dst) % vlen == 0;
 }
 
-void eltwise_pass::execute(const float *src, float *dst,
-                           const std::vector<const float *> &operands) const {
+void eltwise_pass::execute(const float *src, float *dst, const std::vector<const float *> &operands,
+                           const std::vector<float> &runtime_params) const {
     if (nelems_ == 0) return;
+    const runtime_tables tables = tables_for(runtime_params);
     const bool stream = this->stream(src, dst);
     const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
     const int nthr = static_cast<int>(std::max<int64_t>(
@@ -76,9 +77,9 @@ void eltwise_pass::execute(const float *src, float *dst,
     const auto run_chunk = [&](int t) {
         const int64_t first = std::min<int64_t>(one_row ? nelems_ : total_rows, chunk * t);
         const int64_t last = std::min<int64_t>(one_row ? nelems_ : total_rows, first + chunk);
-        if (!one_row) return run_rows(src, dst, operands, stream, first, last - first);
+        if (!one_row) return run_rows(src, dst, operands, tables, stream, first, last - first);
         std::vector<int64_t> values(2 * (operands.size() + 1));
-        if (last > first) call(src, dst, operands, stream, 0, first, last - first, 1, values);
+        if (last > first) call(src, dst, operands, tables, stream, 0, first, last - first, 1, values);
     };
     if (nthr == 1) return run_chunk(0);
 #pragma omp parallel num_threads(nthr)
@@ -86,28 +87,31 @@ void eltwise_pass::execute(const float *src, float *dst,
 }
 
 void eltwise_pass::execute_rows(const float *src, float *dst,
-                                const std::vector<const float *> &operands, int64_t first,
+                                const std::vector<const float *> &operands,
+                                const std::vector<float> &runtime_params, int64_t first,
                                 int64_t count) const {
-    if (nelems_ > 0) run_rows(src, dst, operands, stream(src, dst), first, count);
+    if (nelems_ > 0)
+        run_rows(src, dst, operands, tables_for(runtime_params), stream(src, dst), first, count);
 }
 
 void eltwise_pass::run_rows(const float *src, float *dst,
-                            const std::vector<const float *> &operands, bool stream,
-                            int64_t first, int64_t count) const {
+                            const std::vector<const float *> &operands,
+                            const runtime_tables &tables, bool stream, int64_t first,
+                            int64_t count) const {
     std::vector<int64_t> values(2 * (operands.size() + 1));
     const int64_t last = first + count;
     for (int64_t r = first; r < last;) {
         const int64_t in_outer = r % plan_.rows;
         const int64_t n = std::min(last - r, plan_.rows - in_outer);
-        call(src, dst, operands, stream, r / plan_.rows, in_outer * plan_.row_len, plan_.row_len,
-             n, values);
+        call(src, dst, operands, tables, stream, r / plan_.rows, in_outer * plan_.row_len,
+             plan_.row_len, n, values);
         r += n;
     }
 }
 
 void eltwise_pass::call(const float *src, float *dst, const std::vector<const float *> &operands,
-                        bool stream, int64_t outer, int64_t start, int64_t row_len, int64_t rows,
-                        std::vector<int64_t> &values) const {
+                        const runtime_tables &tables, bool stream, int64_t outer, int64_t start,
+                        int64_t row_len, int64_t rows, std::vector<int64_t> &values) const {
     // The outer index's element offsets in dst and in each operand.
     int64_t dst_off = start;
     std::vector<int64_t> idx(plan_.outer_sizes.size());
@@ -132,9 +136,10 @@ void eltwise_pass::call(const float *src, float *dst, const std::vector<const fl
         v[0] = follows ? at - dst_at : at;
         v[1] = static_cast<int64_t>(sizeof(float)) * (follows ? op.row_step - plan_.row_len : op.row_step);
     }
+    const jit_generator &kernel = stream ? *stream_kernel_ : *kernel_;
     const eltwise_call_args a{src + dst_off, dst + dst_off, row_len, rows,
-                              has_operands_ ? values.data() : nullptr};
-    (stream ? stream_kernel_ : kernel_)->entry_as<eltwise_kernel_fn>()(&a);
+                              has_operands_ ? values.data() : nullptr, tables.of(&kernel)};
+    kernel.entry_as<eltwise_kernel_fn>()(&a);
 }
 
 } // namespace jit

@@ -11,6 +11,7 @@
 
 #include "jit/eltwise_rows.hpp"
 #include "jit/jit_generator.hpp"
+#include "jit/runtime_table.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/memory.hpp"
@@ -29,7 +30,9 @@ public:
                                                 std::string &why_not);
 
     // operands: one per chain entry (null for entries without one), in operand_mds' layouts.
-    void execute(const float *src, float *dst, const std::vector<const float *> &operands) const;
+    // runtime_params: the chain's runtime parameters by slot (exec_ptrs::runtime_params).
+    void execute(const float *src, float *dst, const std::vector<const float *> &operands,
+                 const std::vector<float> &runtime_params) const;
 
     // The walk's rows (eltwise_rows.hpp): total_rows() of row_len() elements, in memory order.
     int64_t row_len() const { return plan_.row_len; }
@@ -37,7 +40,7 @@ public:
     // Rows [first, first + count) on the calling thread, for callers that thread the work
     // themselves and interleave their own with it (layer normalization's statistics).
     void execute_rows(const float *src, float *dst, const std::vector<const float *> &operands,
-                      int64_t first, int64_t count) const;
+                      const std::vector<float> &runtime_params, int64_t first, int64_t count) const;
 
 private:
     eltwise_pass(cpu_isa isa, const post_ops &kernel_chain, int64_t nelems, eltwise_rows plan);
@@ -45,11 +48,14 @@ private:
     bool stream(const float *src, const float *dst) const;
     // Rows [first, first + count), cut where the outer index changes.
     void run_rows(const float *src, float *dst, const std::vector<const float *> &operands,
-                  bool stream, int64_t first, int64_t count) const;
+                  const runtime_tables &tables, bool stream, int64_t first, int64_t count) const;
     // One kernel call: rows of row_len elements from element start of the outer index outer.
-    void call(const float *src, float *dst, const std::vector<const float *> &operands, bool stream,
-              int64_t outer, int64_t start, int64_t row_len, int64_t rows,
-              std::vector<int64_t> &values) const;
+    void call(const float *src, float *dst, const std::vector<const float *> &operands,
+              const runtime_tables &tables, bool stream, int64_t outer, int64_t start,
+              int64_t row_len, int64_t rows, std::vector<int64_t> &values) const;
+    runtime_tables tables_for(const std::vector<float> &runtime_params) const {
+        return runtime_tables({kernel_.get(), stream_kernel_.get()}, runtime_params);
+    }
 
     cpu_isa isa_;
     int64_t nelems_;

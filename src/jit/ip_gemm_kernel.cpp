@@ -14,7 +14,9 @@ namespace jit {
 
 template <cpu_isa isa>
 ip_gemm_kernel<isa>::ip_gemm_kernel(const ip_gemm_conf &conf, const post_ops &chain)
-    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {}
+    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
+    read_runtime_table(chain.has_runtime_params());
+}
 
 template <cpu_isa isa>
 std::string ip_gemm_kernel<isa>::kernel_name(const ip_gemm_conf &conf) {
@@ -32,7 +34,7 @@ std::string ip_gemm_kernel<isa>::cache_key(const ip_gemm_conf &conf, const post_
 template <cpu_isa isa>
 void ip_gemm_kernel<isa>::generate() {
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ptr[reg_param + offsetof(ip_gemm_args, table)]);
     mov(reg_src, ptr[reg_param + offsetof(ip_gemm_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_gemm_args, wei)]);
     mov(reg_k, ptr[reg_param + offsetof(ip_gemm_args, k)]);

@@ -47,6 +47,7 @@ struct ip_gemm_args {
     // (per_mb_spatial: one value per row, rows contiguous), or operand - dst in bytes
     // (per_tensor: the operand is plain like dst, read at the store's address plus this).
     const int64_t *post_op = nullptr;
+    const void *table = nullptr; // the constant table with runtime parameters (runtime_table.hpp)
 };
 
 // ip_gemm_args::flags bits.

@@ -17,7 +17,7 @@ public:
     std::string name() const override { return std::string("jit:") + cpu_isa_name(isa_); }
 
     void execute(const exec_ptrs &args) const override {
-        pass_->execute(args.src, args.dst, binary_chain_args(args));
+        pass_->execute(args.src, args.dst, binary_chain_args(args), args.runtime_params);
     }
 
 private:

@@ -53,7 +53,8 @@ public:
             ab[static_cast<size_t>(op_size_ + op_offset_[c])] = static_cast<float>(b);
         }
         pass_->pass().execute(args.src, args.dst,
-                              pass_->operands({ab.data(), ab.data() + op_size_}, args));
+                              pass_->operands({ab.data(), ab.data() + op_size_}, args),
+                              args.runtime_params);
         if (padded_) zero_channel_padding(args.dst);
     }
 

@@ -19,6 +19,7 @@
 #include "jit/kernel_cache.hpp"
 #include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
+#include "jit/runtime_table.hpp"
 #include "jit/work_threads.hpp"
 #include "prim/error.hpp"
 
@@ -165,7 +166,8 @@ public:
         }
         std::vector<std::vector<float>> operand_copies;
         const std::vector<const float *> ops = operands_.prepare(args.post_op, operand_copies);
-        run(src, wei, args.bias, dst, ops);
+        const jit::runtime_tables tables({main_kernel_.get(), last_kernel_.get()}, args.runtime_params);
+        run(src, wei, args.bias, dst, ops, tables);
         if (dst_out_reorder_)
             dst_out_reorder_->execute(memory(s_.kdst, dst), memory(s_.user.dst, args.dst));
     }
@@ -181,11 +183,12 @@ private:
     // of items; every output is computed by exactly one call in a fixed order, so results do
     // not depend on the number of threads.
     void run(const float *src, const float *wei, const float *bias, float *dst,
-             const std::vector<const float *> &ops) const {
+             const std::vector<const float *> &ops, const jit::runtime_tables &tables) const {
         const int64_t OD = c_.o[0], OH = c_.o[1];
         const int64_t work = c_.g * c_.n_ocbg * c_.mb * OD * OH;
-        const kernel_fn main_fn = main_kernel_->entry_as<kernel_fn>();
-        const kernel_fn last_fn = last_kernel_ ? last_kernel_->entry_as<kernel_fn>() : main_fn;
+        const jit::jit_generator &main_k = *main_kernel_, &last_k = last_kernel_ ? *last_kernel_ : main_k;
+        const kernel_fn main_fn = main_k.entry_as<kernel_fn>(), last_fn = last_k.entry_as<kernel_fn>();
+        const void *const main_table = tables.of(&main_k), *const last_table = tables.of(&last_k);
         // The work item's indices as an odometer, innermost digit first.
         enum { OCBG, OH_, OD_, N, G };
         const int order_inner[5] = {OCBG, OH_, OD_, N, G}, order_outer[5] = {OH_, OD_, N, OCBG, G};
@@ -227,7 +230,9 @@ private:
                 a.kd_count = td.count;
                 a.kh_count = th.count;
                 if (operands_.any()) operands_.values(ops, dst, n, g, ocb0, od, oh, op_values.data());
-                (ocbg == c_.n_ocbg - 1 ? last_fn : main_fn)(&a);
+                const bool last = ocbg == c_.n_ocbg - 1;
+                a.table = last ? last_table : main_table;
+                (last ? last_fn : main_fn)(&a);
                 for (int d = 0; d < 5; ++d) { // next item
                     if (++idx[order[d]] < size[order[d]]) break;
                     idx[order[d]] = 0;

@@ -18,7 +18,7 @@ public:
     std::string name() const override { return std::string("jit:") + cpu_isa_name(isa_); }
 
     void execute(const exec_ptrs &args) const override {
-        pass_->execute(args.src, args.dst, args.post_op);
+        pass_->execute(args.src, args.dst, args.post_op, args.runtime_params);
     }
 
 private:

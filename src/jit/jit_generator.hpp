@@ -42,6 +42,10 @@ public:
 
     // The kernel's constants (the post-ops injector adds its own here too).
     const_table &table() { return table_; }
+    const const_table &table() const { return table_; }
+    // True when the kernel reads its constant table from the address its caller passes (the
+    // chain has runtime parameters): execute passes a copy made by table().write_with_values().
+    bool reads_runtime_table() const { return runtime_table_; }
 
 protected:
     // Emits the kernel: typically preamble(); load_table_address(r); ...; postamble();
@@ -54,6 +58,14 @@ protected:
     void postamble();
     // mov(reg, address of the constant table).
     void load_table_address(const Xbyak::Reg64 &reg) { mov(reg, table_.label()); }
+    // A host whose chain has runtime parameters: call in the constructor, before generate().
+    void read_runtime_table(bool yes) { runtime_table_ = yes; }
+    // The table's address: the caller's copy at runtime_table (a pointer in the call's
+    // arguments) when the kernel reads a runtime table, else the kernel's own.
+    void load_table_address(const Xbyak::Reg64 &reg, const Xbyak::Address &runtime_table) {
+        if (runtime_table_) mov(reg, runtime_table);
+        else load_table_address(reg);
+    }
 
     // vbroadcastss-free way to fill a vector with one f32 constant: read it from the table.
     Xbyak::Address table_at(const Xbyak::Reg64 &reg_table, float value) {
@@ -65,6 +77,7 @@ private:
 
     std::string name_;
     const_table table_;
+    bool runtime_table_ = false;
     const void *entry_ = nullptr;
 };
 

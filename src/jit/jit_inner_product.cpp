@@ -9,6 +9,7 @@
 
 #include "jit/ip_blocking.hpp"
 #include "jit/ip_gemm_kernel.hpp"
+#include "jit/runtime_table.hpp"
 #include "jit/ip_pack_weights.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "jit/kernel_cache.hpp"
@@ -110,7 +111,8 @@ public:
                 operand_copies.push_back(std::make_unique<plain_buffer>(operand_mds_[i], ops[i], true));
                 ops[i] = operand_copies.back()->get();
             }
-        run(src.get(), wei, bias.get(), dst.get(), ops);
+        const jit::runtime_tables tables(all_kernels(), args.runtime_params);
+        run({src.get(), wei, bias.get(), dst.get(), ops, tables});
         dst.copy_out();
     }
 
@@ -125,20 +127,33 @@ private:
                 req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst)};
     }
 
-    jit::ip_gemm_fn kernel(bool row_tail, bool last_panel) const {
+    const jit::jit_generator &kernel(bool row_tail, bool last_panel) const {
         const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
-        return (k ? k : kernels_[row_tail ? 1 : 0][0])->entry_as<jit::ip_gemm_fn>();
+        return *(k ? k : kernels_[row_tail ? 1 : 0][0]);
     }
+    std::vector<const jit::jit_generator *> all_kernels() const {
+        std::vector<const jit::jit_generator *> all;
+        for (const auto &row : kernels_)
+            for (const auto &k : row) all.push_back(k.get());
+        return all;
+    }
+
+    // One execute's data, as the kernels read it.
+    struct exec_data {
+        const float *src, *wei, *bias;
+        float *dst;
+        const std::vector<const float *> &ops;
+        const jit::runtime_tables &tables;
+    };
 
     // Work items are (m chunk, panel) pairs, m-chunk-major so that consecutive items reuse the
     // same src rows. A dst value is computed by exactly one item, its K blocks in order: no
     // reduction across threads, so which thread runs an item never changes the result.
-    void run(const float *src, const float *wei, const float *bias, float *dst,
-             const std::vector<const float *> &ops) const {
+    void run(const exec_data &d) const {
         const ip_blocking &b = blk_;
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
-        if (threads == 1) return run_items(0, n_items, src, wei, bias, dst, ops);
+        if (threads == 1) return run_items(0, n_items, d);
         // Each thread takes one contiguous range of items, the same on every call, so its
         // weight panels may still be in its L2 from the previous call. No barrier but the
         // region's end (each extra one costs a wake-up when a thread has been descheduled).
@@ -147,18 +162,17 @@ private:
             // The team may be smaller than asked (OMP_DYNAMIC, a thread limit): split by its size.
             const std::pair<int64_t, int64_t> r
                     = items_of_thread(omp_get_thread_num(), omp_get_num_threads());
-            run_items(r.first, r.second, src, wei, bias, dst, ops);
+            run_items(r.first, r.second, d);
         }
     }
 
     // Items [first, last) in order, with one partial-sum tile for them when K is split.
-    void run_items(int64_t first, int64_t last, const float *src, const float *wei,
-                   const float *bias, float *dst, const std::vector<const float *> &ops) const {
+    void run_items(int64_t first, int64_t last, const exec_data &d) const {
         std::vector<float> partial;
         if (blk_.k_blocks > 1) partial.resize(static_cast<size_t>(blk_.m_chunk * blk_.nr * simd_w));
-        std::vector<int64_t> op_values(ops.size());
+        std::vector<int64_t> op_values(d.ops.size());
         for (int64_t item = first; item < last; ++item)
-            run_item(item, src, wei, bias, dst, partial.data(), ops, op_values.data());
+            run_item(item, d, partial.data(), op_values.data());
     }
 
     // The rows times oc blocks an item computes: the last m chunk and the last panel are smaller.
@@ -193,9 +207,7 @@ private:
     }
 
     // One panel of one m chunk: for each K block, every tile row of the chunk.
-    void run_item(int64_t item, const float *src, const float *wei, const float *bias, float *dst,
-                  float *partial, const std::vector<const float *> &ops,
-                  int64_t *op_values) const {
+    void run_item(int64_t item, const exec_data &d, float *partial, int64_t *op_values) const {
         const ip_blocking &b = blk_;
         const int64_t panel_oc = static_cast<int64_t>(b.nr) * simd_w;
         const int64_t mc = item / b.panels, p = item % b.panels;
@@ -209,14 +221,16 @@ private:
             a.k = std::min(b.k_blk, b.k - k0);
             a.flags = (kb > 0 ? jit::ip_load_partial : int64_t(0))
                       | (kb == b.k_blocks - 1 ? jit::ip_finalize : int64_t(0));
-            a.wei = wei + p * b.nr * b.k * simd_w + k0 * wei_block_;
-            a.bias = bias ? bias + oc0 : nullptr;
+            a.wei = d.wei + p * b.nr * b.k * simd_w + k0 * wei_block_;
+            a.bias = d.bias ? d.bias + oc0 : nullptr;
             for (int64_t m = m0; m < m1; m += b.mr) {
-                a.src = src + m * b.k + k0;
-                a.dst = dst + m * b.oc + oc0;
+                a.src = d.src + m * b.k + k0;
+                a.dst = d.dst + m * b.oc + oc0;
                 a.partial = b.k_blocks > 1 ? partial + (m - m0) * panel_oc : nullptr;
-                if (!ops.empty()) operand_values(ops, m, oc0, dst, op_values);
-                kernel(m1 - m < b.mr, last_panel)(&a);
+                if (!d.ops.empty()) operand_values(d.ops, m, oc0, d.dst, op_values);
+                const jit::jit_generator &k = kernel(m1 - m < b.mr, last_panel);
+                a.table = d.tables.of(&k);
+                k.entry_as<jit::ip_gemm_fn>()(&a);
             }
         }
     }

@@ -60,7 +60,7 @@ public:
                 const int64_t at = stat_offset_.empty() ? r : stat_offset_[r];
                 set_row(r, args.mean[at], args.variance[at]);
             }
-            pass.execute(args.src, args.dst, ops);
+            pass.execute(args.src, args.dst, ops, args.runtime_params);
             return;
         }
         const int64_t block = std::max<int64_t>(1, block_bytes / (len * 4));
@@ -76,7 +76,7 @@ public:
                     jit::row_moments(isa_, args.src + r * len, len, m, v);
                     set_row(r, m, v);
                 }
-                pass.execute_rows(args.src, args.dst, ops, first, count);
+                pass.execute_rows(args.src, args.dst, ops, args.runtime_params, first, count);
             }
         };
         if (nthr == 1) return run(0);

@@ -47,6 +47,8 @@ std::string post_ops_injector<isa>::why_not(const post_ops::entry &e) {
     const std::string what = std::string("post-op ")
             + (name ? name : "#" + std::to_string(static_cast<int>(e.alg)));
     if (!eltwise_emitter<isa>::is_supported(e.alg)) return what + " has no JIT emitter";
+    if (!eltwise_emitter<isa>::takes_runtime_params(e.alg, e.alpha, e.beta))
+        return what + " takes alpha and beta as constants only on the JIT (runtime given)";
     const int needed = aux_opmasks_count(e.alg, e.alpha, e.beta);
     const int allowed = static_cast<int>(opmasks().size());
     if (needed > allowed)

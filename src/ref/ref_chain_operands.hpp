@@ -1,9 +1,11 @@
 // A reference primitive's chain for one execution: its binary and prelu operands copied to the
-// plain row-major layout ref_chain reads (or used in place when already plain).
+// plain row-major layout ref_chain reads (or used in place when already plain), and its runtime
+// parameters replaced by this execution's values.
 #pragma once
 #include <memory>
 #include <vector>
 
+#include "attr/runtime_params.hpp"
 #include "common/plain_layout.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
@@ -17,7 +19,10 @@ public:
     // mds: operand_descs(po, dst), kept by the primitive (the buffers point to them).
     ref_chain_operands(const post_ops &po, const memory::desc &dst,
                        const std::vector<memory::desc> &mds, const exec_ptrs &args)
-        : chain_(po, dst.get_dims(), plain_operands(mds, args)) {}
+        : chain_(with_values(po, args), dst.get_dims(), plain_operands(mds, args)) {}
+    static post_ops with_values(const post_ops &po, const exec_ptrs &args) {
+        return po.has_runtime_params() ? with_runtime_values(po, args.runtime_params) : po;
+    }
     const ref_chain &chain() const { return chain_; }
 
 private:

@@ -23,7 +23,8 @@ public:
         // layout, so the flat buffers can be walked directly; not with operands, which are
         // indexed by the element's place in the plain row-major order.
         if (src_md() == dst_md() && src_md().nelems_padded() == nelems_ && !chain_.has_operands()) {
-            ref_eltwise_fwd(alg_, alpha_, beta_, chain_, args.src, args.dst, nelems_);
+            ref_eltwise_fwd(alg_, alpha_, beta_, ref_chain_operands::with_values(chain_, args),
+                            args.src, args.dst, nelems_);
             return;
         }
         const plain_buffer src(src_md(), args.src, true);
