@@ -215,7 +215,8 @@ void fusion_plan::compile() {
     state &s = *state_;
     if (s.ops.empty()) refuse(s, "compile", "the plan has no operators");
     const double start = impl::now_ms();
-    impl::plan_key key {s.input, output_desc(), s.ops, s.isa, s.strict};
+    impl::plan_key key {s.input, output_desc(), s.ops, s.isa, s.strict,
+                        impl::baked_values(s.ops, nullptr)};
     bool hit = false;
     auto compiled = impl::compile_plan(key, &hit);
     {
@@ -244,11 +245,13 @@ memory::desc fusion_plan::weights_desc() const {
     if (!s.ops[0].md.is_any()) return s.ops[0].md;
     if (!is_compiled())
         refuse(s, "weights_desc", "the weights desc was 'any': compile() chooses the layout");
+    std::lock_guard<std::mutex> lock(s.derived_mutex);
     return s.compiled->weights_md;
 }
 
 std::string fusion_plan::impl_name() const {
     if (!is_compiled()) refuse(*state_, "impl_name", "the plan is not compiled");
+    std::lock_guard<std::mutex> lock(state_->derived_mutex);
     return state_->compiled->pd.impl_name();
 }
 
@@ -262,13 +265,34 @@ void fusion_plan::execute(const memory &input, const memory &output,
     if (s.changed_since_compile)
         refuse(s, "execute", "the plan changed since compile() (an operator or option was "
                              "added): call compile() again");
-    const impl::compiled_plan &cp = *s.compiled;
     const fusion_args::values &v = args.get_values();
     std::shared_ptr<const impl::derived_args> da;
+    std::shared_ptr<const impl::compiled_plan> compiled;
     {
         std::lock_guard<std::mutex> lock(s.derived_mutex);
         da = s.derived;
+        compiled = s.compiled;
     }
+    if (!compiled->key.baked.empty()) {
+        // A value the JIT takes as a constant only (power's gamma) changed: the plan for it.
+        impl::check_args(s.ops, *compiled, v);
+        impl::plan_key key = compiled->key;
+        key.baked = impl::baked_values(s.ops, &v);
+        if (key.baked != compiled->key.baked) {
+            const double start = impl::now_ms();
+            bool hit = false;
+            compiled = impl::compile_plan(key, &hit);
+            std::lock_guard<std::mutex> lock(s.derived_mutex);
+            s.compiled = compiled;
+            if (impl::verbose_level() >= 2)
+                impl::verbose_print("prim_verbose,plan,recompile," + compiled->pd.impl_name() + ","
+                                    + impl::ops_string(s.ops) + ","
+                                    + (hit ? "cache_hit" : "created")
+                                    + ",a value the JIT takes as a constant changed (power's gamma),"
+                                    + std::to_string(impl::now_ms() - start));
+        }
+    }
+    const impl::compiled_plan &cp = *compiled;
     if (!da || da->stamp != v.stamp) {
         da = impl::derive_args(s.ops, cp, s.out_dims, v);
         std::lock_guard<std::mutex> lock(s.derived_mutex);

@@ -1,5 +1,6 @@
 #include "plan/plan_compile.hpp"
 
+#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <unordered_map>
@@ -16,7 +17,8 @@ namespace {
 
 std::shared_ptr<const compiled_plan> create(const plan_key &key) {
     auto cp = std::make_shared<compiled_plan>();
-    cp->lowered = lower_plan(key.ops);
+    cp->key = key;
+    cp->lowered = lower_plan(key.ops, key.baked);
     const lowered_plan &lp = cp->lowered;
     primitive_attr attr;
     attr.set_post_ops(lp.chain);
@@ -59,6 +61,11 @@ std::string key_string(const plan_key &k) {
         for (const auto *v : {&op.conv.strides, &op.conv.dilates, &op.conv.padding_l,
                               &op.conv.padding_r})
             s += ":" + dims_str(*v);
+    }
+    char buf[32];
+    for (const float b : k.baked) {
+        std::snprintf(buf, sizeof buf, "|%a", static_cast<double>(b)); // exact
+        s += buf;
     }
     return s;
 }

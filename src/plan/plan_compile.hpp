@@ -17,9 +17,10 @@ struct plan_key {
     std::vector<plan_op> ops;
     cpu_isa isa = cpu_isa::all;
     bool strict = false;
+    std::vector<float> baked; // baked_values(): part of the code
     bool operator==(const plan_key &o) const {
         return input == o.input && output == o.output && ops == o.ops && isa == o.isa
-                && strict == o.strict;
+                && strict == o.strict && baked == o.baked;
     }
 };
 
@@ -31,6 +32,7 @@ struct compiled_plan {
     std::vector<memory::desc> operand_mds; // per chain entry (zero where no operand)
     memory::desc conv_bias_md;             // zero without a bias
     memory::desc weights_md;               // zero without a convolution
+    plan_key key;                          // what it was compiled for
 };
 
 // The compiled plan for key, from the cache or created (and cached). *hit says which. Throws
