@@ -83,6 +83,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop fpmath = over(l.fpmath, [](case_spec &c, const std::string &v) { c.s.fpmath = v; });
     const loop mb = over(l.mb, [](case_spec &c, int64_t v) { c.s.mb = v; });
     const loop inplace = {l.inplace.size(), [&l](case_spec &c, size_t i) { c.s.inplace = l.inplace[i]; }};
+    const loop plan = over(l.plan, [](case_spec &c, const std::string &v) { c.s.plan = v; });
 
     std::vector<loop> loops;
     if (eltwise)
@@ -92,7 +93,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     else if (is_norm(st.driver))
         loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
-        loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace};
+        loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace, plan};
     else
         loops = {dir, dt, stag, wtag, dtag, strides, scales, zp, chains, fpmath, mb, inplace};
 

@@ -14,6 +14,7 @@
 #include "drivers.hpp"
 #include "onnx/onnx_driver.hpp"
 #include "parser.hpp"
+#include "plan/plan_case.hpp"
 #include "run_case.hpp"
 
 namespace {
@@ -128,6 +129,10 @@ void run_descriptor(const std::string &token, const parser_state &st,
             po = c.chain.for_dst(pc->dst_dims()); // a binary operand's TAG may not fit the rank
         } catch (const std::exception &e) {
             report_error_case(e, head + chain + pc->desc(), rep);
+            continue;
+        }
+        if (!c.s.plan.empty()) {
+            run_plan_case(pc->desc(), c.s, po, head + chain + pc->desc(), rep); // a fusion plan
             continue;
         }
         run_case(*pc, po, head + chain + pc->desc(), opts, rep);

@@ -1,5 +1,6 @@
 // Option parsing and batch-file expansion for benchdnn_lite.
 #include "parser.hpp"
+#include "plan/plan_case.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -299,6 +300,15 @@ bool apply_option(const std::string &token, parser_state &st) {
         for (const std::string &v : items(token, value))
             mbs.push_back(parse_int(token, v, 0, (int64_t(1) << 31) - 1));
         l.mb = mbs;
+    } else if (key == "--plan") {
+        need_value();
+        if (st.driver != driver_kind::conv) bad(token, "--plan is an option of --conv");
+        std::vector<std::string> v = items(token, value, true);
+        for (const std::string &x : v) {
+            const std::string why = plan_letters_error(x);
+            if (!why.empty()) bad(token, why);
+        }
+        l.plan = v;
     } else if (key == "--inplace") {
         need_value();
         std::vector<bool> v;

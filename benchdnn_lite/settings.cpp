@@ -66,6 +66,7 @@ std::string settings::repro_options() const {
     if (calg != conv_alg::direct) r += std::string("--alg=") + conv_alg_name(calg) + " ";
     if (!flags.empty()) r += "--flags=" + flags + " ";
     if (inplace) r += "--inplace=true ";
+    if (!plan.empty()) r += "--plan=" + plan + " ";
     if (!scales.empty()) r += "--attr-scales=" + scales + " ";
     if (!zero_points.empty()) r += "--attr-zero-points=" + zero_points + " ";
     if (!fpmath.empty()) r += "--attr-fpmath=" + fpmath + " ";

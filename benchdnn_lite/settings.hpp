@@ -79,6 +79,7 @@ struct settings {
     int max_ms = default_max_ms;           // --max-ms-per-prb
     bool cmp_onednn = false;               // --cmp=onednn: side by side with oneDNN
     std::vector<std::string> skip_impl;    // --skip-impl patterns
+    std::string plan;                      // --plan (conv): a fusion plan's operators, "CBNA"
 
     // The options of a REPRO line that differ from their defaults, each followed by a space,
     // without the chain and the eltwise or binary algorithm (the case adds those); --flags here.
@@ -109,6 +110,7 @@ struct option_lists {
     std::vector<std::string> scales {""}, zero_points {""}, fpmath {""};
     std::vector<int64_t> mb {0};
     std::vector<bool> inplace {false};
+    std::vector<std::string> plan {""};    // --plan (conv); "" runs the primitive
     std::string match;                     // --match; "" runs everything
     std::shared_ptr<const std::regex> match_re;
 

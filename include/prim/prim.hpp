@@ -5,6 +5,7 @@
 #include "prim/convolution.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/eltwise.hpp"
+#include "prim/fusion_plan.hpp"
 #include "prim/error.hpp"
 #include "prim/inner_product.hpp"
 #include "prim/kernel_cache.hpp"
