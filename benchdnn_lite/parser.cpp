@@ -1,6 +1,5 @@
 // Option parsing and batch-file expansion for benchdnn_lite.
 #include "parser.hpp"
-#include "plan/plan_case.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -20,6 +19,17 @@
 namespace bdl {
 
 namespace {
+
+// --plan=LETTERS: "" when the letters make a plan (plan/plan_case.cpp), else why not.
+std::string plan_letters_error(const std::string &letters) {
+    if (letters.empty() || letters[0] != 'C')
+        return "a plan of the conv driver starts with C (the convolution)";
+    for (size_t i = 1; i < letters.size(); ++i)
+        if (std::string("BNASD").find(letters[i]) == std::string::npos)
+            return std::string("plan letter '") + letters[i] + "' is not one of C B N A S D";
+    return "";
+}
+
 
 std::string upper(std::string s) {
     for (char &c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -13,15 +13,6 @@ namespace bdl {
 
 using namespace prim;
 
-std::string plan_letters_error(const std::string &letters) {
-    if (letters.empty() || letters[0] != 'C')
-        return "a plan of the conv driver starts with C (the convolution)";
-    for (size_t i = 1; i < letters.size(); ++i)
-        if (std::string("BNASD").find(letters[i]) == std::string::npos)
-            return std::string("plan letter '") + letters[i] + "' is not one of C B N A S D";
-    return "";
-}
-
 namespace {
 
 std::vector<float> grid(int64_t n, int lo, int hi, unsigned seed, float step) {

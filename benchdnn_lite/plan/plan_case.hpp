@@ -15,9 +15,6 @@
 
 namespace bdl {
 
-// "" when the letters make a plan, else why not.
-std::string plan_letters_error(const std::string &letters);
-
 // desc: the canonical convolution descriptor; chain: --attr-post-ops (must be empty: the plan's
 // letters are its chain).
 void run_plan_case(const std::string &desc, const settings &s, const prim::post_ops &chain,
