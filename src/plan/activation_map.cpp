@@ -24,7 +24,7 @@ std::vector<activation_step> activation_steps(activation_mode mode, double alpha
     // (alpha + beta x)^gamma: linear (alpha' x + beta') then pow (1 * x^gamma).
     case activation_mode::power:
         return {{A::eltwise_linear, f(beta), f(alpha), true, true},
-                {A::eltwise_pow, 1.f, f(gamma), false, false, true}};
+                {A::eltwise_pow, 1.f, f(gamma), false, true}};
     case activation_mode::clipped_relu: return {{A::eltwise_clip, 0.f, f(alpha), false, true}};
     case activation_mode::leaky_relu: return {{A::eltwise_relu, f(alpha), 0.f, true, false}};
     case activation_mode::elu: return {{A::eltwise_elu, f(alpha), 0.f, true, false}};
@@ -34,7 +34,7 @@ std::vector<activation_step> activation_steps(activation_mode mode, double alpha
 
 bool activation_reads_args(activation_mode mode) {
     for (const activation_step &s : activation_steps(mode, 0, 0, 0))
-        if (s.alpha_at_run_time || s.beta_at_run_time || s.beta_baked) return true;
+        if (s.alpha_at_run_time || s.beta_at_run_time) return true;
     return false;
 }
 

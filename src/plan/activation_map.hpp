@@ -16,9 +16,6 @@ struct activation_step {
     algorithm alg;
     float alpha = 0.f, beta = 0.f;
     bool alpha_at_run_time = false, beta_at_run_time = false;
-    // beta is an argument the JIT takes as a constant only (pow's exponent): the chain holds the
-    // value, and a plan whose value changes is compiled again for it (plan_compile.hpp).
-    bool beta_baked = false;
 };
 
 // The entries of mode with MIOpen's alpha, beta, gamma (passthru has none).

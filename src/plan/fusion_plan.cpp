@@ -215,8 +215,7 @@ void fusion_plan::compile() {
     state &s = *state_;
     if (s.ops.empty()) refuse(s, "compile", "the plan has no operators");
     const double start = impl::now_ms();
-    impl::plan_key key {s.input, output_desc(), s.ops, s.isa, s.strict,
-                        impl::baked_values(s.ops, nullptr)};
+    impl::plan_key key {s.input, output_desc(), s.ops, s.isa, s.strict};
     bool hit = false;
     auto compiled = impl::compile_plan(key, &hit);
     {
@@ -272,25 +271,6 @@ void fusion_plan::execute(const memory &input, const memory &output,
         std::lock_guard<std::mutex> lock(s.derived_mutex);
         da = s.derived;
         compiled = s.compiled;
-    }
-    if (!compiled->key.baked.empty()) {
-        // A value the JIT takes as a constant only (power's gamma) changed: the plan for it.
-        impl::check_args(s.ops, *compiled, v);
-        impl::plan_key key = compiled->key;
-        key.baked = impl::baked_values(s.ops, &v);
-        if (key.baked != compiled->key.baked) {
-            const double start = impl::now_ms();
-            bool hit = false;
-            compiled = impl::compile_plan(key, &hit);
-            std::lock_guard<std::mutex> lock(s.derived_mutex);
-            s.compiled = compiled;
-            if (impl::verbose_level() >= 2)
-                impl::verbose_print("prim_verbose,plan,recompile," + compiled->pd.impl_name() + ","
-                                    + impl::ops_string(s.ops) + ","
-                                    + (hit ? "cache_hit" : "created")
-                                    + ",a value the JIT takes as a constant changed (power's gamma),"
-                                    + std::to_string(impl::now_ms() - start));
-        }
     }
     const impl::compiled_plan &cp = *compiled;
     if (!da || da->stamp != v.stamp) {

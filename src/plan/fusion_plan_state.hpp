@@ -17,8 +17,7 @@ struct fusion_plan::state {
     memory::dims out_dims; // the input's dims, then each operator's output
     cpu_isa isa = cpu_isa::all;
     bool strict = false;
-    // Replaced by execute when a baked value changes (guarded by derived_mutex there).
-    mutable std::shared_ptr<const impl::compiled_plan> compiled;
+    std::shared_ptr<const impl::compiled_plan> compiled;
     bool changed_since_compile = false; // an operator or option came after compile()
     mutable std::mutex derived_mutex;
     mutable std::shared_ptr<const impl::derived_args> derived;

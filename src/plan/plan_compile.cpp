@@ -18,7 +18,7 @@ namespace {
 std::shared_ptr<const compiled_plan> create(const plan_key &key) {
     auto cp = std::make_shared<compiled_plan>();
     cp->key = key;
-    cp->lowered = lower_plan(key.ops, key.baked);
+    cp->lowered = lower_plan(key.ops);
     const lowered_plan &lp = cp->lowered;
     primitive_attr attr;
     attr.set_post_ops(lp.chain);
@@ -61,11 +61,6 @@ std::string key_string(const plan_key &k) {
         for (const auto *v : {&op.conv.strides, &op.conv.dilates, &op.conv.padding_l,
                               &op.conv.padding_r})
             s += ":" + dims_str(*v);
-    }
-    char buf[32];
-    for (const float b : k.baked) {
-        std::snprintf(buf, sizeof buf, "|%a", static_cast<double>(b)); // exact
-        s += buf;
     }
     return s;
 }

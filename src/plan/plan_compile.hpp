@@ -17,10 +17,9 @@ struct plan_key {
     std::vector<plan_op> ops;
     cpu_isa isa = cpu_isa::all;
     bool strict = false;
-    std::vector<float> baked; // baked_values(): part of the code
     bool operator==(const plan_key &o) const {
         return input == o.input && output == o.output && ops == o.ops && isa == o.isa
-                && strict == o.strict && baked == o.baked;
+                && strict == o.strict;
     }
 };
 

@@ -23,22 +23,8 @@ bool has_runtime_fields(const post_ops::entry &e) {
     return is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale);
 }
 
-std::vector<float> baked_values(const std::vector<plan_op> &ops, const fusion_args::values *args) {
-    std::vector<float> v;
-    for (int i = 0; i < static_cast<int>(ops.size()); ++i) {
-        if (ops[i].kind != fusion_op::kind::activation) continue;
-        const fusion_args::values::op_args *a = args ? args->find(i) : nullptr;
-        const bool given = a && a->kind == fusion_op::kind::activation;
-        for (const activation_step &st : activation_steps(ops[i].activation, given ? a->alpha : 1,
-                                                          given ? a->beta : 1, given ? a->gamma : 1))
-            if (st.beta_baked) v.push_back(st.beta);
-    }
-    return v;
-}
-
-lowered_plan lower_plan(const std::vector<plan_op> &ops, const std::vector<float> &baked) {
+lowered_plan lower_plan(const std::vector<plan_op> &ops) {
     lowered_plan lp;
-    size_t next_baked = 0;
     const float rt = PRIM_RUNTIME_F32_VAL;
     size_t i = 0;
     if (!ops.empty() && ops[0].kind == fusion_op::kind::convolution) {
@@ -82,9 +68,8 @@ lowered_plan lower_plan(const std::vector<plan_op> &ops, const std::vector<float
             const auto steps = activation_steps(op.activation, 0, 0, 0);
             for (size_t s = 0; s < steps.size(); ++s) {
                 const activation_step &st = steps[s];
-                const float beta = st.beta_baked ? baked.at(next_baked++) : st.beta;
                 lp.chain.append_eltwise(st.alg, st.alpha_at_run_time ? rt : st.alpha,
-                                        st.beta_at_run_time ? rt : beta, 1.f);
+                                        st.beta_at_run_time ? rt : st.beta, 1.f);
                 entry_source src;
                 src.what = entry_source::kind::activation;
                 src.op = idx;

@@ -31,12 +31,7 @@ struct lowered_plan {
     std::vector<entry_source> sources; // one per chain entry
 };
 
-// baked: one value per baked field, in operator order (baked_values()).
-lowered_plan lower_plan(const std::vector<plan_op> &ops, const std::vector<float> &baked);
-
-// The values of the baked fields (pow's exponent, power's gamma) the arguments give, in
-// operator order; args null or an operator without arguments: 1. Empty when nothing is baked.
-std::vector<float> baked_values(const std::vector<plan_op> &ops, const fusion_args::values *args);
+lowered_plan lower_plan(const std::vector<plan_op> &ops);
 
 // True when the entry has a PRIM_RUNTIME_F32_VAL field (its values go in a params argument).
 bool has_runtime_fields(const post_ops::entry &e);
