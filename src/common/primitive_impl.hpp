@@ -20,6 +20,8 @@ enum class primitive_kind {
     batch_normalization,
     layer_normalization,
     binary,
+    softmax,
+    concat,
 };
 const char *primitive_kind_name(primitive_kind k); // "convolution", ...
 
@@ -38,6 +40,8 @@ struct exec_ptrs {
     // One per post-op entry when the chain has binary or prelu entries (else empty): the
     // entry's operand, laid out as chosen_impl::operand_mds says; null for other entries.
     std::vector<const float *> post_op;
+    // concat's inputs (PRIM_ARG_MULTIPLE_SRC + i), one per arg_layouts::multiple_src.
+    std::vector<const float *> multiple_src;
 };
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the
@@ -50,6 +54,7 @@ struct arg_layouts {
         : src(std::move(src_)), wei(std::move(wei_)), bias(std::move(bias_)), dst(std::move(dst_)) {}
     memory::desc src, wei, bias, dst;
     memory::desc src1, mean, variance, scale, shift;
+    std::vector<memory::desc> multiple_src; // concat's inputs; src is then a zero desc
 };
 
 // One implementation bound to one problem, complete when its constructor returns and immutable
