@@ -143,8 +143,6 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
     if (driver == driver_kind::concat && c.chain.po.len() > 0)
         return "post-ops are not supported on concat";
-    if ((driver == driver_kind::softmax || driver == driver_kind::concat) && s.cmp_onednn)
-        return std::string("--cmp=onednn is not implemented for --") + driver_name(driver);
     if ((driver == driver_kind::binary || is_norm(driver) || driver == driver_kind::softmax
          || driver == driver_kind::concat)
         && s.strides.find_first_not_of(':') != std::string::npos)

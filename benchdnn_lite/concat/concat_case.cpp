@@ -105,6 +105,11 @@ public:
         return b;
     }
 
+    std::vector<float> input(int arg) const override {
+        const size_t i = static_cast<size_t>(arg - prim::PRIM_ARG_MULTIPLE_SRC);
+        return arg >= prim::PRIM_ARG_MULTIPLE_SRC && i < srcs_.size() ? srcs_[i] : std::vector<float>();
+    }
+
     const std::vector<float> &ref_base() override {
         if (ref_done_) return ref_;
         int64_t outer = 1;

@@ -6,8 +6,10 @@
 //   3. the sums of the scratch rows, in double: factor[r] = 1 / sum (softmax) or log(sum) (log);
 //   4. pass B over the user's src and dst: chain(exp(x - max[r]) * factor[r]) or
 //      chain(x - max[r] - factor[r]), the user's post-ops after the leading entries.
-// Pass B computes exp again rather than reading the scratch back: src, dst and dst_old stay
-// what they are (in place and sum post-ops work as everywhere else) at the cost of one exp.
+// Softmax with a chain without operands reads the scratch back instead (pass B on the block:
+// chain(scratch * factor[r]), dst at the block's rows). With binary or prelu operands, which
+// are indexed in the user's whole tensor, pass B computes exp again from src: src, dst and
+// dst_old stay what they are (in place and sums work as everywhere else) at the cost of one exp.
 #include <omp.h>
 
 #include <algorithm>
@@ -34,6 +36,8 @@ struct softmax_passes {
     int64_t block = 0;                    // rows per block
     std::unique_ptr<jit::eltwise_pass> a; // on a plain block x len: exp(x - max[r])
     std::unique_ptr<jit::eltwise_pass> b; // on the user's layout: the result and the chain
+    // Or, softmax with a chain without operands: on the block, from the scratch.
+    std::unique_ptr<jit::eltwise_pass> b_block;
 };
 
 class jit_softmax : public primitive_impl {
@@ -73,7 +77,11 @@ public:
                     const double sum = jit::softmax_row_sum(isa_, scratch.data() + r * len, len);
                     factor[first + r] = static_cast<float>(log ? std::log(sum) : 1.0 / sum);
                 }
-                passes_.b->execute_rows(args.src, args.dst, ops, first, count);
+                if (passes_.b_block)
+                    passes_.b_block->execute_rows(scratch.data(), args.dst + first * len,
+                                                  block_ops(factor + first), 0, count);
+                else
+                    passes_.b->execute_rows(args.src, args.dst, ops, first, count);
             }
         };
         if (nthr == 1) return run(0);
@@ -82,6 +90,13 @@ public:
     }
 
 private:
+    // b_block's operands: the per-row factor, then none for the user's entries.
+    std::vector<const float *> block_ops(const float *factor) const {
+        std::vector<const float *> ops(1 + static_cast<size_t>(user_len_), nullptr);
+        ops[0] = factor;
+        return ops;
+    }
+
     cpu_isa isa_;
     softmax_problem prb_;
     int user_len_;
@@ -140,7 +155,17 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
         front.append_eltwise(algorithm::eltwise_exp, 0.f, 0.f);
         front.append_binary(algorithm::binary_mul, per_row);
     }
-    passes.b = make_pass(kernel_isa, chain_after(front, req.attr.get_post_ops()), l.dst, why_not);
+    const post_ops &user = req.attr.get_post_ops();
+    if (prb.alg == algorithm::softmax_accurate && !user.has_operands()) {
+        post_ops scale;
+        scale.append_binary(algorithm::binary_mul, 1); // per row of the block
+        passes.b_block = make_pass(kernel_isa, chain_after(scale, user), block_md, why_not);
+        if (!passes.b_block) return nullptr;
+        PRIM_DISPATCH(passes.b_block->row_len() == len && passes.b_block->total_rows() == passes.block,
+                      "the scaling pass does not walk the block by rows");
+        return std::make_unique<jit_softmax>(kernel_isa, req, std::move(passes));
+    }
+    passes.b = make_pass(kernel_isa, chain_after(front, user), l.dst, why_not);
     if (!passes.b) return nullptr;
     PRIM_DISPATCH(passes.b->row_len() == len && passes.b->total_rows() == rows,
                   "the pass does not walk the tensor by rows of the axis");
