@@ -138,6 +138,7 @@ TEST_CASE("softmax: JIT against the reference, shapes with tails, both ISAs", "[
             {{17}, 0, "a"},                 {{5, 3}, 1, "ab"},          {{2, 19, 5, 3}, 1, "acdb"},
             {{4, 23, 17}, 1, "acb"},        {{2, 3, 2, 2, 47}, 4, "abcde"},
             {{2, 8, 16}, 2, "abc"},         {{1, 2, 12, 16, 31}, 1, "acdeb"},
+            {{4, 1000, 1, 1}, 1, "abcd"},   // a classifier's head: only size-1 dims inside
     };
     for (cpu_isa isa : jit_isas())
         for (algorithm alg : both_algs)

@@ -103,10 +103,10 @@ private:
     softmax_passes passes_;
 };
 
-// The layout's pattern has no inner block and ends with the axis: rows are contiguous.
+// No inner block, and the axis is innermost or only dims of size 1 are inside it (a classifier's
+// N x C x 1 x 1 with axis 1): rows are contiguous.
 bool axis_innermost(const memory::desc &md, int axis) {
-    const std::string p = md.layout();
-    return static_cast<int>(p.size()) == md.ndims() && p.back() == static_cast<char>('a' + axis);
+    return static_cast<int>(md.layout().size()) == md.ndims() && md.strides()[axis] == 1;
 }
 
 // An eltwise pass (identity) running chain on md, or null with why_not.
