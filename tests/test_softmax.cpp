@@ -272,6 +272,13 @@ TEST_CASE("softmax: bad input is refused with the reason", "[softmax][bad_input]
     CHECK_INVALID(softmax_forward(pd).execute({{PRIM_ARG_DST, b}}), "src argument is missing");
     CHECK_INVALID(softmax_forward(pd).execute({{PRIM_ARG_SRC, a}, {PRIM_ARG_DST, memory(plain({2, 8, 4}))}}),
                   "dst memory desc");
+    // 'any': both plain when both are 'any', else the other one's layout.
+    const memory::desc any(d, dt::f32, tag::any), acb(d, dt::f32, tag::acb);
+    const softmax_forward::primitive_desc both_any = make(acc, any, any, 2);
+    CHECK(both_any.src_desc() == plain(d));
+    CHECK(both_any.dst_desc() == plain(d));
+    CHECK(make(acc, acb, any, 1).dst_desc() == acb);
+    CHECK(make(acc, any, acb, 1).src_desc() == acb);
     // An empty problem runs as a no-op.
     const dims e = {0, 5};
     const softmax_forward::primitive_desc pe = make(acc, plain(e), memory::desc(), 1);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/plain_layout.hpp"
 #include "common/primitive_impl.hpp"
 
 namespace prim {
@@ -41,11 +42,7 @@ inline arg_layouts softmax_layouts(const softmax_request &req) {
     arg_layouts l;
     l.src = req.src;
     l.dst = req.dst;
-    if (l.src.is_any() && l.dst.is_any()) {
-        std::string pattern;
-        for (size_t i = 0; i < req.prb.dims.size(); ++i) pattern += static_cast<char>('a' + i);
-        l.src = l.dst = memory::desc(req.prb.dims, memory::data_type::f32, pattern);
-    }
+    if (l.src.is_any() && l.dst.is_any()) l.src = l.dst = plain_desc(req.prb.dims);
     if (l.src.is_any()) l.src = l.dst;
     if (l.dst.is_any()) l.dst = l.src;
     return l;
