@@ -69,6 +69,8 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop alg = over(l.alg, [](case_spec &c, const eltwise_alg &a) { c.s.alg = a; });
     const loop balg = over(l.balg, [](case_spec &c, prim::algorithm a) { c.s.balg = a; });
     const loop flags = over(l.flags, [](case_spec &c, const std::string &v) { c.s.flags = v; });
+    const loop salg = over(l.salg, [](case_spec &c, prim::algorithm a) { c.s.salg = a; });
+    const loop axis = over(l.axis, [](case_spec &c, int v) { c.s.axis = v; });
     const loop alpha = over(alphas, [alpha_given](case_spec &c, float v) {
         c.s.alpha = v;
         c.s.alpha_given = alpha_given;
@@ -90,6 +92,10 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
         loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::binary)
         loops = {dir, dt, stag, dtag, strides, balg, mb, scales, zp, chains, fpmath, inplace};
+    else if (st.driver == driver_kind::softmax)
+        loops = {dir, dt, stag, dtag, strides, salg, axis, mb, scales, zp, chains, fpmath, inplace};
+    else if (st.driver == driver_kind::concat)
+        loops = {dir, dt, stag, dtag, strides, axis, mb, scales, zp, chains, fpmath, inplace};
     else if (is_norm(st.driver))
         loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
@@ -136,7 +142,10 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
     if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
-    if ((driver == driver_kind::binary || is_norm(driver))
+    if (driver == driver_kind::concat && c.chain.po.len() > 0)
+        return "post-ops are not supported on concat";
+    if ((driver == driver_kind::binary || is_norm(driver) || driver == driver_kind::softmax
+         || driver == driver_kind::concat)
         && s.strides.find_first_not_of(':') != std::string::npos)
         return std::string("--strides is not implemented for --") + driver_name(driver);
     if (is_norm(driver)) {

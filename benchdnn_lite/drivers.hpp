@@ -21,6 +21,10 @@ std::unique_ptr<problem_case> make_binary_case(const std::string &desc, const se
 // --flags of s.flags (G, C, H); every forward direction runs as inference.
 std::unique_ptr<problem_case> make_bnorm_case(const std::string &desc, const settings &s);
 std::unique_ptr<problem_case> make_lnorm_case(const std::string &desc, const settings &s);
+// --alg of s.salg (SOFTMAX, LOGSOFTMAX), --axis of s.axis; DESC dims joined by x.
+std::unique_ptr<problem_case> make_softmax_case(const std::string &desc, const settings &s);
+// --axis of s.axis, --stag=TAG0:TAG1:... (one tag: every input); DESC inputs joined by ':'.
+std::unique_ptr<problem_case> make_concat_case(const std::string &desc, const settings &s);
 
 // The canonical descriptor of a case (--mb applied) without creating it, for --mode=L. Throws
 // as the make_*_case functions do for a descriptor that does not parse.
@@ -30,5 +34,7 @@ std::string eltwise_case_desc(const std::string &desc, const settings &s);
 std::string binary_case_desc(const std::string &desc, const settings &s);
 std::string bnorm_case_desc(const std::string &desc, const settings &s);
 std::string lnorm_case_desc(const std::string &desc, const settings &s);
+std::string softmax_case_desc(const std::string &desc, const settings &s);
+std::string concat_case_desc(const std::string &desc, const settings &s);
 
 } // namespace bdl

@@ -1,5 +1,5 @@
 // benchdnn_lite: benchdnn's command line for prim (doc/reference.md §4).
-//   benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm [OPTION|DESC]...
+//   benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat [OPTION|DESC]...
 // Options apply to the descriptors that follow them. Every option (batch files included) is
 // checked before the first case runs; a bad one stops the run with exit status 2.
 #include <cstdio>
@@ -22,11 +22,11 @@ namespace {
 using namespace bdl;
 
 const char *usage =
-        "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm [OPTION|DESC]...\n"
+        "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat [OPTION|DESC]...\n"
         "       benchdnn_lite --onnx [--mode=C|P|CP] [--fused=on|off|both] [--data=DIR] [--mb=N] MODEL...\n"
         "options (most take comma lists; the cases are their cross product):\n"
         "         --mode=C|P|CP|L --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I|BWD_*\n"
-        "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --flags=GCH --stag=TAG\n"
+        "         --dt=DT --cfg=CFG --alg=ALG --alpha=A --beta=B --flags=GCH --axis=N --stag=TAG\n"
         "         --wtag=TAG"
         " --dtag=TAG --tag=TAG --mb=N --inplace=BOOL --match=REGEX --skip-impl=STR\n"
         "         --attr-scales=S --attr-zero-points=Z --attr-fpmath=M --attr-scratchpad=M\n"
@@ -41,6 +41,8 @@ std::string case_desc(driver_kind d, const std::string &token, const settings &s
     case driver_kind::binary: return binary_case_desc(token, s);
     case driver_kind::bnorm: return bnorm_case_desc(token, s);
     case driver_kind::lnorm: return lnorm_case_desc(token, s);
+    case driver_kind::softmax: return softmax_case_desc(token, s);
+    case driver_kind::concat: return concat_case_desc(token, s);
     default: return eltwise_case_desc(token, s);
     }
 }
@@ -53,6 +55,8 @@ std::unique_ptr<problem_case> make_case(driver_kind d, const std::string &token,
     case driver_kind::binary: return make_binary_case(token, s);
     case driver_kind::bnorm: return make_bnorm_case(token, s);
     case driver_kind::lnorm: return make_lnorm_case(token, s);
+    case driver_kind::softmax: return make_softmax_case(token, s);
+    case driver_kind::concat: return make_concat_case(token, s);
     default: return make_eltwise_case(token, s);
     }
 }
@@ -148,14 +152,14 @@ int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
         if (apply_option(token, st)) continue;
         if (st.driver == driver_kind::none)
             throw option_error("descriptor '" + token
-                               + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm or --lnorm)");
+                               + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax or --concat)");
         if (!st.l.matches(token)) continue;
         const std::vector<case_spec> cases = expand_cases(st);
         count += static_cast<int64_t>(cases.size());
         if (rep) run_descriptor(token, st, cases, *rep);
     }
     if (st.driver == driver_kind::none)
-        throw option_error("no driver: the first option must be --conv, --ip, --eltwise, --binary, --bnorm or --lnorm");
+        throw option_error("no driver: the first option must be --conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax or --concat");
     return count;
 }
 

@@ -181,13 +181,15 @@ bool apply_option(const std::string &token, parser_state &st) {
     };
 
     if (key == "--conv" || key == "--ip" || key == "--eltwise" || key == "--binary"
-        || key == "--bnorm" || key == "--lnorm") {
+        || key == "--bnorm" || key == "--lnorm" || key == "--softmax" || key == "--concat") {
         no_value();
         const driver_kind d = key == "--conv"      ? driver_kind::conv
                               : key == "--ip"      ? driver_kind::ip
                               : key == "--binary"  ? driver_kind::binary
                               : key == "--bnorm"   ? driver_kind::bnorm
                               : key == "--lnorm"   ? driver_kind::lnorm
+                              : key == "--softmax" ? driver_kind::softmax
+                              : key == "--concat"  ? driver_kind::concat
                                                    : driver_kind::eltwise;
         if (st.driver != driver_kind::none && st.driver != d)
             bad(token, std::string("the driver is already --") + driver_name(st.driver)
@@ -239,7 +241,7 @@ bool apply_option(const std::string &token, parser_state &st) {
         l.dt = dts;
     } else if (key == "--alg") {
         need_value();
-        if (st.driver == driver_kind::ip || is_norm(st.driver))
+        if (st.driver == driver_kind::ip || is_norm(st.driver) || st.driver == driver_kind::concat)
             bad(token, std::string("--") + driver_name(st.driver) + " has no --alg");
         if (st.driver == driver_kind::binary) {
             std::vector<prim::algorithm> algs;
@@ -251,6 +253,17 @@ bool apply_option(const std::string &token, parser_state &st) {
                 algs.push_back(info->alg);
             }
             l.balg = algs;
+            return true;
+        }
+        if (st.driver == driver_kind::softmax) {
+            std::vector<prim::algorithm> algs;
+            for (const std::string &v : items(token, value)) {
+                const std::string n = upper(v);
+                if (n == "SOFTMAX" || n == "SOFTMAX_ACCURATE") algs.push_back(prim::algorithm::softmax_accurate);
+                else if (n == "LOGSOFTMAX" || n == "SOFTMAX_LOG") algs.push_back(prim::algorithm::softmax_log);
+                else bad(token, "softmax algorithm must be SOFTMAX or LOGSOFTMAX");
+            }
+            l.salg = algs;
             return true;
         }
         if (st.driver == driver_kind::conv) {
@@ -276,6 +289,14 @@ bool apply_option(const std::string &token, parser_state &st) {
                                        + "' (benchdnn's letters: G, C, H, S, R, A, M)");
         }
         l.flags = v;
+    } else if (key == "--axis") {
+        need_value();
+        if (st.driver != driver_kind::none && st.driver != driver_kind::softmax
+            && st.driver != driver_kind::concat)
+            bad(token, "--axis is an option of --softmax and --concat");
+        std::vector<int> v;
+        for (const std::string &x : items(token, value)) v.push_back(static_cast<int>(parse_int(token, x, 0, 4)));
+        l.axis = v;
     } else if (key == "--alpha" || key == "--beta") {
         need_value();
         std::vector<float> v;
@@ -287,10 +308,11 @@ bool apply_option(const std::string &token, parser_state &st) {
             bad(token, "--tag is an option of --eltwise; use --stag, --wtag, --dtag");
         std::vector<std::string> tags = items(token, value);
         for (const std::string &t : tags) {
-            // --binary's --stag is TAG0:TAG1 (one tag: both sources).
-            const std::vector<std::string> parts = st.driver == driver_kind::binary && key == "--stag"
-                                                           ? split(t, ':') : std::vector<std::string> {t};
-            if (parts.size() > 2) bad(token, "--stag of --binary is TAG0:TAG1");
+            // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...
+            const bool multi = (st.driver == driver_kind::binary || st.driver == driver_kind::concat)
+                               && key == "--stag";
+            const std::vector<std::string> parts = multi ? split(t, ':') : std::vector<std::string> {t};
+            if (parts.size() > 2 && st.driver == driver_kind::binary) bad(token, "--stag of --binary is TAG0:TAG1");
             for (const std::string &p : parts)
                 if (!parse_tag(p)) bad(token, "unknown layout tag '" + p + "'");
         }

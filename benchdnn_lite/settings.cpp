@@ -18,6 +18,8 @@ const char *driver_name(driver_kind d) {
     case driver_kind::binary: return "binary";
     case driver_kind::bnorm: return "bnorm";
     case driver_kind::lnorm: return "lnorm";
+    case driver_kind::softmax: return "softmax";
+    case driver_kind::concat: return "concat";
     default: return "none";
     }
 }
@@ -65,6 +67,8 @@ std::string settings::repro_options() const {
     if (strides.find_first_not_of(':') != std::string::npos) r += "--strides=" + strides + " ";
     if (calg != conv_alg::direct) r += std::string("--alg=") + conv_alg_name(calg) + " ";
     if (!flags.empty()) r += "--flags=" + flags + " ";
+    if (salg == prim::algorithm::softmax_log) r += "--alg=LOGSOFTMAX ";
+    if (axis != 1) r += "--axis=" + std::to_string(axis) + " ";
     if (inplace) r += "--inplace=true ";
     if (!plan.empty()) r += "--plan=" + plan + " ";
     if (!scales.empty()) r += "--attr-scales=" + scales + " ";

@@ -12,7 +12,7 @@
 
 namespace bdl {
 
-enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm };
+enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm, softmax, concat };
 const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "bnorm", "lnorm"
 inline bool is_norm(driver_kind d) { return d == driver_kind::bnorm || d == driver_kind::lnorm; }
 
@@ -69,6 +69,8 @@ struct settings {
     eltwise_alg alg;                       // --alg (eltwise)
     prim::algorithm balg = prim::algorithm::binary_add; // --alg (binary)
     std::string flags;                     // --flags (bnorm, lnorm): benchdnn's letters, as written
+    prim::algorithm salg = prim::algorithm::softmax_accurate; // --alg (softmax)
+    int axis = 1;                          // --axis (softmax, concat), benchdnn's default
     bool alpha_given = false, beta_given = false; // --alpha, --beta; else each alg's default
     float alpha = 0.f, beta = 0.f;
     int64_t mb = 0;                        // --mb; 0 keeps the descriptor's own
@@ -105,6 +107,8 @@ struct option_lists {
     std::vector<eltwise_alg> alg {eltwise_alg()};
     std::vector<prim::algorithm> balg {prim::algorithm::binary_add};
     std::vector<std::string> flags {""};
+    std::vector<prim::algorithm> salg {prim::algorithm::softmax_accurate};
+    std::vector<int> axis {1};
     std::vector<float> alpha, beta;        // empty: each algorithm's default
     std::vector<chain_spec> chains {chain_spec()};
     std::vector<std::string> scales {""}, zero_points {""}, fpmath {""};

@@ -13,6 +13,7 @@
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
 #include "attr/operand_policy.hpp"
+#include "attr_syntax.hpp"
 #include "common/post_op_operands.hpp"
 #include "fill.hpp"
 #include "onednn/onednn_map.hpp"
@@ -168,7 +169,48 @@ struct onednn_case::state {
     void binary(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
     void normalization(driver_kind driver, const problem_case &pc, const settings &s,
                        const dnnl::primitive_attr &attr);
+    void softmax(const problem_case &pc, const settings &s, const dnnl::primitive_attr &attr);
+    void concat(const problem_case &pc, const settings &s);
 };
+
+// Softmax (softmax_v2, forward inference): the case's own plain source, dst in oneDNN's choice.
+void onednn_case::state::softmax(const problem_case &pc, const settings &s,
+                                 const dnnl::primitive_attr &attr) {
+    const memory::dims dims = onednn_dims(pc.dst_dims());
+    const memory::desc src_md(dims, f32, plain_tag(dims.size())), dst_md(dims, f32, tag::any);
+    using sm = dnnl::softmax_v2_forward;
+    const auto alg = s.salg == prim::algorithm::softmax_log ? dnnl::algorithm::softmax_log
+                                                            : dnnl::algorithm::softmax_accurate;
+    const sm::primitive_desc pd(sm::desc(dnnl::prop_kind::forward_inference, alg, src_md, dst_md,
+                                         s.axis), attr, eng);
+    prim = sm(pd);
+    impl = pd.impl_info_str();
+    args[DNNL_ARG_SRC] = bind(pc.input(prim::PRIM_ARG_SRC), dims, pd.src_desc());
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dims, pd.dst_desc());
+    bind_operands(pd, pc.dst_dims());
+    dst_dims = dims;
+}
+
+// Concat: the case's own plain inputs (their dims from the descriptor SRC0:SRC1:...), dst in
+// oneDNN's choice.
+void onednn_case::state::concat(const problem_case &pc, const settings &s) {
+    const std::string text = pc.desc().substr(0, pc.desc().find("_n\""));
+    std::vector<memory::desc> mds;
+    std::vector<memory::dims> srcs;
+    for (const std::string &part : split(text, ':')) {
+        srcs.push_back(onednn_dims(parse_eltwise_problem(part).dims));
+        mds.emplace_back(srcs.back(), f32, plain_tag(srcs.back().size()));
+    }
+    const dnnl::concat::primitive_desc pd(s.axis, mds, eng);
+    prim = dnnl::concat(pd);
+    impl = pd.impl_info_str();
+    for (size_t i = 0; i < srcs.size(); ++i)
+        args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i)] =
+                bind(pc.input(prim::PRIM_ARG_MULTIPLE_SRC + static_cast<int>(i)), srcs[i],
+                     pd.src_desc(static_cast<int>(i)));
+    dst_dims = onednn_dims(pc.dst_dims());
+    args[DNNL_ARG_DST] = bind(pc.dst_old(), dst_dims, pd.dst_desc());
+}
 
 // Binary: the case's own sources, plain; dst in oneDNN's choice.
 void onednn_case::state::binary(const problem_case &pc, const settings &s,
@@ -384,6 +426,8 @@ onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const setti
             if (driver == driver_kind::conv) st_->convolution(pc, s, attr);
             else if (driver == driver_kind::binary) st_->binary(pc, s, attr);
             else if (is_norm(driver)) st_->normalization(driver, pc, s, attr);
+            else if (driver == driver_kind::softmax) st_->softmax(pc, s, attr);
+            else if (driver == driver_kind::concat) st_->concat(pc, s);
             else st_->inner_product(pc, s, attr);
         }
     } catch (const dnnl::error &e) {

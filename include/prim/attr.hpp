@@ -59,6 +59,9 @@ enum class algorithm {
     binary_lt,
     binary_eq,
     binary_ne,  // also 1.0 when either is NaN
+    // Softmax algorithms (prim/softmax.hpp).
+    softmax_accurate,
+    softmax_log,
 };
 
 // A post-op parameter given at execute instead of at creation, as oneDNN 2.x's

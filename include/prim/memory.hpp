@@ -110,6 +110,8 @@ enum : int {
     PRIM_ARG_VARIANCE = 50,
     PRIM_ARG_SCALE = 51,
     PRIM_ARG_SHIFT = 52,
+    // concat's inputs: PRIM_ARG_MULTIPLE_SRC + i for input i (oneDNN's number).
+    PRIM_ARG_MULTIPLE_SRC = 1024,
 };
 
 // The argument of post-op idx's operand: | PRIM_ARG_SRC_1 for a binary entry, | PRIM_ARG_WEIGHTS

@@ -2,6 +2,7 @@
 #pragma once
 #include "prim/attr.hpp"
 #include "prim/binary.hpp"
+#include "prim/concat.hpp"
 #include "prim/convolution.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/eltwise.hpp"
@@ -13,3 +14,4 @@
 #include "prim/normalization.hpp"
 #include "prim/primitive.hpp"
 #include "prim/reorder.hpp"
+#include "prim/softmax.hpp"

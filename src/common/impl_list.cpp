@@ -1,6 +1,8 @@
 // Each primitive's implementations, fastest first, reference last. The first whose create()
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
+#include "common/concat_request.hpp"
 #include "common/primitive_impl.hpp"
+#include "common/softmax_request.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/jit_binary.hpp"
 #include "jit/jit_eltwise.hpp"
@@ -56,6 +58,22 @@ const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
     static const std::vector<impl_entry<lnorm_request>> list = {
             {"jit", create_jit_lnorm},
             {"ref", create_ref_lnorm},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
+    static const std::vector<impl_entry<softmax_request>> list = {
+            {"jit", create_jit_softmax},
+            {"ref", create_ref_softmax},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<concat_request>> &concat_impl_list() {
+    static const std::vector<impl_entry<concat_request>> list = {
+            {"copy", create_concat_copy},
+            {"ref", create_ref_concat},
     };
     return list;
 }

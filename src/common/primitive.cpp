@@ -22,6 +22,8 @@ const char *primitive_kind_name(primitive_kind k) {
     case primitive_kind::batch_normalization: return "batch_normalization";
     case primitive_kind::layer_normalization: return "layer_normalization";
     case primitive_kind::binary: return "binary";
+    case primitive_kind::softmax: return "softmax";
+    case primitive_kind::concat: return "concat";
     }
     return "unknown";
 }
@@ -70,6 +72,10 @@ memory::desc primitive_desc_base::query_md(int exec_arg) const {
     if (exec_arg == PRIM_ARG_DST) return dst_desc();
     for (const input_arg &a : input_args)
         if (exec_arg == a.id) return impl_->impl->layouts().*a.md;
+    const std::vector<memory::desc> &srcs = impl_->impl->layouts().multiple_src;
+    if (exec_arg >= PRIM_ARG_MULTIPLE_SRC
+            && exec_arg - PRIM_ARG_MULTIPLE_SRC < static_cast<int>(srcs.size()))
+        return srcs[static_cast<size_t>(exec_arg - PRIM_ARG_MULTIPLE_SRC)];
     const post_ops &chain = impl_->attr.get_post_ops();
     for (int i = 0; i < chain.len(); ++i) {
         if (exec_arg == impl::operand_arg(chain.entries()[i], i)) return impl_->operand_mds[i];
@@ -107,7 +113,7 @@ void *arg_data(const impl::chosen_impl &pi, const exec_args &args, int arg, cons
                     who() + " memory desc " + md_str(md) + " differs from the primitive's "
                             + md_str(expected) + " (query it from the primitive_desc)");
     void *p = it->second.get_data_handle();
-    if (!p && !pi.empty)
+    if (!p && !pi.empty && expected.get_size() != 0) // an empty input (concat) holds nothing
         throw error(status::invalid_arguments, who() + " memory has no data (null handle)");
     return p;
 }
@@ -144,6 +150,11 @@ void check_dst_overlap(const impl::chosen_impl &pi, const impl::exec_ptrs &ptrs)
             refuse(a.name, (std::string("the ") + a.name
                             + " is read while dst is written: give dst its own buffer").c_str());
     }
+    const std::vector<memory::desc> &srcs = ii.layouts().multiple_src;
+    for (size_t i = 0; i < ptrs.multiple_src.size(); ++i)
+        if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.multiple_src[i], srcs[i].get_size()))
+            refuse(("src " + std::to_string(i)).c_str(),
+                   "an input is read while dst is written: give dst its own buffer");
     const post_ops &chain = pi.attr.get_post_ops();
     for (size_t i = 0; i < ptrs.post_op.size(); ++i)
         if (impl::bytes_overlap(ptrs.dst, dst_bytes, ptrs.post_op[i], pi.operand_mds[i].get_size()))
@@ -179,7 +190,17 @@ void primitive::execute(const exec_args &args) const {
     const impl::primitive_impl &ii = *pi.impl;
     impl::exec_ptrs ptrs;
     // src first, then dst, then the other inputs: the first error met is the most basic one.
-    ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", ii.src_md()));
+    // concat has no PRIM_ARG_SRC, its inputs are PRIM_ARG_MULTIPLE_SRC + i.
+    if (!ii.src_md().is_zero())
+        ptrs.src = static_cast<const float *>(arg_data(pi, args, PRIM_ARG_SRC, "src", ii.src_md()));
+    const std::vector<memory::desc> &srcs = ii.layouts().multiple_src;
+    ptrs.multiple_src.resize(srcs.size());
+    for (size_t i = 0; i < srcs.size(); ++i)
+        ptrs.multiple_src[i] = static_cast<const float *>(
+                arg_data(pi, args, PRIM_ARG_MULTIPLE_SRC + static_cast<int>(i),
+                         [&] { return "src " + std::to_string(i) + " (PRIM_ARG_MULTIPLE_SRC + "
+                                      + std::to_string(i) + ")"; },
+                         srcs[i]));
     ptrs.dst = static_cast<float *>(arg_data(pi, args, PRIM_ARG_DST, "dst", ii.dst_md()));
     for (const input_arg &a : input_args) {
         const memory::desc &md = ii.layouts().*a.md;

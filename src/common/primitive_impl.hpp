@@ -20,6 +20,8 @@ enum class primitive_kind {
     batch_normalization,
     layer_normalization,
     binary,
+    softmax,
+    concat,
 };
 const char *primitive_kind_name(primitive_kind k); // "convolution", ...
 
@@ -41,6 +43,8 @@ struct exec_ptrs {
     // The chain's runtime parameters by slot (attr/runtime_params.hpp: 3 per entry, alpha, beta,
     // scale), read from PRIM_ARG_ATTR_POST_OP_PARAMS and checked; empty when it has none.
     std::vector<float> runtime_params;
+    // concat's inputs (PRIM_ARG_MULTIPLE_SRC + i), one per arg_layouts::multiple_src.
+    std::vector<const float *> multiple_src;
 };
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the
@@ -53,6 +57,7 @@ struct arg_layouts {
         : src(std::move(src_)), wei(std::move(wei_)), bias(std::move(bias_)), dst(std::move(dst_)) {}
     memory::desc src, wei, bias, dst;
     memory::desc src1, mean, variance, scale, shift;
+    std::vector<memory::desc> multiple_src; // concat's inputs; src is then a zero desc
 };
 
 // One implementation bound to one problem, complete when its constructor returns and immutable
