@@ -72,16 +72,19 @@ public:
                 const float *src = args.src + first * len;
                 for (int64_t r = 0; r < count; ++r)
                     max[first + r] = jit::softmax_row_max(isa_, src + r * len, len);
-                passes_.a->execute_rows(src, scratch.data(), {max + first, nullptr}, 0, count);
+                passes_.a->execute_rows(src, scratch.data(), {max + first, nullptr}, args.runtime_params, 0,
+                                        count);
                 for (int64_t r = 0; r < count; ++r) {
                     const double sum = jit::softmax_row_sum(isa_, scratch.data() + r * len, len);
                     factor[first + r] = static_cast<float>(log ? std::log(sum) : 1.0 / sum);
                 }
                 if (passes_.b_block)
                     passes_.b_block->execute_rows(scratch.data(), args.dst + first * len,
-                                                  block_ops(factor + first), 0, count);
+                                                  block_ops(factor + first), args.runtime_params, 0,
+                                                  count);
                 else
-                    passes_.b->execute_rows(args.src, args.dst, ops, first, count);
+                    passes_.b->execute_rows(args.src, args.dst, ops, args.runtime_params, first,
+                                            count);
             }
         };
         if (nthr == 1) return run(0);
