@@ -36,12 +36,15 @@ ModelProto read_model(const std::string &path) {
     bytes << in.rdbuf();
     ModelProto m;
     if (!m.ParseFromString(bytes.str())) invalid("'" + path + "' is not an ONNX model (it does not parse as a ModelProto)");
+    return m;
+}
+
+void check_model(const ModelProto &m, const std::string &path) {
     try {
         ::onnx::checker::check_model(m);
     } catch (const std::exception &e) {
         invalid("'" + path + "' fails ONNX's model checker: " + e.what());
     }
-    return m;
 }
 
 // What a value's type says, for messages: "f32 tensor", "int64 tensor", "sequence"...
@@ -100,27 +103,33 @@ void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor>
     }
 }
 
-void set_dim_values(ModelProto &m, const std::map<std::string, int64_t> &values) {
+void set_dim_values(ModelProto &m, const std::map<std::string, int64_t> &dim_values) {
     std::set<std::string> used;
-    for (auto &in : *m.mutable_graph()->mutable_input()) {
+    auto *g = m.mutable_graph();
+    std::vector<::onnx::ValueInfoProto *> values;
+    for (auto &v : *g->mutable_input()) values.push_back(&v);
+    for (auto &v : *g->mutable_output()) values.push_back(&v);  // the same symbol, the same value
+    for (auto *v : values) {
+        auto &in = *v;
         if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
         for (auto &dim : *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
             if (!dim.has_dim_param()) continue;
-            auto it = values.find(dim.dim_param());
-            if (it == values.end()) continue;
+            auto it = dim_values.find(dim.dim_param());
+            if (it == dim_values.end()) continue;
             if (it->second < 0) invalid("dim '" + it->first + "' is given a negative value");
             used.insert(it->first);
             dim.set_dim_value(it->second);
         }
     }
-    for (const auto &v : values)
+    for (const auto &v : dim_values)
         if (!used.count(v.first)) invalid("dim '" + v.first + "' is not a symbolic dim of any graph input");
 }
 
+// The version of ONNX's default domain, 0 when the model imports none.
 int64_t default_opset(const ModelProto &m) {
     for (const auto &o : m.opset_import())
         if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
-    invalid("the model imports no version of the default ONNX domain");
+    return 0;
 }
 
 } // namespace
@@ -130,8 +139,15 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
     graph::model out;
     out.name = m.graph().name();
     out.opset = default_opset(m);
-    if (out.opset < 1 || out.opset > max_opset)
+    // A newer opset first: ONNX's checker of this version would call it invalid.
+    if (out.opset > max_opset)
         refuse("'" + path + "': opset " + std::to_string(out.opset) + " is not supported (1 to 17)");
+    // Before the checker, which looks for external files relative to the working directory.
+    for (const auto &t : m.graph().initializer())
+        if (t.data_location() == TensorProto::EXTERNAL)
+            refuse("'" + path + "': initializer '" + t.name() + "': external data is not supported");
+    check_model(m, path);
+    if (out.opset < 1) invalid("'" + path + "' imports no version of ONNX's default domain");
     if (m.graph().sparse_initializer_size() > 0) refuse("'" + path + "': sparse initializers are not supported");
 
     fold_fixed_inputs(m, options.fixed_inputs);
