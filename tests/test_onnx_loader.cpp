@@ -25,17 +25,24 @@ using namespace prim;
 
 namespace {
 
-// The models, written once per run into a fresh temporary folder.
-const fs::path &models_dir() {
-    static const fs::path dir = [] {
-        const fs::path d = fs::temp_directory_path() / ("prim_onnx_small_" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        const std::string cmd = "/usr/bin/python3 " PRIM_SOURCE_DIR "/scripts/models/small_models.py " + d.string();
+// The models, written once per run into a fresh temporary folder, removed at exit.
+struct scratch_dir {
+    fs::path path = fs::temp_directory_path() / ("prim_onnx_small_" + std::to_string(::getpid()));
+    scratch_dir() {
+        fs::create_directories(path);
+        const std::string cmd = "/usr/bin/python3 " PRIM_SOURCE_DIR "/scripts/models/small_models.py " + path.string();
         INFO(cmd);
         REQUIRE(std::system(cmd.c_str()) == 0);
-        return d;
-    }();
-    return dir;
+    }
+    ~scratch_dir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+const fs::path &models_dir() {
+    static scratch_dir d;
+    return d.path;
 }
 
 std::string model_path(const std::string &name) { return (models_dir() / (name + ".onnx")).string(); }
