@@ -119,6 +119,7 @@ void flatten(node_context &c) { c.take_i("axis", 1); }
 
 void reshape(node_context &c) {
     drop_consumed_inputs(c);
+    c.take_i("allowzero", 0);  // opset 14 on; before, 0 behaved as allowzero 0
     if (c.opset() < 5) {
         if (!c.take_ints("shape")) c.invalid("attribute 'shape' is missing");
         return;
@@ -126,7 +127,6 @@ void reshape(node_context &c) {
     auto shape = c.constant_input_ints(1, "shape");
     if (!shape) c.invalid("input 'shape' is missing");
     c.set_ints("shape", *shape);
-    c.take_i("allowzero", 0);
     c.keep_inputs(1);
 }
 

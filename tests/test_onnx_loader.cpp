@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <set>
 
 #include <unistd.h>
 
@@ -322,4 +324,65 @@ TEST_CASE("the claimed ops", "[onnx][loader]") {
     CHECK(std::is_sorted(ops.begin(), ops.end()));
     for (const char *op : {"Conv", "Gemm", "BatchNormalization", "LayerNormalization", "Constant", "Softmax"})
         CHECK(std::find(ops.begin(), ops.end(), op) != ops.end());
+}
+
+namespace {
+
+bool same_attr(const graph::attribute &a, const graph::attribute &b) {
+    return a.kind == b.kind && a.f == b.f && a.i == b.i && a.s == b.s && a.floats == b.floats && a.ints == b.ints;
+}
+
+std::string describe(const graph::node &n) {
+    std::string s = n.op_type + "(";
+    for (const auto &i : n.inputs) s += i + " ";
+    s += ")";
+    for (const auto &a : n.attrs) {
+        s += " " + a.first + "=";
+        if (a.second.kind == graph::attribute::type::f) s += std::to_string(a.second.f);
+        if (a.second.kind == graph::attribute::type::i) s += std::to_string(a.second.i);
+        if (a.second.kind == graph::attribute::type::s) s += a.second.s;
+        for (auto v : a.second.ints) s += std::to_string(v) + ",";
+    }
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("every version of every claimed op up to opset 17 loads to the newest version's form", "[onnx][opsets]") {
+    // scripts/models/small_models.py writes sweep_<Op>_<version>.onnx, one per version of the op.
+    std::map<std::string, std::map<int, fs::path>> sweep;
+    for (const auto &e : fs::directory_iterator(models_dir())) {
+        const std::string f = e.path().stem().string();
+        if (f.rfind("sweep_", 0) != 0) continue;
+        const auto cut = f.rfind('_');
+        sweep[f.substr(6, cut - 6)][std::stoi(f.substr(cut + 1))] = e.path();
+    }
+    std::set<std::string> claimed(onnx_claimed_ops().begin(), onnx_claimed_ops().end());
+    for (const auto &op : claimed) {
+        INFO("op " << op);
+        CHECK(sweep.count(op) == 1);
+    }
+    int files = 0;
+    for (const auto &op : sweep) {
+        const graph::model newest = load_onnx(op.second.rbegin()->second.string());
+        for (const auto &v : op.second) {
+            INFO(v.second.filename().string());
+            const graph::model m = load_onnx(v.second.string());
+            CHECK(m.opset == v.first);
+            REQUIRE(m.nodes.size() == newest.nodes.size());
+            for (size_t k = 0; k < m.nodes.size(); ++k) {
+                const auto &a = m.nodes[k], &b = newest.nodes[k];
+                INFO(describe(a) << " vs newest " << describe(b));
+                CHECK(a.op_type == b.op_type);
+                CHECK(a.inputs == b.inputs);
+                CHECK(a.outputs == b.outputs);
+                bool same = a.attrs.size() == b.attrs.size();
+                for (const auto &x : a.attrs) same = same && b.attrs.count(x.first) && same_attr(x.second, b.attrs.at(x.first));
+                CHECK(same);
+            }
+            CHECK(m.initializers.size() == newest.initializers.size());
+            ++files;
+        }
+    }
+    CHECK(files == 123);
 }

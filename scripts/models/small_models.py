@@ -142,7 +142,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "weights.bin"), "wb") as f:
         f.write(np.ones(6, dtype=np.float32).tobytes())
-    for name, m in cases().items():
+    for name, m in list(cases().items()) + list(sweep_cases().items()):
         write(outdir, name, m)
     # Tensors for read_tensor_pb: raw_data, float_data, int64 shape, f64 (refused).
     x = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) * 0.37 - 5.0).astype(np.float32)
@@ -155,6 +155,94 @@ def main():
         f.write(numpy_helper.from_array(np.array([1, -1, 7], dtype=np.int64), "s").SerializeToString())
     with open(os.path.join(outdir, "tensor_f64.pb"), "wb") as f:
         f.write(numpy_helper.from_array(np.ones(3, dtype=np.float64), "d").SerializeToString())
+
+
+# ---- the opset sweep: one op at every version of it up to 17 ------------------------------------
+# Each op is written once per version in that version's own form (attributes or inputs, legacy
+# attributes where a version requires them); loaded, every version must give the same node as
+# the newest. Files: sweep_<Op>_<version>.onnx.
+
+def sweep_cases():
+    x23 = [vi("x", [2, 3])], [vi("y", [2, 3])]
+    out = {}
+
+    def add(op, ver, nodes, io, inits=()):
+        out["sweep_%s_%d" % (op, ver)] = model(nodes, io[0], io[1], ver, inits)
+
+    def legacy(ver, extra):
+        return extra if ver < 7 else {}
+
+    for op, versions, attrs in (("Relu", (1, 6, 13, 14), {}), ("Sigmoid", (1, 6, 13), {}), ("Tanh", (1, 6, 13), {}),
+                                ("Sqrt", (1, 6, 13), {}), ("Exp", (1, 6, 13), {}), ("Log", (1, 6, 13), {}),
+                                ("Abs", (1, 6, 13), {}), ("LeakyRelu", (1, 6, 16), {"alpha": 0.1}),
+                                ("Elu", (1, 6), {"alpha": 0.5}), ("HardSigmoid", (1, 6), {"alpha": 0.3, "beta": 0.4}),
+                                ("Softplus", (1,), {}), ("Erf", (9, 13), {}), ("HardSwish", (14,), {}),
+                                ("Identity", (1, 13, 14, 16), {}), ("Softmax", (1, 11, 13), {"axis": 1}),
+                                ("Flatten", (1, 9, 11, 13), {"axis": 1})):
+        for v in versions:
+            io = x23 if op != "Flatten" else ([vi("x", [2, 3])], [vi("y", [2, 3])])
+            add(op, v, [helper.make_node(op, ["x"], ["y"], **attrs)], io)
+    for op, versions in (("Add", (1, 6, 7, 13, 14)), ("Sub", (1, 6, 7, 13, 14)), ("Mul", (1, 6, 7, 13, 14)),
+                         ("Div", (1, 6, 7, 13, 14)), ("Pow", (1, 7, 12, 13, 15))):
+        for v in versions:
+            add(op, v, [helper.make_node(op, ["x", "b"], ["y"], **legacy(v, {"broadcast": 1}))],
+                ([vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])]), [const("b", np.full(4, 2.0))])
+    for v in (1, 6, 7, 9, 11, 13):
+        add("Gemm", v, [helper.make_node("Gemm", ["a", "b", "c"], ["y"], alpha=0.5, beta=2.0, transB=1,
+                                         **legacy(v, {"broadcast": 1}))],
+            ([vi("a", [3, 5]), vi("b", [4, 5])], [vi("y", [3, 4])]), [const("c", np.ones(4))])
+    for v in (1, 9, 13):
+        add("MatMul", v, [helper.make_node("MatMul", ["a", "b"], ["y"])],
+            ([vi("a", [3, 5]), vi("b", [5, 4])], [vi("y", [3, 4])]))
+    for v in (1, 6, 11, 12, 13):
+        if v < 11:
+            add("Clip", v, [helper.make_node("Clip", ["x"], ["y"], min=0.0, max=6.0)], x23)
+        else:
+            add("Clip", v, [helper.make_node("Clip", ["x", "lo", "hi"], ["y"])], x23,
+                [const("lo", 0.0), const("hi", 6.0)])
+    for v in (1, 6, 7, 9, 14, 15):
+        extra = {}
+        if v == 1:
+            extra["consumed_inputs"] = [0, 0, 0, 1, 1]
+        if v < 7:
+            extra["is_test"] = 1
+        add("BatchNormalization", v,
+            [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "var"], ["y"], epsilon=1e-3, **extra)],
+            ([vi("x", [1, 2, 3, 3])], [vi("y", [1, 2, 3, 3])]), [const(n, np.ones(2)) for n in ("s", "b", "m", "var")])
+    for v in (1, 5, 13, 14):
+        io = ([vi("x", [2, 3, 4])], [vi("y", [6, 4])])
+        if v < 5:
+            add("Reshape", v, [helper.make_node("Reshape", ["x"], ["y"], shape=[6, 4])], io)
+        else:
+            add("Reshape", v, [helper.make_node("Reshape", ["x", "s"], ["y"])], io, [const("s", [6, 4], np.int64)])
+    for op, dims_in, dims_out in (("Squeeze", [1, 3, 2], [3, 2]), ("Unsqueeze", [3, 2], [1, 3, 2])):
+        for v in (1, 11, 13):
+            io = ([vi("x", dims_in)], [vi("y", dims_out)])
+            if v < 13:
+                add(op, v, [helper.make_node(op, ["x"], ["y"], axes=[0])], io)
+            else:
+                add(op, v, [helper.make_node(op, ["x", "a"], ["y"])], io, [const("a", [0], np.int64)])
+    for v in (1, 13):
+        add("Transpose", v, [helper.make_node("Transpose", ["x"], ["y"], perm=[1, 0])],
+            ([vi("x", [2, 3])], [vi("y", [3, 2])]))
+    pool_io = ([vi("x", [1, 2, 6, 6])], [vi("y", [1, 2, 3, 3])])
+    for op, versions in (("MaxPool", (1, 8, 10, 11, 12)), ("AveragePool", (1, 7, 10, 11))):
+        for v in versions:
+            add(op, v, [helper.make_node(op, ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2], auto_pad="VALID")],
+                pool_io)
+    add("GlobalAveragePool", 1, [helper.make_node("GlobalAveragePool", ["x"], ["y"])],
+        ([vi("x", [1, 2, 6, 6])], [vi("y", [1, 2, 1, 1])]))
+    for v in (1, 11):
+        add("Conv", v, [helper.make_node("Conv", ["x", "W"], ["y"], auto_pad="SAME_UPPER", strides=[2, 2])],
+            ([vi("x", [1, 2, 6, 6])], [vi("y", [1, 3, 3, 3])]), [const("W", np.ones((3, 2, 3, 3)))])
+    for v in (1, 4, 11, 13):
+        add("Concat", v, [helper.make_node("Concat", ["x", "x"], ["y"], axis=1)], ([vi("x", [2, 3])], [vi("y", [2, 6])]))
+    add("LayerNormalization", 17, [helper.make_node("LayerNormalization", ["x", "s"], ["y"])], x23,
+        [const("s", np.ones(3))])
+    for v in (1, 9, 11, 12, 13):
+        add("Constant", v, [helper.make_node("Constant", [], ["k"], value=const("v", [1.0, 2.0, 3.0])),
+                            helper.make_node("Add", ["x", "k"], ["y"], **legacy(v, {"broadcast": 1}))], x23)
+    return out
 
 
 if __name__ == "__main__":
