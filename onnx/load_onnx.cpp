@@ -132,6 +132,111 @@ int64_t default_opset(const ModelProto &m) {
     return 0;
 }
 
+// What the loader knows of every value while it walks the nodes.
+struct known_values {
+    shape_map shapes;                            // dims where known
+    std::map<std::string, std::string> non_f32;  // type text of values that are not f32 tensors
+    constant_map constants;                      // initializers and Constant outputs
+};
+
+known_values collect_values(const ModelProto &m) {
+    known_values k;
+    auto note = [&](const ::onnx::ValueInfoProto &v) {
+        if (auto d = dims_of(v.type())) k.shapes[v.name()] = *d;
+        if (!is_f32_tensor(v.type())) k.non_f32[v.name()] = type_text(v.type());
+    };
+    for (const auto &v : m.graph().input()) note(v);
+    for (const auto &v : m.graph().value_info()) note(v);
+    for (const auto &v : m.graph().output()) note(v);
+    for (const auto &t : m.graph().initializer()) {
+        k.constants[t.name()] = read_constant(t, "initializer '" + t.name() + "'");
+        k.shapes[t.name()] = k.constants[t.name()].dims;
+    }
+    return k;
+}
+
+// Every tensor a converted node still reads or writes must be f32 (shapes became attributes).
+void check_f32(const node_context &c, const graph::node &n, known_values &k) {
+    for (const auto &t : n.inputs) {
+        if (t.empty()) continue;
+        auto ct = k.constants.find(t);
+        if (ct != k.constants.end() && ct->second.elem_type != TensorProto::FLOAT)
+            c.refuse("input '" + t + "' is a constant of type '" + elem_type_name(ct->second.elem_type)
+                    + "'; only f32 tensors are supported");
+        if (ct == k.constants.end() && k.non_f32.count(t))
+            c.refuse("input '" + t + "' is of type '" + k.non_f32[t] + "'; only f32 tensors are supported");
+    }
+    for (const auto &t : n.outputs)
+        if (k.non_f32.count(t)) c.refuse("output '" + t + "' is of type '" + k.non_f32[t] + "'; only f32 tensors are supported");
+}
+
+// Converts the nodes in file order (ONNX requires it topological): Constants are folded into
+// `k.constants`, the others go through their op rule.
+std::vector<graph::node> convert_nodes(const ModelProto &m, int64_t opset, known_values &k) {
+    std::vector<graph::node> out;
+    std::set<std::string> names;
+    const auto &nodes = m.graph().node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        const auto &proto = nodes[i];
+        graph::node n;
+        n.op_type = proto.op_type();
+        const std::string base = proto.name().empty() ? proto.op_type() + "_" + std::to_string(i) : proto.name();
+        n.name = base;
+        for (int dup = 1; names.count(n.name); ++dup) n.name = base + "_" + std::to_string(dup);
+        names.insert(n.name);
+        n.inputs.assign(proto.input().begin(), proto.input().end());
+        n.outputs.assign(proto.output().begin(), proto.output().end());
+        node_context c(proto, n, opset, k.constants, k.shapes);
+        if (!proto.domain().empty() && proto.domain() != "ai.onnx")
+            c.refuse("domain '" + proto.domain() + "' is not supported (only ONNX's default domain)");
+        if (n.op_type == "Constant") {
+            constant_tensor v = constant_node_value(c, proto);
+            k.shapes[n.outputs.at(0)] = v.dims;
+            k.constants[n.outputs.at(0)] = std::move(v);
+            continue;
+        }
+        op_rule rule = find_op_rule(n.op_type);
+        if (!rule) c.refuse("op '" + n.op_type + "' is not supported");
+        rule(c);
+        c.refuse_unhandled();
+        check_f32(c, n, k);
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+// Initializers (the f32 constants something reads), graph inputs and outputs.
+void fill_graph_io(const ModelProto &m, const known_values &k, graph::model &out) {
+    std::set<std::string> read;
+    for (const auto &n : out.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto &v : m.graph().output()) read.insert(v.name());
+    // LayerNormalization's optional statistics outputs that nothing reads are left out ("").
+    for (auto &n : out.nodes)
+        if (n.op_type == "LayerNormalization")
+            for (size_t i = 1; i < n.outputs.size(); ++i)
+                if (!read.count(n.outputs[i])) n.outputs[i].clear();
+    for (const auto &c : k.constants) {
+        if (!read.count(c.first)) continue;
+        if (c.second.elem_type != TensorProto::FLOAT)
+            refuse("graph output '" + c.first + "' is a constant of type '" + elem_type_name(c.second.elem_type) + "'");
+        out.initializers[c.first] = to_f32_tensor(c.second, "constant '" + c.first + "'");
+    }
+    for (const auto &v : m.graph().input()) {
+        if (k.constants.count(v.name())) continue;  // an initializer listed as an input (IR < 4)
+        if (!is_f32_tensor(v.type()))
+            refuse("graph input '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        auto d = dims_of(v.type());
+        if (!d) refuse("graph input '" + v.name() + "' has no shape");
+        out.inputs.push_back({v.name(), *d});
+    }
+    for (const auto &v : m.graph().output()) {
+        if (!is_f32_tensor(v.type()) && !k.constants.count(v.name()))
+            refuse("graph output '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        auto it = k.shapes.find(v.name());
+        out.outputs.push_back({v.name(), it == k.shapes.end() ? memory::dims() : it->second});
+    }
+}
+
 } // namespace
 
 graph::model load_onnx(const std::string &path, const onnx_options &options) {
@@ -157,91 +262,9 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
     } catch (const std::exception &e) {
         invalid("'" + path + "': ONNX's shape inference fails: " + e.what());
     }
-
-    // What is known of every value: dims where inferred, and the type of what is not f32.
-    shape_map shapes;
-    std::map<std::string, std::string> non_f32;
-    auto note = [&](const ::onnx::ValueInfoProto &v) {
-        if (auto d = dims_of(v.type())) shapes[v.name()] = *d;
-        if (!is_f32_tensor(v.type())) non_f32[v.name()] = type_text(v.type());
-    };
-    for (const auto &v : m.graph().input()) note(v);
-    for (const auto &v : m.graph().value_info()) note(v);
-    for (const auto &v : m.graph().output()) note(v);
-
-    constant_map constants;
-    for (const auto &t : m.graph().initializer()) {
-        constants[t.name()] = read_constant(t, "initializer '" + t.name() + "'");
-        shapes[t.name()] = constants[t.name()].dims;
-    }
-
-    std::set<std::string> names;
-    const auto &nodes = m.graph().node();
-    for (int k = 0; k < nodes.size(); ++k) {
-        const auto &proto = nodes[k];
-        graph::node n;
-        n.op_type = proto.op_type();
-        n.name = proto.name().empty() ? proto.op_type() + "_" + std::to_string(k) : proto.name();
-        for (int dup = 1; names.count(n.name); ++dup) n.name = proto.name() + "_" + std::to_string(dup);
-        names.insert(n.name);
-        n.inputs.assign(proto.input().begin(), proto.input().end());
-        n.outputs.assign(proto.output().begin(), proto.output().end());
-        node_context c(proto, n, out.opset, constants, shapes);
-        if (!proto.domain().empty() && proto.domain() != "ai.onnx")
-            c.refuse("domain '" + proto.domain() + "' is not supported (only ONNX's default domain)");
-        if (n.op_type == "Constant") {
-            constant_tensor v = constant_node_value(c, proto);
-            shapes[n.outputs.at(0)] = v.dims;
-            constants[n.outputs.at(0)] = std::move(v);
-            continue;
-        }
-        op_rule rule = find_op_rule(n.op_type);
-        if (!rule) c.refuse("op '" + n.op_type + "' is not supported");
-        rule(c);
-        c.refuse_unhandled();
-        // Every tensor the node still reads or writes must be f32 (shape tensors became attributes).
-        for (const auto &t : n.inputs) {
-            if (t.empty()) continue;
-            auto ct = constants.find(t);
-            if (ct != constants.end() && ct->second.elem_type != TensorProto::FLOAT)
-                c.refuse("input '" + t + "' is a constant of type '" + elem_type_name(ct->second.elem_type) + "'; only f32 tensors are supported");
-            if (ct == constants.end() && non_f32.count(t))
-                c.refuse("input '" + t + "' is of type '" + non_f32[t] + "'; only f32 tensors are supported");
-        }
-        for (const auto &t : n.outputs)
-            if (non_f32.count(t)) c.refuse("output '" + t + "' is of type '" + non_f32[t] + "'; only f32 tensors are supported");
-        out.nodes.push_back(std::move(n));
-    }
-
-    // Initializers: the f32 constants something reads.
-    std::set<std::string> read;
-    for (const auto &n : out.nodes) read.insert(n.inputs.begin(), n.inputs.end());
-    for (const auto &v : m.graph().output()) read.insert(v.name());
-    // LayerNormalization's optional statistics outputs that nothing reads are left out ("").
-    for (auto &n : out.nodes)
-        if (n.op_type == "LayerNormalization")
-            for (size_t k = 1; k < n.outputs.size(); ++k)
-                if (!read.count(n.outputs[k])) n.outputs[k].clear();
-    for (const auto &c : constants) {
-        if (!read.count(c.first)) continue;
-        if (c.second.elem_type != TensorProto::FLOAT)
-            refuse("graph output '" + c.first + "' is a constant of type '" + elem_type_name(c.second.elem_type) + "'");
-        out.initializers[c.first] = to_f32_tensor(c.second, "constant '" + c.first + "'");
-    }
-    for (const auto &v : m.graph().input()) {
-        if (constants.count(v.name())) continue;  // an initializer listed as an input (IR < 4)
-        if (!is_f32_tensor(v.type()))
-            refuse("graph input '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
-        auto d = dims_of(v.type());
-        if (!d) refuse("graph input '" + v.name() + "' has no shape");
-        out.inputs.push_back({v.name(), *d});
-    }
-    for (const auto &v : m.graph().output()) {
-        if (!is_f32_tensor(v.type()) && !constants.count(v.name()))
-            refuse("graph output '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
-        auto it = shapes.find(v.name());
-        out.outputs.push_back({v.name(), it == shapes.end() ? memory::dims() : it->second});
-    }
+    known_values k = collect_values(m);
+    out.nodes = convert_nodes(m, out.opset, k);
+    fill_graph_io(m, k, out);
     return out;
 }
 

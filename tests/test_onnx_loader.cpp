@@ -233,9 +233,11 @@ TEST_CASE("refusals name the node, the op and the attribute or input", "[onnx][l
 
 TEST_CASE("duplicate node names are made unique", "[onnx][loader]") {
     auto m = load("duplicate_names");
-    REQUIRE(m.nodes.size() == 2);
+    REQUIRE(m.nodes.size() == 4);
     CHECK(m.nodes[0].name == "r");
     CHECK(m.nodes[1].name == "r_1");
+    CHECK(m.nodes[2].name == "Relu_3");
+    CHECK(m.nodes[3].name == "Relu_3_1");  // generated, taken already
 }
 
 TEST_CASE("malformed files give clear errors", "[onnx][loader]") {

@@ -123,7 +123,9 @@ def cases():
     c["opset18"] = model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [4])], [vi("y", [4])], 18)
     # Two nodes with one name: the second is renamed.
     c["duplicate_names"] = model([helper.make_node("Relu", ["x"], ["a"], name="r"),
-                                  helper.make_node("Relu", ["a"], ["y"], name="r")],
+                                  helper.make_node("Relu", ["a"], ["b"], name="r"),
+                                  helper.make_node("Relu", ["b"], ["c"], name="Relu_3"),
+                                  helper.make_node("Relu", ["c"], ["y"])],
                                  [vi("x", [4])], [vi("y", [4])], 13)
     # External data: the file exists so ONNX's checker passes and the loader's own refusal shows.
     ext = const("W", np.ones((3, 2, 1, 1)))
