@@ -1,0 +1,273 @@
+// load_onnx: file -> checked ModelProto -> fixed inputs and dims applied -> shapes inferred ->
+// constants folded -> one rule per node (op_rules) -> element types checked -> graph::model.
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "node_context.hpp"
+#include "op_rules.hpp"
+#include "prim/error.hpp"
+#include "prim/onnx.hpp"
+#include "tensor_proto.hpp"
+
+namespace prim {
+
+namespace {
+
+using namespace onnx_impl;
+using ::onnx::ModelProto;
+using ::onnx::TensorProto;
+using ::onnx::TypeProto;
+
+constexpr int64_t max_opset = 17;
+
+[[noreturn]] void invalid(const std::string &msg) { throw error(status::invalid_arguments, msg); }
+[[noreturn]] void refuse(const std::string &msg) { throw error(status::unimplemented, msg); }
+
+ModelProto read_model(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) invalid("cannot open '" + path + "'");
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    ModelProto m;
+    if (!m.ParseFromString(bytes.str())) invalid("'" + path + "' is not an ONNX model (it does not parse as a ModelProto)");
+    return m;
+}
+
+void check_model(const ModelProto &m, const std::string &path) {
+    try {
+        ::onnx::checker::check_model(m);
+    } catch (const std::exception &e) {
+        invalid("'" + path + "' fails ONNX's model checker: " + e.what());
+    }
+}
+
+// What a value's type says, for messages: "f32 tensor", "int64 tensor", "sequence"...
+std::string type_text(const TypeProto &t) {
+    if (t.has_tensor_type()) return elem_type_name(t.tensor_type().elem_type()) + " tensor";
+    if (t.has_sequence_type()) return "sequence";
+    if (t.has_optional_type()) return "optional";
+    if (t.has_map_type()) return "map";
+    return "value of unknown type";
+}
+
+bool is_f32_tensor(const TypeProto &t) {
+    return t.has_tensor_type() && t.tensor_type().elem_type() == TensorProto::FLOAT;
+}
+
+std::optional<memory::dims> dims_of(const TypeProto &t) {
+    if (!t.has_tensor_type() || !t.tensor_type().has_shape()) return std::nullopt;
+    memory::dims d;
+    for (const auto &dim : t.tensor_type().shape().dim()) d.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+    return d;
+}
+
+// Graph inputs with a fixed value become initializers of the input's declared type.
+void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor> &fixed) {
+    auto *inputs = m.mutable_graph()->mutable_input();
+    for (const auto &f : fixed) {
+        auto it = std::find_if(inputs->begin(), inputs->end(), [&](const auto &v) { return v.name() == f.first; });
+        if (it == inputs->end()) invalid("fixed input '" + f.first + "' is not a graph input");
+        const std::string what = "fixed input '" + f.first + "'";
+        if (auto d = dims_of(it->type())) {
+            bool same = d->size() == f.second.dims.size();
+            for (size_t k = 0; same && k < d->size(); ++k) same = (*d)[k] < 0 || (*d)[k] == f.second.dims[k];
+            if (!same) invalid(what + ": its dims do not match the graph input's");
+        }
+        int64_t count = 1;
+        for (auto x : f.second.dims) count *= x;
+        if (count != static_cast<int64_t>(f.second.data.size())) invalid(what + ": data size does not match its dims");
+        TensorProto t;
+        t.set_name(f.first);
+        for (auto x : f.second.dims) t.add_dims(x);
+        const int type = it->type().has_tensor_type() ? it->type().tensor_type().elem_type() : TensorProto::FLOAT;
+        t.set_data_type(type);
+        constant_tensor values;
+        values.values.assign(f.second.data.begin(), f.second.data.end());
+        if (type == TensorProto::FLOAT) {
+            for (float x : f.second.data) t.add_float_data(x);
+        } else if (type == TensorProto::INT64) {
+            for (int64_t x : to_ints(values, what)) t.add_int64_data(x);
+        } else if (type == TensorProto::INT32) {
+            for (int64_t x : to_ints(values, what)) t.add_int32_data(static_cast<int32_t>(x));
+        } else {
+            refuse(what + ": graph input type " + type_text(it->type()) + " cannot be fixed");
+        }
+        *m.mutable_graph()->add_initializer() = t;
+        inputs->erase(it);
+    }
+}
+
+void set_dim_values(ModelProto &m, const std::map<std::string, int64_t> &dim_values) {
+    std::set<std::string> used;
+    auto *g = m.mutable_graph();
+    std::vector<::onnx::ValueInfoProto *> values;
+    for (auto &v : *g->mutable_input()) values.push_back(&v);
+    for (auto &v : *g->mutable_output()) values.push_back(&v);  // the same symbol, the same value
+    for (auto *v : values) {
+        auto &in = *v;
+        if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
+        for (auto &dim : *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+            if (!dim.has_dim_param()) continue;
+            auto it = dim_values.find(dim.dim_param());
+            if (it == dim_values.end()) continue;
+            if (it->second < 0) invalid("dim '" + it->first + "' is given a negative value");
+            used.insert(it->first);
+            dim.set_dim_value(it->second);
+        }
+    }
+    for (const auto &v : dim_values)
+        if (!used.count(v.first)) invalid("dim '" + v.first + "' is not a symbolic dim of any graph input");
+}
+
+// The version of ONNX's default domain, 0 when the model imports none.
+int64_t default_opset(const ModelProto &m) {
+    for (const auto &o : m.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+    return 0;
+}
+
+// What the loader knows of every value while it walks the nodes.
+struct known_values {
+    shape_map shapes;                            // dims where known
+    std::map<std::string, std::string> non_f32;  // type text of values that are not f32 tensors
+    constant_map constants;                      // initializers and Constant outputs
+};
+
+known_values collect_values(const ModelProto &m) {
+    known_values k;
+    auto note = [&](const ::onnx::ValueInfoProto &v) {
+        if (auto d = dims_of(v.type())) k.shapes[v.name()] = *d;
+        if (!is_f32_tensor(v.type())) k.non_f32[v.name()] = type_text(v.type());
+    };
+    for (const auto &v : m.graph().input()) note(v);
+    for (const auto &v : m.graph().value_info()) note(v);
+    for (const auto &v : m.graph().output()) note(v);
+    for (const auto &t : m.graph().initializer()) {
+        k.constants[t.name()] = read_constant(t, "initializer '" + t.name() + "'");
+        k.shapes[t.name()] = k.constants[t.name()].dims;
+    }
+    return k;
+}
+
+// Every tensor a converted node still reads or writes must be f32 (shapes became attributes).
+void check_f32(const node_context &c, const graph::node &n, known_values &k) {
+    for (const auto &t : n.inputs) {
+        if (t.empty()) continue;
+        auto ct = k.constants.find(t);
+        if (ct != k.constants.end() && ct->second.elem_type != TensorProto::FLOAT)
+            c.refuse("input '" + t + "' is a constant of type '" + elem_type_name(ct->second.elem_type)
+                    + "'; only f32 tensors are supported");
+        if (ct == k.constants.end() && k.non_f32.count(t))
+            c.refuse("input '" + t + "' is of type '" + k.non_f32[t] + "'; only f32 tensors are supported");
+    }
+    for (const auto &t : n.outputs)
+        if (k.non_f32.count(t)) c.refuse("output '" + t + "' is of type '" + k.non_f32[t] + "'; only f32 tensors are supported");
+}
+
+// Converts the nodes in file order (ONNX requires it topological): Constants are folded into
+// `k.constants`, the others go through their op rule.
+std::vector<graph::node> convert_nodes(const ModelProto &m, int64_t opset, known_values &k) {
+    std::vector<graph::node> out;
+    std::set<std::string> names;
+    const auto &nodes = m.graph().node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        const auto &proto = nodes[i];
+        graph::node n;
+        n.op_type = proto.op_type();
+        const std::string base = proto.name().empty() ? proto.op_type() + "_" + std::to_string(i) : proto.name();
+        n.name = base;
+        for (int dup = 1; names.count(n.name); ++dup) n.name = base + "_" + std::to_string(dup);
+        names.insert(n.name);
+        n.inputs.assign(proto.input().begin(), proto.input().end());
+        n.outputs.assign(proto.output().begin(), proto.output().end());
+        node_context c(proto, n, opset, k.constants, k.shapes);
+        if (!proto.domain().empty() && proto.domain() != "ai.onnx")
+            c.refuse("domain '" + proto.domain() + "' is not supported (only ONNX's default domain)");
+        if (n.op_type == "Constant") {
+            constant_tensor v = constant_node_value(c, proto);
+            k.shapes[n.outputs.at(0)] = v.dims;
+            k.constants[n.outputs.at(0)] = std::move(v);
+            continue;
+        }
+        op_rule rule = find_op_rule(n.op_type);
+        if (!rule) c.refuse("op '" + n.op_type + "' is not supported");
+        rule(c);
+        c.refuse_unhandled();
+        check_f32(c, n, k);
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+// Initializers (the f32 constants something reads), graph inputs and outputs.
+void fill_graph_io(const ModelProto &m, const known_values &k, graph::model &out) {
+    std::set<std::string> read;
+    for (const auto &n : out.nodes) read.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto &v : m.graph().output()) read.insert(v.name());
+    // LayerNormalization's optional statistics outputs that nothing reads are left out ("").
+    for (auto &n : out.nodes)
+        if (n.op_type == "LayerNormalization")
+            for (size_t i = 1; i < n.outputs.size(); ++i)
+                if (!read.count(n.outputs[i])) n.outputs[i].clear();
+    for (const auto &c : k.constants) {
+        if (!read.count(c.first)) continue;
+        if (c.second.elem_type != TensorProto::FLOAT)
+            refuse("graph output '" + c.first + "' is a constant of type '" + elem_type_name(c.second.elem_type) + "'");
+        out.initializers[c.first] = to_f32_tensor(c.second, "constant '" + c.first + "'");
+    }
+    for (const auto &v : m.graph().input()) {
+        if (k.constants.count(v.name())) continue;  // an initializer listed as an input (IR < 4)
+        if (!is_f32_tensor(v.type()))
+            refuse("graph input '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        auto d = dims_of(v.type());
+        if (!d) refuse("graph input '" + v.name() + "' has no shape");
+        out.inputs.push_back({v.name(), *d});
+    }
+    for (const auto &v : m.graph().output()) {
+        if (!is_f32_tensor(v.type()) && !k.constants.count(v.name()))
+            refuse("graph output '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        auto it = k.shapes.find(v.name());
+        out.outputs.push_back({v.name(), it == k.shapes.end() ? memory::dims() : it->second});
+    }
+}
+
+} // namespace
+
+graph::model load_onnx(const std::string &path, const onnx_options &options) {
+    ModelProto m = read_model(path);
+    graph::model out;
+    out.name = m.graph().name();
+    out.opset = default_opset(m);
+    // A newer opset first: ONNX's checker of this version would call it invalid.
+    if (out.opset > max_opset)
+        refuse("'" + path + "': opset " + std::to_string(out.opset) + " is not supported (1 to 17)");
+    // Before the checker, which looks for external files relative to the working directory.
+    for (const auto &t : m.graph().initializer())
+        if (t.data_location() == TensorProto::EXTERNAL)
+            refuse("'" + path + "': initializer '" + t.name() + "': external data is not supported");
+    check_model(m, path);
+    if (out.opset < 1) invalid("'" + path + "' imports no version of ONNX's default domain");
+    if (m.graph().sparse_initializer_size() > 0) refuse("'" + path + "': sparse initializers are not supported");
+
+    fold_fixed_inputs(m, options.fixed_inputs);
+    set_dim_values(m, options.dim_values);
+    try {
+        ::onnx::shape_inference::InferShapes(m);
+    } catch (const std::exception &e) {
+        invalid("'" + path + "': ONNX's shape inference fails: " + e.what());
+    }
+    known_values k = collect_values(m);
+    out.nodes = convert_nodes(m, out.opset, k);
+    fill_graph_io(m, k, out);
+    return out;
+}
+
+const std::vector<std::string> &onnx_claimed_ops() { return claimed_op_types(); }
+
+} // namespace prim

@@ -1,0 +1,145 @@
+#include "tensor_proto.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "prim/error.hpp"
+
+namespace prim {
+namespace onnx_impl {
+
+using ::onnx::TensorProto;
+
+std::string elem_type_name(int elem_type) {
+    switch (elem_type) {
+        case TensorProto::FLOAT: return "f32";
+        case TensorProto::UINT8: return "uint8";
+        case TensorProto::INT8: return "int8";
+        case TensorProto::UINT16: return "uint16";
+        case TensorProto::INT16: return "int16";
+        case TensorProto::INT32: return "int32";
+        case TensorProto::INT64: return "int64";
+        case TensorProto::STRING: return "string";
+        case TensorProto::BOOL: return "bool";
+        case TensorProto::FLOAT16: return "f16";
+        case TensorProto::DOUBLE: return "f64";
+        case TensorProto::UINT32: return "uint32";
+        case TensorProto::UINT64: return "uint64";
+        case TensorProto::BFLOAT16: return "bf16";
+        case TensorProto::UNDEFINED: return "undefined";
+        default: return "type " + std::to_string(elem_type);
+    }
+}
+
+namespace {
+
+[[noreturn]] void bad(const std::string &what, const std::string &why) {
+    throw error(status::invalid_arguments, what + ": " + why);
+}
+
+// Copies `count` little-endian values of type T from raw bytes (x86 is little-endian).
+template <typename T>
+void read_raw(const std::string &raw, int64_t count, std::vector<double> &out,
+        const std::string &what) {
+    if (static_cast<int64_t>(raw.size()) != count * static_cast<int64_t>(sizeof(T)))
+        bad(what, "raw_data holds " + std::to_string(raw.size()) + " bytes, the dims need "
+                + std::to_string(count * sizeof(T)));
+    out.resize(count);
+    for (int64_t k = 0; k < count; ++k) {
+        T v;
+        std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
+        out[k] = static_cast<double>(v);
+    }
+}
+
+template <typename Field>
+void read_field(const Field &field, int64_t count, std::vector<double> &out,
+        const std::string &what, const char *field_name) {
+    if (field.size() != count)
+        bad(what, std::string(field_name) + " holds " + std::to_string(field.size())
+                + " values, the dims need " + std::to_string(count));
+    out.assign(field.begin(), field.end());
+}
+
+} // namespace
+
+constant_tensor read_constant(const TensorProto &t, const std::string &what) {
+    if (t.data_location() == TensorProto::EXTERNAL || t.external_data_size() > 0)
+        throw error(status::unimplemented, what + ": external data is not supported");
+    if (t.has_segment()) throw error(status::unimplemented, what + ": segmented tensors are not supported");
+    constant_tensor c;
+    c.elem_type = t.data_type();
+    int64_t count = 1;
+    for (int64_t d : t.dims()) {
+        if (d < 0) bad(what, "negative dim " + std::to_string(d));
+        c.dims.push_back(d);
+        count *= d;
+    }
+    const bool raw = t.has_raw_data();
+    switch (c.elem_type) {
+        case TensorProto::FLOAT:
+            if (raw) read_raw<float>(t.raw_data(), count, c.values, what);
+            else read_field(t.float_data(), count, c.values, what, "float_data");
+            break;
+        case TensorProto::INT64:
+            if (raw) read_raw<int64_t>(t.raw_data(), count, c.values, what);
+            else read_field(t.int64_data(), count, c.values, what, "int64_data");
+            break;
+        case TensorProto::INT32:
+            if (raw) read_raw<int32_t>(t.raw_data(), count, c.values, what);
+            else read_field(t.int32_data(), count, c.values, what, "int32_data");
+            break;
+        default:
+            throw error(status::unimplemented, what + ": element type "
+                    + elem_type_name(c.elem_type) + " is not supported (f32, or int64/int32 for shapes)");
+    }
+    return c;
+}
+
+graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what) {
+    graph::tensor t;
+    t.dims = c.dims;
+    t.data.resize(c.values.size());
+    for (size_t k = 0; k < c.values.size(); ++k) {
+        const double v = c.values[k];
+        if (c.elem_type != TensorProto::FLOAT && !(std::fabs(v) <= 16777216.0))
+            throw error(status::unimplemented, what + ": " + elem_type_name(c.elem_type)
+                    + " value " + std::to_string(static_cast<int64_t>(v)) + " is not exact in f32");
+        t.data[k] = static_cast<float>(v);
+    }
+    return t;
+}
+
+std::vector<int64_t> to_ints(const constant_tensor &c, const std::string &what) {
+    std::vector<int64_t> out;
+    for (double v : c.values) {
+        if (!(std::nearbyint(v) == v) || std::fabs(v) > 9.0e15)
+            bad(what, "value " + std::to_string(v) + " is not an integer");
+        out.push_back(static_cast<int64_t>(v));
+    }
+    return out;
+}
+
+} // namespace onnx_impl
+} // namespace prim
+
+#include <fstream>
+#include <sstream>
+
+#include "prim/onnx.hpp"
+
+namespace prim {
+
+graph::tensor read_tensor_pb(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw error(status::invalid_arguments, "cannot open '" + path + "'");
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    ::onnx::TensorProto t;
+    if (!t.ParseFromString(bytes.str()))
+        throw error(status::invalid_arguments, "'" + path + "' is not a serialized ONNX TensorProto");
+    const std::string what = "tensor '" + t.name() + "' in '" + path + "'";
+    return onnx_impl::to_f32_tensor(onnx_impl::read_constant(t, what), what);
+}
+
+} // namespace prim

@@ -1,0 +1,37 @@
+// ONNX TensorProto <-> the front end's constants: dims and values, with the element type kept so
+// a shape tensor (int64) and a weight (f32) are told apart.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "prim/graph_model.hpp"
+
+namespace prim {
+namespace onnx_impl {
+
+// A constant as the loader sees it. Values are held in double: exact for every f32 and for the
+// integers a shape or an axis list can hold.
+struct constant_tensor {
+    memory::dims dims;
+    int elem_type = ::onnx::TensorProto::FLOAT;
+    std::vector<double> values;
+};
+
+// Name of an ONNX element type for messages ("int64", "uint8"...).
+std::string elem_type_name(int elem_type);
+
+// Reads f32, int64 and int32 tensors (raw_data or the typed fields); refuses external data,
+// segments, other types and a data size that does not match the dims. `what` names the tensor
+// in messages ("initializer 'W'").
+constant_tensor read_constant(const ::onnx::TensorProto &t, const std::string &what);
+
+// The f32 view of a constant (exact for f32; integers must be exact in f32).
+graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what);
+
+// A constant's values as integers (axes, shapes): each must be integral.
+std::vector<int64_t> to_ints(const constant_tensor &c, const std::string &what);
+
+} // namespace onnx_impl
+} // namespace prim
