@@ -62,6 +62,10 @@ enum class algorithm {
     // Softmax algorithms (prim/softmax.hpp).
     softmax_accurate,
     softmax_log,
+    // Pooling algorithms (include/prim/pooling.hpp).
+    pooling_max,                 // padded taps never win; NaN propagates
+    pooling_avg_include_padding, // sum over the real taps / (KD * KH * KW)
+    pooling_avg_exclude_padding, // sum over the real taps / their count
 };
 
 // A post-op parameter given at execute instead of at creation, as oneDNN 2.x's

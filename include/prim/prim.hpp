@@ -12,6 +12,7 @@
 #include "prim/kernel_cache.hpp"
 #include "prim/memory.hpp"
 #include "prim/normalization.hpp"
+#include "prim/pooling.hpp"
 #include "prim/primitive.hpp"
 #include "prim/reorder.hpp"
 #include "prim/softmax.hpp"

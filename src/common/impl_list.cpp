@@ -8,8 +8,10 @@
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
 #include "jit/jit_normalization.hpp"
+#include "jit/jit_pooling.hpp"
 #include "ref/ref_impls.hpp"
 #include "ref/ref_normalization.hpp"
+#include "ref/ref_pooling.hpp"
 
 namespace prim {
 namespace impl {
@@ -74,6 +76,14 @@ const std::vector<impl_entry<concat_request>> &concat_impl_list() {
     static const std::vector<impl_entry<concat_request>> list = {
             {"copy", create_concat_copy},
             {"ref", create_ref_concat},
+    };
+    return list;
+}
+
+const std::vector<impl_entry<pool_request>> &pool_impl_list() {
+    static const std::vector<impl_entry<pool_request>> list = {
+            {"jit", create_jit_pool},
+            {"ref", create_ref_pool},
     };
     return list;
 }

@@ -24,6 +24,7 @@ const char *primitive_kind_name(primitive_kind k) {
     case primitive_kind::binary: return "binary";
     case primitive_kind::softmax: return "softmax";
     case primitive_kind::concat: return "concat";
+    case primitive_kind::pooling: return "pooling";
     }
     return "unknown";
 }

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/pool_problem.hpp"
 #include "common/problem.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
@@ -22,6 +23,7 @@ enum class primitive_kind {
     binary,
     softmax,
     concat,
+    pooling,
 };
 const char *primitive_kind_name(primitive_kind k); // "convolution", ...
 
@@ -133,6 +135,14 @@ struct lnorm_request {
     primitive_attr attr;
 };
 
+// Pooling: the algorithm is in the problem; src and dst as the user gave them (either may be
+// 'any'; dst never zero).
+struct pool_request {
+    pool_problem prb;
+    memory::desc src, dst;
+    primitive_attr attr;
+};
+
 // An implementation list entry: builds the implementation, or returns null and says why not
 // (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
 template <typename request>
@@ -148,6 +158,7 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list();
 const std::vector<impl_entry<binary_request>> &binary_impl_list();
 const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list();
 const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list();
+const std::vector<impl_entry<pool_request>> &pool_impl_list();
 
 // One check of an implementation's create(): if cond fails, say why and decline.
 #define PRIM_DISPATCH(cond, reason)                                                            \

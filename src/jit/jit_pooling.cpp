@@ -1,0 +1,231 @@
+// The JIT pooling primitive: the layouts and operands the kernel can read (checked at
+// creation), each output row cut into segments of pixels that share their real taps, and rows
+// spread over the OpenMP threads.
+#include <cstring>
+#include <vector>
+
+#include "common/post_op_operands.hpp"
+#include "jit/isa_traits.hpp"
+#include "jit/jit_pooling.hpp"
+#include "jit/operand_access.hpp"
+#include "jit/pool_kernel.hpp"
+#include "jit/work_threads.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+// 0 for channels-last (channel stride 1, no block), B for a block of B channels innermost
+// ("aBcd16b"), -1 for anything else (plain ncw/nchw/ncdhw with more than one pixel).
+int64_t channel_block(const memory::desc &md) {
+    const std::string layout = md.layout();
+    const size_t digit = layout.find_first_of("0123456789");
+    if (digit == std::string::npos) return md.strides()[1] == 1 ? 0 : -1;
+    const std::string inner = layout.substr(digit);
+    if (inner.size() < 2 || inner.back() != 'b') return -1;
+    for (size_t i = 0; i + 1 < inner.size(); ++i)
+        if (inner[i] < '0' || inner[i] > '9') return -1; // a second block
+    return std::stoll(inner.substr(0, inner.size() - 1));
+}
+
+memory::desc channels_last(const memory::dims &dims) {
+    static const char *pattern[] = {"acb", "acdb", "acdeb"};
+    return memory::desc(dims, memory::data_type::f32, pattern[dims.size() - 3]);
+}
+
+// Pixels of an output row that share their real taps along w: one kernel call.
+struct segment {
+    int64_t ow0, pixels, first, count;
+};
+
+// The index of (n, c, od, oh, ow) in a desc of the problem's rank, with the dims where the
+// desc's own size is 1 (a broadcast operand) at 0.
+struct index5 {
+    int64_t v[5];
+};
+
+class jit_pooling : public primitive_impl {
+public:
+    jit_pooling(cpu_isa isa, const pool_problem &prb, arg_layouts layouts, post_ops kchain,
+                std::vector<memory::desc> operand_mds, std::shared_ptr<const jit::jit_generator> k)
+        : primitive_impl(std::move(layouts)), isa_(isa), prb_(prb), kchain_(std::move(kchain)),
+          operand_mds_(std::move(operand_mds)), kernel_(std::move(k)) {
+        for (int64_t ow = 0; ow < prb_.o[SP_W];) {
+            const tap_range t = real_taps(prb_, SP_W, ow);
+            int64_t end = ow + 1;
+            while (end < prb_.o[SP_W] && real_taps(prb_, SP_W, end).first == t.first
+                   && real_taps(prb_, SP_W, end).count == t.count)
+                ++end;
+            segments_.push_back({ow, end - ow, t.first, t.count});
+            ow = end;
+        }
+        for (size_t i = 0; i < operand_mds_.size(); ++i)
+            if (has_operand(kchain_.entries()[i])
+                    && kchain_.entries()[i].mask == post_ops::policy::per_mb_spatial) {
+                const memory::desc &md = operand_mds_[i];
+                step_.push_back(md.get_dims().back() > 1 ? offset_of(md, {{0, 0, 0, 0, 1}})
+                                                                   - offset_of(md, {{0, 0, 0, 0, 0}})
+                                                         : 0);
+            } else {
+                step_.push_back(0);
+            }
+    }
+
+    std::string name() const override { return std::string("jit:") + cpu_isa_name(isa_); }
+
+    void execute(const exec_ptrs &args) const override {
+        if (prb_.mb == 0) return;
+        const int64_t OD = prb_.o[SP_D], OH = prb_.o[SP_H], rows = prb_.mb * OD * OH;
+        const double work = static_cast<double>(prb_.dst_nelems())
+                            * static_cast<double>(prb_.kernel_volume());
+        const int threads = jit::threads_for_work(work, rows);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+        for (int64_t row = 0; row < rows; ++row)
+            run_row(args, row / (OD * OH), row / OH % OD, row % OH);
+    }
+
+private:
+    // Offset of a problem-shaped index (n, c, d, h, w; the dims not in use ignored) in md, with
+    // md's broadcast dims (size 1) at 0.
+    int64_t offset_of(const memory::desc &md, index5 at) const {
+        memory::dim idx[5];
+        const int rank = md.ndims();
+        idx[0] = at.v[0];
+        idx[1] = at.v[1];
+        for (int j = 2; j < rank; ++j) idx[j] = at.v[5 - rank + j];
+        for (int j = 0; j < rank; ++j)
+            if (md.get_dims()[j] == 1) idx[j] = 0;
+        return md.offset(idx);
+    }
+
+    void run_row(const exec_ptrs &args, int64_t n, int64_t od, int64_t oh) const {
+        const tap_range td = real_taps(prb_, SP_D, od), th = real_taps(prb_, SP_H, oh);
+        const int64_t id = od * prb_.s[SP_D] - prb_.p[SP_D] + td.first * (prb_.d[SP_D] + 1);
+        const int64_t ih = oh * prb_.s[SP_H] - prb_.p[SP_H] + th.first * (prb_.d[SP_H] + 1);
+        std::vector<int64_t> values(2 * operand_mds_.size(), 0);
+        jit::pool_call_args a;
+        a.post_op = values.data();
+        for (const segment &s : segments_) {
+            const int64_t iw = s.ow0 * prb_.s[SP_W] - prb_.p[SP_W] + s.first * (prb_.d[SP_W] + 1);
+            const index5 out {{n, 0, od, oh, s.ow0}};
+            a.src = args.src + offset_of(src_md(), {{n, 0, id, ih, iw}});
+            a.dst = args.dst + offset_of(dst_md(), out);
+            a.pixels = s.pixels;
+            a.taps[0] = td.count;
+            a.taps[1] = th.count;
+            a.taps[2] = s.count;
+            a.divisor = static_cast<float>(prb_.alg == algorithm::pooling_avg_include_padding
+                                                   ? prb_.kernel_volume()
+                                                   : td.count * th.count * s.count);
+            for (size_t i = 0; i < args.post_op.size(); ++i) { // empty without operands
+                if (!args.post_op[i]) continue;
+                const float *at = args.post_op[i] + offset_of(operand_mds_[i], out);
+                int64_t value = reinterpret_cast<int64_t>(at);
+                if (kchain_.entries()[i].mask == post_ops::policy::per_tensor)
+                    value = (at - a.dst) * static_cast<int64_t>(sizeof(float));
+                values[2 * i] = value;
+                values[2 * i + 1] = step_[i] * static_cast<int64_t>(sizeof(float));
+            }
+            kernel_->entry_as<void (*)(const jit::pool_call_args *)>()(&a);
+        }
+    }
+
+    cpu_isa isa_;
+    pool_problem prb_;
+    post_ops kchain_;
+    std::vector<memory::desc> operand_mds_;
+    std::shared_ptr<const jit::jit_generator> kernel_;
+    std::vector<segment> segments_;
+    std::vector<int64_t> step_; // per entry: a per_mb_spatial operand's elements per ow
+};
+
+// "" when the kernel can read entry i's operand (access: its kernel-chain mask) in md.
+std::string check_operand(const post_ops::entry &e, int i, int access, const memory::desc &md,
+                          const memory::desc &dst, int64_t vector_channels) {
+    const std::string name = operand_name(e, i);
+    const int rank = dst.ndims();
+    std::vector<memory::dim> idx(static_cast<size_t>(rank), 0);
+    if (access == post_ops::policy::per_oc) {
+        for (int64_t c = 0; c < dst.get_dims()[1]; ++c) {
+            idx[1] = c;
+            if (md.offset(idx.data()) != c) return name + ": its channels are not contiguous";
+        }
+        if (channel_block(dst) > 0 && md.nelems_padded() < vector_channels)
+            return name + ": not padded as the blocked dst's channels are";
+    } else if (access == post_ops::policy::per_mb_spatial) {
+        const memory::dim ow = md.get_dims().back();
+        const memory::dim step = ow > 1 ? (idx.back() = 1, md.offset(idx.data())) : 0;
+        for (memory::dim w = 0; w < ow; ++w) {
+            idx.back() = w;
+            if (md.offset(idx.data()) != w * step) return name + ": its ow is blocked";
+        }
+    } else if (access == post_ops::policy::per_tensor) {
+        const auto tail = [](const memory::dims &v) { return memory::dims(v.begin() + 1, v.end()); };
+        if (md.layout() != dst.layout() || tail(md.strides()) != tail(dst.strides())
+                || tail(md.padded_dims()) != tail(dst.padded_dims()))
+            return name + ": per_tensor in another layout than dst (" + md.layout() + ", dst "
+                   + dst.layout() + ")";
+    }
+    return "";
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa isa,
+                                                std::string &why_not) {
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    const pool_problem &prb = req.prb;
+    memory::desc src = req.src, dst = req.dst;
+    if (src.is_any() && dst.is_any()) src = channels_last(src.get_dims());
+    if (src.is_any()) src = memory::desc(src.get_dims(), memory::data_type::f32, dst.layout());
+    if (dst.is_any()) dst = memory::desc(dst.get_dims(), memory::data_type::f32, src.layout());
+    const int64_t block = channel_block(src);
+    PRIM_DISPATCH(block >= 0 && channel_block(dst) == block,
+                  "src " + src.layout() + " and dst " + dst.layout()
+                          + " are not both channels-last or both blocked by one channel block");
+    PRIM_DISPATCH(block == 0 || block == 8 || block == 16,
+                  "channel block " + std::to_string(block) + " (8 or 16 are taken)");
+    const cpu_isa kernel_isa = isa >= cpu_isa::avx512 && block != 8 ? cpu_isa::avx512 : cpu_isa::avx2;
+    const int simd_w = kernel_isa == cpu_isa::avx512 ? 16 : 8;
+
+    post_ops kchain;
+    const std::string bad_chain = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
+    PRIM_DISPATCH(bad_chain.empty(), bad_chain);
+
+    jit::pool_kernel_conf c;
+    c.avg = prb.is_max() ? 0 : 1;
+    c.channels = prb.ic;
+    c.block = block;
+    const int rank = src.ndims();
+    const int64_t fsz = sizeof(float);
+    if (block > 0) {
+        c.src_cblk = src.strides()[1] * fsz;
+        c.dst_cblk = dst.strides()[1] * fsz;
+    }
+    for (int j = 2; j < rank; ++j) {
+        const int sp = 3 - rank + j;
+        c.tap_stride[sp] = (prb.d[sp] + 1) * src.strides()[j] * fsz;
+    }
+    c.src_px_step = prb.s[SP_W] * src.strides()[rank - 1] * fsz;
+    c.dst_px_step = dst.strides()[rank - 1] * fsz;
+
+    const std::vector<memory::desc> mds = operand_descs(req.attr.get_post_ops(), dst);
+    for (int i = 0; i < kchain.len(); ++i) {
+        const post_ops::entry &e = req.attr.get_post_ops().entries()[i];
+        if (!has_operand(e)) continue;
+        const std::string bad = check_operand(e, i, kchain.entries()[i].mask, mds[i], dst,
+                                              c.vectors(simd_w) * simd_w);
+        PRIM_DISPATCH(bad.empty(), bad);
+    }
+    const std::string bad_kernel = jit::pool_kernel_why_not(kernel_isa, c, kchain);
+    PRIM_DISPATCH(bad_kernel.empty(), bad_kernel);
+
+    arg_layouts layouts;
+    layouts.src = src;
+    layouts.dst = dst;
+    return std::make_unique<jit_pooling>(kernel_isa, prb, std::move(layouts), kchain, mds,
+                                         jit::get_pool_kernel(kernel_isa, c, kchain));
+}
+
+} // namespace impl
+} // namespace prim
