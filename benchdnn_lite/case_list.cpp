@@ -68,6 +68,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop calg = over(l.calg, [](case_spec &c, conv_alg a) { c.s.calg = a; });
     const loop alg = over(l.alg, [](case_spec &c, const eltwise_alg &a) { c.s.alg = a; });
     const loop balg = over(l.balg, [](case_spec &c, prim::algorithm a) { c.s.balg = a; });
+    const loop palg = over(l.palg, [](case_spec &c, prim::algorithm a) { c.s.palg = a; });
     const loop flags = over(l.flags, [](case_spec &c, const std::string &v) { c.s.flags = v; });
     const loop salg = over(l.salg, [](case_spec &c, prim::algorithm a) { c.s.salg = a; });
     const loop axis = over(l.axis, [](case_spec &c, int v) { c.s.axis = v; });
@@ -96,6 +97,8 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
         loops = {dir, dt, stag, dtag, strides, salg, axis, mb, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::concat)
         loops = {dir, dt, stag, dtag, strides, axis, mb, scales, zp, chains, fpmath, inplace};
+    else if (st.driver == driver_kind::pool)
+        loops = {dir, dt, stag, dtag, strides, palg, mb, scales, zp, chains, fpmath, inplace};
     else if (is_norm(st.driver))
         loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
     else if (conv)
@@ -145,7 +148,7 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (driver == driver_kind::concat && c.chain.po.len() > 0)
         return "post-ops are not supported on concat";
     if ((driver == driver_kind::binary || is_norm(driver) || driver == driver_kind::softmax
-         || driver == driver_kind::concat)
+         || driver == driver_kind::concat || driver == driver_kind::pool)
         && s.strides.find_first_not_of(':') != std::string::npos)
         return std::string("--strides is not implemented for --") + driver_name(driver);
     if (is_norm(driver)) {

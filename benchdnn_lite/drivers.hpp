@@ -25,6 +25,9 @@ std::unique_ptr<problem_case> make_lnorm_case(const std::string &desc, const set
 std::unique_ptr<problem_case> make_softmax_case(const std::string &desc, const settings &s);
 // --axis of s.axis, --stag=TAG0:TAG1:... (one tag: every input); DESC inputs joined by ':'.
 std::unique_ptr<problem_case> make_concat_case(const std::string &desc, const settings &s);
+// --alg of s.palg; --tag (--stag) src's layout, --dtag dst's; every forward direction runs as
+// inference.
+std::unique_ptr<problem_case> make_pool_case(const std::string &desc, const settings &s);
 
 // The canonical descriptor of a case (--mb applied) without creating it, for --mode=L. Throws
 // as the make_*_case functions do for a descriptor that does not parse.
@@ -36,5 +39,6 @@ std::string bnorm_case_desc(const std::string &desc, const settings &s);
 std::string lnorm_case_desc(const std::string &desc, const settings &s);
 std::string softmax_case_desc(const std::string &desc, const settings &s);
 std::string concat_case_desc(const std::string &desc, const settings &s);
+std::string pool_case_desc(const std::string &desc, const settings &s);
 
 } // namespace bdl

@@ -1,5 +1,5 @@
 // benchdnn_lite: benchdnn's command line for prim (doc/reference.md §4).
-//   benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat [OPTION|DESC]...
+//   benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat|--pool [OPTION|DESC]...
 // Options apply to the descriptors that follow them. Every option (batch files included) is
 // checked before the first case runs; a bad one stops the run with exit status 2.
 #include <cstdio>
@@ -10,6 +10,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
+#include "common/pool_problem.hpp"
 #include "case_list.hpp"
 #include "drivers.hpp"
 #include "onnx/onnx_driver.hpp"
@@ -22,7 +23,7 @@ namespace {
 using namespace bdl;
 
 const char *usage =
-        "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat [OPTION|DESC]...\n"
+        "usage: benchdnn_lite --conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat|--pool [OPTION|DESC]...\n"
         "       benchdnn_lite --onnx [--mode=C|P|CP] [--fused=on|off|both] [--data=DIR] [--mb=N] MODEL...\n"
         "options (most take comma lists; the cases are their cross product):\n"
         "         --mode=C|P|CP|L --attr-post-ops=CHAINS --dir=FWD_B|FWD_D|FWD_I|BWD_*\n"
@@ -43,6 +44,7 @@ std::string case_desc(driver_kind d, const std::string &token, const settings &s
     case driver_kind::lnorm: return lnorm_case_desc(token, s);
     case driver_kind::softmax: return softmax_case_desc(token, s);
     case driver_kind::concat: return concat_case_desc(token, s);
+    case driver_kind::pool: return pool_case_desc(token, s);
     default: return eltwise_case_desc(token, s);
     }
 }
@@ -57,6 +59,7 @@ std::unique_ptr<problem_case> make_case(driver_kind d, const std::string &token,
     case driver_kind::lnorm: return make_lnorm_case(token, s);
     case driver_kind::softmax: return make_softmax_case(token, s);
     case driver_kind::concat: return make_concat_case(token, s);
+    case driver_kind::pool: return make_pool_case(token, s);
     default: return make_eltwise_case(token, s);
     }
 }
@@ -67,6 +70,8 @@ std::string repro_head(driver_kind d, const settings &s) {
     std::string r = std::string("--") + driver_name(d) + " " + s.repro_options();
     if (d == driver_kind::binary)
         return r + "--alg=" + prim::impl::find_binary(s.balg)->name + " ";
+    if (d == driver_kind::pool)
+        return r + "--alg=" + prim::impl::pool_alg_name(s.palg) + " ";
     if (d != driver_kind::eltwise) return r;
     r += "--alg=" + s.alg.name() + " ";
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
@@ -152,14 +157,14 @@ int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
         if (apply_option(token, st)) continue;
         if (st.driver == driver_kind::none)
             throw option_error("descriptor '" + token
-                               + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax or --concat)");
+                               + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax, --concat or --pool)");
         if (!st.l.matches(token)) continue;
         const std::vector<case_spec> cases = expand_cases(st);
         count += static_cast<int64_t>(cases.size());
         if (rep) run_descriptor(token, st, cases, *rep);
     }
     if (st.driver == driver_kind::none)
-        throw option_error("no driver: the first option must be --conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax or --concat");
+        throw option_error("no driver: the first option must be --conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax, --concat or --pool");
     return count;
 }
 

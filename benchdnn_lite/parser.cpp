@@ -181,7 +181,7 @@ bool apply_option(const std::string &token, parser_state &st) {
     };
 
     if (key == "--conv" || key == "--ip" || key == "--eltwise" || key == "--binary"
-        || key == "--bnorm" || key == "--lnorm" || key == "--softmax" || key == "--concat") {
+        || key == "--bnorm" || key == "--lnorm" || key == "--softmax" || key == "--concat" || key == "--pool") {
         no_value();
         const driver_kind d = key == "--conv"      ? driver_kind::conv
                               : key == "--ip"      ? driver_kind::ip
@@ -190,6 +190,7 @@ bool apply_option(const std::string &token, parser_state &st) {
                               : key == "--lnorm"   ? driver_kind::lnorm
                               : key == "--softmax" ? driver_kind::softmax
                               : key == "--concat"  ? driver_kind::concat
+                              : key == "--pool"    ? driver_kind::pool
                                                    : driver_kind::eltwise;
         if (st.driver != driver_kind::none && st.driver != d)
             bad(token, std::string("the driver is already --") + driver_name(st.driver)
@@ -243,6 +244,20 @@ bool apply_option(const std::string &token, parser_state &st) {
         need_value();
         if (st.driver == driver_kind::ip || is_norm(st.driver) || st.driver == driver_kind::concat)
             bad(token, std::string("--") + driver_name(st.driver) + " has no --alg");
+        if (st.driver == driver_kind::pool) {
+            std::vector<prim::algorithm> algs;
+            for (const std::string &v : items(token, value)) {
+                const std::string n = lower(v);
+                if (n == "max" || n == "pooling_max") algs.push_back(prim::algorithm::pooling_max);
+                else if (n == "avg_np" || n == "pooling_avg_exclude_padding")
+                    algs.push_back(prim::algorithm::pooling_avg_exclude_padding);
+                else if (n == "avg_p" || n == "pooling_avg_include_padding")
+                    algs.push_back(prim::algorithm::pooling_avg_include_padding);
+                else bad(token, "unknown pooling algorithm '" + v + "' (max, avg_np, avg_p)");
+            }
+            l.palg = algs;
+            return true;
+        }
         if (st.driver == driver_kind::binary) {
             std::vector<prim::algorithm> algs;
             for (const std::string &v : items(token, value)) {
@@ -304,8 +319,9 @@ bool apply_option(const std::string &token, parser_state &st) {
         (key == "--alpha" ? l.alpha : l.beta) = v;
     } else if (key == "--stag" || key == "--wtag" || key == "--dtag" || key == "--tag") {
         need_value();
-        if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::none)
-            bad(token, "--tag is an option of --eltwise; use --stag, --wtag, --dtag");
+        if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::pool
+            && st.driver != driver_kind::none)
+            bad(token, "--tag is an option of --eltwise and --pool; use --stag, --wtag, --dtag");
         std::vector<std::string> tags = items(token, value);
         for (const std::string &t : tags) {
             // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...

@@ -20,6 +20,7 @@ const char *driver_name(driver_kind d) {
     case driver_kind::lnorm: return "lnorm";
     case driver_kind::softmax: return "softmax";
     case driver_kind::concat: return "concat";
+    case driver_kind::pool: return "pool";
     default: return "none";
     }
 }

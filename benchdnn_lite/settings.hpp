@@ -12,8 +12,8 @@
 
 namespace bdl {
 
-enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm, softmax, concat };
-const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "bnorm", "lnorm"
+enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm, softmax, concat, pool };
+const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "bnorm", "lnorm", ..., "pool"
 inline bool is_norm(driver_kind d) { return d == driver_kind::bnorm || d == driver_kind::lnorm; }
 
 // benchdnn's directions; prim runs the forward ones, the backward ones are skipped cases.
@@ -68,6 +68,7 @@ struct settings {
     conv_alg calg = conv_alg::direct;      // --alg (conv)
     eltwise_alg alg;                       // --alg (eltwise)
     prim::algorithm balg = prim::algorithm::binary_add; // --alg (binary)
+    prim::algorithm palg = prim::algorithm::pooling_max; // --alg (pool)
     std::string flags;                     // --flags (bnorm, lnorm): benchdnn's letters, as written
     prim::algorithm salg = prim::algorithm::softmax_accurate; // --alg (softmax)
     int axis = 1;                          // --axis (softmax, concat), benchdnn's default
@@ -106,6 +107,7 @@ struct option_lists {
     std::vector<conv_alg> calg {conv_alg::direct};
     std::vector<eltwise_alg> alg {eltwise_alg()};
     std::vector<prim::algorithm> balg {prim::algorithm::binary_add};
+    std::vector<prim::algorithm> palg {prim::algorithm::pooling_max};
     std::vector<std::string> flags {""};
     std::vector<prim::algorithm> salg {prim::algorithm::softmax_accurate};
     std::vector<int> axis {1};

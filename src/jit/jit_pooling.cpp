@@ -76,7 +76,8 @@ public:
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
         const int64_t OD = prb_.o[SP_D], OH = prb_.o[SP_H], rows = prb_.mb * OD * OH;
-        const double work = static_cast<double>(prb_.dst_nelems())
+        // A tap is a load and a max or add: counted as the two flops of an FMA.
+        const double work = 2.0 * static_cast<double>(prb_.dst_nelems())
                             * static_cast<double>(prb_.kernel_volume());
         const int threads = jit::threads_for_work(work, rows);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
