@@ -95,12 +95,21 @@ void check(const pool_case &c, cpu_isa isa, unsigned seed) {
     const auto jit = create(c, isa), ref = create(c, cpu_isa::none);
     REQUIRE(ref.impl_name() == "ref");
     const cpu_isa effective = std::min(isa, get_effective_cpu_isa());
-    if (c.layout != "plain" && effective != cpu_isa::none) {
+    // Plain layouts are repacked into channels-last, unless a per_tensor operand (in dst's
+    // plain layout, which the kernel does not read) sends them to the reference; with one output
+    // pixel such an operand varies along the channels only and is read as per_oc.
+    bool per_tensor = false;
+    const bool one_pixel = count(dst_dims(c.sh)) == c.sh.src[0] * c.sh.src[1];
+    for (const post_ops::entry &e : c.chain.entries())
+        per_tensor = per_tensor || (e.kind != post_ops::kind::sum && e.kind != post_ops::kind::eltwise
+                                    && e.mask == policy::per_tensor);
+    if (effective == cpu_isa::none || (c.layout == "plain" && per_tensor && !one_pixel)) {
+        CHECK(jit.impl_name() == "ref");
+    } else {
         // A block of 8 channels runs on the avx2 kernel.
         const cpu_isa kernel = c.layout == "8c" ? cpu_isa::avx2 : effective;
-        CHECK(jit.impl_name() == std::string("jit:") + cpu_isa_name(kernel));
-    } else {
-        CHECK(jit.impl_name() == "ref");
+        CHECK(jit.impl_name()
+              == std::string("jit:") + cpu_isa_name(kernel) + (c.layout == "plain" ? "+repack" : ""));
     }
     // 'any' is channels-last on the JIT, plain on the reference.
     if (c.layout != "any") {
@@ -327,15 +336,59 @@ TEST_CASE("pooling: bad descriptors are refused with a message naming the proble
                   "src desc is empty");
 }
 
-TEST_CASE("pooling: plain layouts run on the reference, channels-last on the JIT", "[pooling]") {
+TEST_CASE("pooling: plain layouts are repacked, 'any' is channels-last on the JIT", "[pooling]") {
     if (get_effective_cpu_isa() == cpu_isa::none) return;
     pool_case c;
     c.sh = {{2, 16, 8, 8}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {0, 0}};
     c.layout = "plain";
+    const auto plain_pd = create(c, cpu_isa::all);
+    CHECK(plain_pd.impl_name().find("+repack") != std::string::npos);
+    CHECK(plain_pd.src_desc() == plain(c.sh.src));
+    // A per_tensor operand in dst's plain layout is not read by the kernel: the reference runs.
+    c.chain.append_binary(algorithm::binary_add, policy::per_tensor);
     CHECK(create(c, cpu_isa::all).impl_name() == "ref");
+    c.chain = post_ops();
     c.layout = "any";
     const auto pd = create(c, cpu_isa::all);
     CHECK(pd.impl_name().rfind("jit:", 0) == 0);
     CHECK(pd.src_desc().layout() == "acdb");
     CHECK(pd.dst_desc().layout() == "acdb");
+}
+
+TEST_CASE("pooling: strided channels-last src and dst, and a dst overlapping src", "[pooling]") {
+    // src nhwc with a gap after every pixel's channels (strides in elements), dst nhwc with a gap
+    // after every row: the JIT reads and writes them in place.
+    const dims sd = {2, 19, 6, 5}, dd = {2, 19, 3, 5};
+    const memory::desc src_md(sd, dt::f32, dims {6 * 5 * 24, 1, 5 * 24, 24});
+    const memory::desc dst_md(dd, dt::f32, dims {3 * 6 * 19, 1, 6 * 19, 19});
+    for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512}) {
+        INFO(cpu_isa_name(isa));
+        primitive_attr attr;
+        attr.set_max_cpu_isa(isa);
+        post_ops po;
+        po.append_sum(2.f);
+        attr.set_post_ops(po);
+        const pooling_forward::primitive_desc pd(
+                {prop_kind::forward_inference, algorithm::pooling_avg_exclude_padding, src_md,
+                 dst_md, {2, 1}, {3, 3}, {0, 0}, {1, 1}, {1, 1}}, attr);
+        if (std::min(isa, get_effective_cpu_isa()) != cpu_isa::none)
+            CHECK(pd.impl_name().rfind("jit:", 0) == 0);
+        const std::vector<float> src = halves(count(sd), 3), old = halves(count(dd), 4);
+        const std::vector<float> got = run(pd, po, src, old, 5);
+        pool_case ref_case;
+        ref_case.sh = {sd, {3, 3}, {2, 1}, {0, 0}, {1, 1}, {1, 1}};
+        ref_case.alg = algorithm::pooling_avg_exclude_padding;
+        ref_case.layout = "plain";
+        ref_case.chain = po;
+        const std::vector<float> want = run(create(ref_case, cpu_isa::none), po, src, old, 5);
+        CHECK(got == want);
+    }
+    // One buffer for src and dst: refused at execute, the data left alone.
+    const memory::desc s = plain({1, 16, 4, 4}), d = plain({1, 16, 2, 2});
+    const pooling_forward::primitive_desc pd(
+            {prop_kind::forward_inference, algorithm::pooling_max, s, d, {2, 2}, {2, 2}, {0, 0},
+             {0, 0}, {0, 0}});
+    const memory buf(s);
+    CHECK_INVALID(pooling_forward(pd).execute({{PRIM_ARG_SRC, buf}, {PRIM_ARG_DST, memory(d, data(buf))}}),
+                  "dst and src overlap");
 }

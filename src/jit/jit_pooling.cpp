@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/internal_reorder.hpp"
 #include "common/post_op_operands.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/jit_pooling.hpp"
@@ -44,12 +45,20 @@ struct index5 {
     int64_t v[5];
 };
 
+// The layouts the kernel runs on, when a user's layout is another one (plain ncw/nchw/ncdhw):
+// that argument is repacked per call.
+struct kernel_layouts {
+    memory::desc src, dst;
+};
+
 class jit_pooling : public primitive_impl {
 public:
-    jit_pooling(cpu_isa isa, const pool_problem &prb, arg_layouts layouts, post_ops kchain,
-                std::vector<memory::desc> operand_mds, std::shared_ptr<const jit::jit_generator> k)
-        : primitive_impl(std::move(layouts)), isa_(isa), prb_(prb), kchain_(std::move(kchain)),
-          operand_mds_(std::move(operand_mds)), kernel_(std::move(k)) {
+    jit_pooling(cpu_isa isa, const pool_problem &prb, arg_layouts layouts, kernel_layouts k_mds,
+                post_ops kchain, std::vector<memory::desc> operand_mds,
+                std::shared_ptr<const jit::jit_generator> k)
+        : primitive_impl(std::move(layouts)), isa_(isa), prb_(prb), k_(std::move(k_mds)),
+          kchain_(std::move(kchain)), operand_mds_(std::move(operand_mds)), kernel_(std::move(k)),
+          repack_src_(k_.src != src_md()), repack_dst_(k_.dst != dst_md()) {
         for (int64_t ow = 0; ow < prb_.o[SP_W];) {
             const tap_range t = real_taps(prb_, SP_W, ow);
             int64_t end = ow + 1;
@@ -71,10 +80,36 @@ public:
             }
     }
 
-    std::string name() const override { return std::string("jit:") + cpu_isa_name(isa_); }
+    std::string name() const override {
+        return std::string("jit:") + cpu_isa_name(isa_) + (repack_src_ || repack_dst_ ? "+repack" : "");
+    }
 
-    void execute(const exec_ptrs &args) const override {
+    void execute(const exec_ptrs &user) const override {
         if (prb_.mb == 0) return;
+        // The user's plain src and dst (dst_old, for a sum) repacked into the kernel's layouts.
+        exec_ptrs args = user;
+        std::vector<float> src_copy, dst_copy;
+        if (repack_src_) {
+            src_copy.resize(static_cast<size_t>(k_.src.nelems_padded()));
+            internal_reorder(src_md(), k_.src).execute(memory(src_md(), const_cast<float *>(user.src)),
+                                                       memory(k_.src, src_copy.data()));
+            args.src = src_copy.data();
+        }
+        if (repack_dst_) {
+            dst_copy.resize(static_cast<size_t>(k_.dst.nelems_padded()));
+            if (kchain_.has_sum())
+                internal_reorder(dst_md(), k_.dst).execute(memory(dst_md(), user.dst),
+                                                           memory(k_.dst, dst_copy.data()));
+            args.dst = dst_copy.data();
+        }
+        run(args);
+        if (repack_dst_)
+            internal_reorder(k_.dst, dst_md()).execute(memory(k_.dst, dst_copy.data()),
+                                                       memory(dst_md(), user.dst));
+    }
+
+private:
+    void run(const exec_ptrs &args) const {
         const int64_t OD = prb_.o[SP_D], OH = prb_.o[SP_H], rows = prb_.mb * OD * OH;
         // A tap is a load and a max or add: counted as the two flops of an FMA.
         const double work = 2.0 * static_cast<double>(prb_.dst_nelems())
@@ -85,7 +120,6 @@ public:
             run_row(args, row / (OD * OH), row / OH % OD, row % OH);
     }
 
-private:
     // Offset of a problem-shaped index (n, c, d, h, w; the dims not in use ignored) in md, with
     // md's broadcast dims (size 1) at 0.
     int64_t offset_of(const memory::desc &md, index5 at) const {
@@ -109,8 +143,8 @@ private:
         for (const segment &s : segments_) {
             const int64_t iw = s.ow0 * prb_.s[SP_W] - prb_.p[SP_W] + s.first * (prb_.d[SP_W] + 1);
             const index5 out {{n, 0, od, oh, s.ow0}};
-            a.src = args.src + offset_of(src_md(), {{n, 0, id, ih, iw}});
-            a.dst = args.dst + offset_of(dst_md(), out);
+            a.src = args.src + offset_of(k_.src, {{n, 0, id, ih, iw}});
+            a.dst = args.dst + offset_of(k_.dst, out);
             a.pixels = s.pixels;
             a.taps[0] = td.count;
             a.taps[1] = th.count;
@@ -133,11 +167,13 @@ private:
 
     cpu_isa isa_;
     pool_problem prb_;
+    kernel_layouts k_;
     post_ops kchain_;
     std::vector<memory::desc> operand_mds_;
     std::shared_ptr<const jit::jit_generator> kernel_;
     std::vector<segment> segments_;
     std::vector<int64_t> step_; // per entry: a per_mb_spatial operand's elements per ow
+    bool repack_src_, repack_dst_;
 };
 
 // "" when the kernel can read entry i's operand (access: its kernel-chain mask) in md.
@@ -180,10 +216,14 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     if (src.is_any() && dst.is_any()) src = channels_last(src.get_dims());
     if (src.is_any()) src = memory::desc(src.get_dims(), memory::data_type::f32, dst.layout());
     if (dst.is_any()) dst = memory::desc(dst.get_dims(), memory::data_type::f32, src.layout());
-    const int64_t block = channel_block(src);
-    PRIM_DISPATCH(block >= 0 && channel_block(dst) == block,
-                  "src " + src.layout() + " and dst " + dst.layout()
-                          + " are not both channels-last or both blocked by one channel block");
+    // The kernel reads channels-last or channel-blocked src and dst of one kind; other layouts
+    // (plain ncw/nchw/ncdhw) are repacked per call into channels-last.
+    kernel_layouts k {src, dst};
+    if (channel_block(src) < 0 || channel_block(src) != channel_block(dst)) {
+        if (channel_block(src) != 0) k.src = channels_last(src.get_dims());
+        if (channel_block(dst) != 0) k.dst = channels_last(dst.get_dims());
+    }
+    const int64_t block = channel_block(k.src);
     PRIM_DISPATCH(block == 0 || block == 8 || block == 16,
                   "channel block " + std::to_string(block) + " (8 or 16 are taken)");
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 && block != 8 ? cpu_isa::avx512 : cpu_isa::avx2;
@@ -200,21 +240,21 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     const int rank = src.ndims();
     const int64_t fsz = sizeof(float);
     if (block > 0) {
-        c.src_cblk = src.strides()[1] * fsz;
-        c.dst_cblk = dst.strides()[1] * fsz;
+        c.src_cblk = k.src.strides()[1] * fsz;
+        c.dst_cblk = k.dst.strides()[1] * fsz;
     }
     for (int j = 2; j < rank; ++j) {
         const int sp = 3 - rank + j;
-        c.tap_stride[sp] = (prb.d[sp] + 1) * src.strides()[j] * fsz;
+        c.tap_stride[sp] = (prb.d[sp] + 1) * k.src.strides()[j] * fsz;
     }
-    c.src_px_step = prb.s[SP_W] * src.strides()[rank - 1] * fsz;
-    c.dst_px_step = dst.strides()[rank - 1] * fsz;
+    c.src_px_step = prb.s[SP_W] * k.src.strides()[rank - 1] * fsz;
+    c.dst_px_step = k.dst.strides()[rank - 1] * fsz;
 
     const std::vector<memory::desc> mds = operand_descs(req.attr.get_post_ops(), dst);
     for (int i = 0; i < kchain.len(); ++i) {
         const post_ops::entry &e = req.attr.get_post_ops().entries()[i];
         if (!has_operand(e)) continue;
-        const std::string bad = check_operand(e, i, kchain.entries()[i].mask, mds[i], dst,
+        const std::string bad = check_operand(e, i, kchain.entries()[i].mask, mds[i], k.dst,
                                               c.vectors(simd_w) * simd_w);
         PRIM_DISPATCH(bad.empty(), bad);
     }
@@ -224,8 +264,8 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     arg_layouts layouts;
     layouts.src = src;
     layouts.dst = dst;
-    return std::make_unique<jit_pooling>(kernel_isa, prb, std::move(layouts), kchain, mds,
-                                         jit::get_pool_kernel(kernel_isa, c, kchain));
+    return std::make_unique<jit_pooling>(kernel_isa, prb, std::move(layouts), std::move(k), kchain,
+                                         mds, jit::get_pool_kernel(kernel_isa, c, kchain));
 }
 
 } // namespace impl

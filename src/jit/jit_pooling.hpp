@@ -10,7 +10,8 @@ namespace impl {
 
 // Pooling on avx2 or avx512: src and dst channels-last (nwc, nhwc, ndhwc, any strides between
 // pixels) or both channel-blocked by 8 or 16 (nCw16c, nChw8c, ...; a block of 8 runs on avx2).
-// 'any' is channels-last. Plain ncw/nchw/ncdhw stay on the reference.
+// 'any' is channels-last. Other layouts (plain ncw/nchw/ncdhw) are repacked into channels-last
+// per call ("jit:avx512+repack").
 std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa isa,
                                                 std::string &why_not);
 
