@@ -156,8 +156,8 @@ private:
                 if (!args.post_op[i]) continue;
                 const float *at = args.post_op[i] + offset_of(operand_mds_[i], out);
                 int64_t value = reinterpret_cast<int64_t>(at);
-                if (kchain_.entries()[i].mask == post_ops::policy::per_tensor)
-                    value = (at - a.dst) * static_cast<int64_t>(sizeof(float));
+                if (kchain_.entries()[i].mask == post_ops::policy::per_tensor) // bytes from dst
+                    value -= reinterpret_cast<int64_t>(a.dst);
                 values[2 * i] = value;
                 values[2 * i + 1] = step_[i] * static_cast<int64_t>(sizeof(float));
             }
