@@ -50,8 +50,10 @@ pooling_forward::primitive_desc create(const pool_case &c, cpu_isa isa) {
     primitive_attr attr;
     attr.set_post_ops(c.chain);
     attr.set_max_cpu_isa(isa);
-    const memory::desc src = layout_of(c.sh.src, c.layout);
-    const memory::desc dst = layout_of(dst_dims(c.sh), c.layout == "plain" ? "plain" : "any");
+    // "mixed": plain src, channels-last dst (the channel-vector kernel repacks src).
+    const memory::desc src = layout_of(c.sh.src, c.layout == "mixed" ? "plain" : c.layout);
+    const memory::desc dst = layout_of(dst_dims(c.sh), c.layout == "plain" ? "plain"
+                                                       : c.layout == "mixed" ? "cl" : "any");
     return pooling_forward::primitive_desc({prop_kind::forward_inference, c.alg, src, dst, c.sh.s,
                                             c.sh.k, c.sh.d, c.sh.pl, c.sh.pr}, attr);
 }
@@ -95,21 +97,14 @@ void check(const pool_case &c, cpu_isa isa, unsigned seed) {
     const auto jit = create(c, isa), ref = create(c, cpu_isa::none);
     REQUIRE(ref.impl_name() == "ref");
     const cpu_isa effective = std::min(isa, get_effective_cpu_isa());
-    // Plain layouts are repacked into channels-last, unless a per_tensor operand (in dst's
-    // plain layout, which the kernel does not read) sends them to the reference; with one output
-    // pixel such an operand varies along the channels only and is read as per_oc.
-    bool per_tensor = false;
-    const bool one_pixel = count(dst_dims(c.sh)) == c.sh.src[0] * c.sh.src[1];
-    for (const post_ops::entry &e : c.chain.entries())
-        per_tensor = per_tensor || (e.kind != post_ops::kind::sum && e.kind != post_ops::kind::eltwise
-                                    && e.mask == policy::per_tensor);
-    if (effective == cpu_isa::none || (c.layout == "plain" && per_tensor && !one_pixel)) {
+    if (effective == cpu_isa::none) {
         CHECK(jit.impl_name() == "ref");
     } else {
-        // A block of 8 channels runs on the avx2 kernel.
+        // A block of 8 channels runs on the avx2 kernel; plain src with channels-last dst is
+        // repacked.
         const cpu_isa kernel = c.layout == "8c" ? cpu_isa::avx2 : effective;
         CHECK(jit.impl_name()
-              == std::string("jit:") + cpu_isa_name(kernel) + (c.layout == "plain" ? "+repack" : ""));
+              == std::string("jit:") + cpu_isa_name(kernel) + (c.layout == "mixed" ? "+repack" : ""));
     }
     // 'any' is channels-last on the JIT, plain on the reference.
     if (c.layout != "any") {
@@ -150,6 +145,11 @@ std::vector<shape> shapes() {
         {{3, 35, 7, 6}, {7, 6}, {1, 1}, {0, 0}, {0, 0}, {0, 0}},
         // More channels than one chunk of registers holds, windows larger than the input.
         {{1, 200, 3, 3}, {4, 4}, {1, 1}, {0, 0}, {2, 2}, {1, 1}},
+        // Long rows: the plain-layout kernel's blocks of vectors along ow, contiguous (stride 1)
+        // and gathered (stride 2), then single vectors and a tail.
+        {{1, 3, 5, 75}, {3, 3}, {1, 1}, {0, 0}, {1, 1}, {1, 1}},
+        {{2, 2, 3, 141}, {2, 3}, {1, 2}, {0, 1}, {0, 1}, {0, 1}},
+        {{1, 2, 2, 300}, {1, 3}, {1, 2}, {0, 0}, {0, 1}, {0, 1}},
     };
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("pooling: JIT matches the reference on every algorithm, layout and ISA
     unsigned seed = 1;
     for (const shape &sh : shapes())
         for (algorithm alg : all_algs)
-            for (const std::string layout : {"cl", "16c", "8c", "any", "plain"})
+            for (const std::string layout : {"cl", "16c", "8c", "any", "plain", "mixed"})
                 for (const post_ops &chain : chains())
                     for (cpu_isa isa : {cpu_isa::avx512, cpu_isa::avx2}) {
                         pool_case c;
@@ -236,7 +236,7 @@ TEST_CASE("pooling: hand-computed values of the three algorithms", "[pooling]") 
 TEST_CASE("pooling: a NaN tap gives NaN in max and the averages", "[pooling]") {
     for (algorithm alg : all_algs)
         for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512})
-            for (const std::string layout : {"cl", "16c"}) {
+            for (const std::string layout : {"cl", "16c", "plain"}) {
                 INFO(impl::pool_alg_name(alg) << " " << layout << " " << cpu_isa_name(isa));
                 pool_case c;
                 c.sh = {{1, 19, 6}, {2}, {2}, {0}, {0}, {0}}; // windows {0,1} {2,3} {4,5}
@@ -336,16 +336,19 @@ TEST_CASE("pooling: bad descriptors are refused with a message naming the proble
                   "src desc is empty");
 }
 
-TEST_CASE("pooling: plain layouts are repacked, 'any' is channels-last on the JIT", "[pooling]") {
+TEST_CASE("pooling: which JIT kernel takes which layouts", "[pooling]") {
     if (get_effective_cpu_isa() == cpu_isa::none) return;
+    const std::string jit = std::string("jit:") + cpu_isa_name(get_effective_cpu_isa());
     pool_case c;
     c.sh = {{2, 16, 8, 8}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {0, 0}};
     c.layout = "plain";
     const auto plain_pd = create(c, cpu_isa::all);
-    CHECK(plain_pd.impl_name().find("+repack") != std::string::npos);
+    CHECK(plain_pd.impl_name() == jit); // the plain-layout kernel, no repack
     CHECK(plain_pd.src_desc() == plain(c.sh.src));
-    // A per_tensor operand in dst's plain layout is not read by the kernel: the reference runs.
-    c.chain.append_binary(algorithm::binary_add, policy::per_tensor);
+    c.layout = "mixed";
+    CHECK(create(c, cpu_isa::all).impl_name() == jit + "+repack");
+    // A per_tensor operand given plain while the kernel's dst is channels-last: the reference.
+    c.chain.append_binary(algorithm::binary_add, plain(dst_dims(c.sh)));
     CHECK(create(c, cpu_isa::all).impl_name() == "ref");
     c.chain = post_ops();
     c.layout = "any";

@@ -82,6 +82,7 @@ const std::vector<impl_entry<concat_request>> &concat_impl_list() {
 
 const std::vector<impl_entry<pool_request>> &pool_impl_list() {
     static const std::vector<impl_entry<pool_request>> list = {
+            {"jit:plain", create_jit_pool_nchw},
             {"jit", create_jit_pool},
             {"ref", create_ref_pool},
     };

@@ -10,6 +10,7 @@
 #include "jit/jit_pooling.hpp"
 #include "jit/operand_access.hpp"
 #include "jit/pool_kernel.hpp"
+#include "jit/pool_walk.hpp"
 #include "jit/work_threads.hpp"
 
 namespace prim {
@@ -34,17 +35,6 @@ memory::desc channels_last(const memory::dims &dims) {
     return memory::desc(dims, memory::data_type::f32, pattern[dims.size() - 3]);
 }
 
-// Pixels of an output row that share their real taps along w: one kernel call.
-struct segment {
-    int64_t ow0, pixels, first, count;
-};
-
-// The index of (n, c, od, oh, ow) in a desc of the problem's rank, with the dims where the
-// desc's own size is 1 (a broadcast operand) at 0.
-struct index5 {
-    int64_t v[5];
-};
-
 // The layouts the kernel runs on, when a user's layout is another one (plain ncw/nchw/ncdhw):
 // that argument is repacked per call.
 struct kernel_layouts {
@@ -58,22 +48,14 @@ public:
                 std::shared_ptr<const jit::jit_generator> k)
         : primitive_impl(std::move(layouts)), isa_(isa), prb_(prb), k_(std::move(k_mds)),
           kchain_(std::move(kchain)), operand_mds_(std::move(operand_mds)), kernel_(std::move(k)),
-          repack_src_(k_.src != src_md()), repack_dst_(k_.dst != dst_md()) {
-        for (int64_t ow = 0; ow < prb_.o[SP_W];) {
-            const tap_range t = real_taps(prb_, SP_W, ow);
-            int64_t end = ow + 1;
-            while (end < prb_.o[SP_W] && real_taps(prb_, SP_W, end).first == t.first
-                   && real_taps(prb_, SP_W, end).count == t.count)
-                ++end;
-            segments_.push_back({ow, end - ow, t.first, t.count});
-            ow = end;
-        }
+          segments_(jit::pool_segments(prb)), repack_src_(k_.src != src_md()),
+          repack_dst_(k_.dst != dst_md()) {
         for (size_t i = 0; i < operand_mds_.size(); ++i)
             if (has_operand(kchain_.entries()[i])
                     && kchain_.entries()[i].mask == post_ops::policy::per_mb_spatial) {
                 const memory::desc &md = operand_mds_[i];
-                step_.push_back(md.get_dims().back() > 1 ? offset_of(md, {{0, 0, 0, 0, 1}})
-                                                                   - offset_of(md, {{0, 0, 0, 0, 0}})
+                step_.push_back(md.get_dims().back() > 1 ? jit::pool_offset(md, {{0, 0, 0, 0, 1}})
+                                                                   - jit::pool_offset(md, {{0, 0, 0, 0, 0}})
                                                          : 0);
             } else {
                 step_.push_back(0);
@@ -120,19 +102,6 @@ private:
             run_row(args, row / (OD * OH), row / OH % OD, row % OH);
     }
 
-    // Offset of a problem-shaped index (n, c, d, h, w; the dims not in use ignored) in md, with
-    // md's broadcast dims (size 1) at 0.
-    int64_t offset_of(const memory::desc &md, index5 at) const {
-        memory::dim idx[5];
-        const int rank = md.ndims();
-        idx[0] = at.v[0];
-        idx[1] = at.v[1];
-        for (int j = 2; j < rank; ++j) idx[j] = at.v[5 - rank + j];
-        for (int j = 0; j < rank; ++j)
-            if (md.get_dims()[j] == 1) idx[j] = 0;
-        return md.offset(idx);
-    }
-
     void run_row(const exec_ptrs &args, int64_t n, int64_t od, int64_t oh) const {
         const tap_range td = real_taps(prb_, SP_D, od), th = real_taps(prb_, SP_H, oh);
         const int64_t id = od * prb_.s[SP_D] - prb_.p[SP_D] + td.first * (prb_.d[SP_D] + 1);
@@ -140,11 +109,11 @@ private:
         std::vector<int64_t> values(2 * operand_mds_.size(), 0);
         jit::pool_call_args a;
         a.post_op = values.data();
-        for (const segment &s : segments_) {
+        for (const jit::pool_segment &s : segments_) {
             const int64_t iw = s.ow0 * prb_.s[SP_W] - prb_.p[SP_W] + s.first * (prb_.d[SP_W] + 1);
-            const index5 out {{n, 0, od, oh, s.ow0}};
-            a.src = args.src + offset_of(k_.src, {{n, 0, id, ih, iw}});
-            a.dst = args.dst + offset_of(k_.dst, out);
+            const jit::pool_index out {{n, 0, od, oh, s.ow0}};
+            a.src = args.src + jit::pool_offset(k_.src, {{n, 0, id, ih, iw}});
+            a.dst = args.dst + jit::pool_offset(k_.dst, out);
             a.pixels = s.pixels;
             a.taps[0] = td.count;
             a.taps[1] = th.count;
@@ -154,7 +123,7 @@ private:
                                                    : td.count * th.count * s.count);
             for (size_t i = 0; i < args.post_op.size(); ++i) { // empty without operands
                 if (!args.post_op[i]) continue;
-                const float *at = args.post_op[i] + offset_of(operand_mds_[i], out);
+                const float *at = args.post_op[i] + jit::pool_offset(operand_mds_[i], out);
                 int64_t value = reinterpret_cast<int64_t>(at);
                 if (kchain_.entries()[i].mask == post_ops::policy::per_tensor) // bytes from dst
                     value -= reinterpret_cast<int64_t>(a.dst);
@@ -171,7 +140,7 @@ private:
     post_ops kchain_;
     std::vector<memory::desc> operand_mds_;
     std::shared_ptr<const jit::jit_generator> kernel_;
-    std::vector<segment> segments_;
+    std::vector<jit::pool_segment> segments_;
     std::vector<int64_t> step_; // per entry: a per_mb_spatial operand's elements per ow
     bool repack_src_, repack_dst_;
 };

@@ -14,6 +14,11 @@ namespace impl {
 // per call ("jit:avx512+repack").
 std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa isa,
                                                 std::string &why_not);
+// Pooling on avx2 or avx512 over plain src and dst (ncw, nchw, ncdhw, any strides but a unit
+// one along w): vectors of pixels along ow (jit_pooling_nchw.cpp). Listed first: it declines
+// every other layout.
+std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cpu_isa isa,
+                                                     std::string &why_not);
 
 } // namespace impl
 } // namespace prim
