@@ -26,7 +26,9 @@ template <cpu_isa isa>
 struct nchw_regs {
     // AVX2: accumulators 0..3, their taps 4..7; the gather index, the gather's working mask and
     // the tail mask at the top. AVX-512: 8 accumulators, taps 8..15, the gather index in zmm31;
-    // the gather's working mask is k2 (the injector's, free outside its compute()).
+    // the gather's working mask is k2 (the injector's, free outside its compute()). Stride 2
+    // reads a second vector per tap into zmm16 + u (AVX-512, a spare until the chain runs) or
+    // the gather's mask register (AVX2).
     static constexpr bool avx512 = isa == cpu_isa::avx512;
     static constexpr int unroll = avx512 ? 8 : 4;
     static constexpr int idx = avx512 ? 31 : 13;
