@@ -3,12 +3,14 @@
 // channel tails, strides larger than the kernel, dilation, ceil-mode end padding and global
 // pooling; channels-last, nChw16c, nChw8c, 'any' and plain layouts; chains with eltwise, sum,
 // binary and prelu entries. Hand-computed values for the semantics (padding never wins a max,
-// the two averages, NaN), and the messages of bad descriptors.
+// the two averages, NaN), the messages of bad descriptors, and benchdnn_lite's pool descriptor
+// (parsing its printed form gives the problem back).
 #include "api_test_util.hpp"
 
 #include <memory>
 
 #include "common/pool_problem.hpp"
+#include "pool/pool_parse.hpp"
 
 namespace {
 
@@ -394,4 +396,60 @@ TEST_CASE("pooling: strided channels-last src and dst, and a dst overlapping src
     const memory buf(s);
     CHECK_INVALID(pooling_forward(pd).execute({{PRIM_ARG_SRC, buf}, {PRIM_ARG_DST, memory(d, data(buf))}}),
                   "dst and src overlap");
+}
+
+TEST_CASE("pooling: benchdnn's pool descriptor parses back from its printed form", "[pooling]") {
+    bdl::settings s;
+    const impl::pool_problem p = bdl::parse_pool_problem("mb2ic64_ih56oh28kh3sh2ph1", s);
+    CHECK(p.nsp == 2);
+    CHECK(p.o[impl::SP_W] == 28);
+    CHECK(p.p_end[impl::SP_H] == 0);
+    CHECK(impl::descriptor_string(p) == "mb2ic64_ih56oh28kh3sh2ph1");
+    // Fields in any order, o derived, the w group copied, ceil mode through o.
+    CHECK(impl::descriptor_string(bdl::parse_pool_problem("kh3ih10ic19sh2oh6", s))
+          == "mb2ic19_ih10oh6kh3sh2ph1");
+    CHECK(bdl::parse_pool_problem("ic19ih10oh6kh3sh2ph1", s).p_end[impl::SP_H] == 2);
+    s.mb = 5;
+    s.palg = algorithm::pooling_avg_exclude_padding;
+    CHECK(impl::to_string(bdl::parse_pool_problem("ic3iw7kw2n\"x\"", s))
+          == "--alg=avg_np mb5ic3_iw7ow6kw2n\"x\"");
+    CHECK_INVALID(bdl::parse_pool_problem("ic3oc3ih5kh2", s), "field 'oc' at position 3 is not a pooling field");
+    CHECK_INVALID(bdl::parse_pool_problem("g2ic4ih5kh2", s), "field 'g' at position 0 is not a pooling field");
+    CHECK_INVALID(bdl::parse_pool_problem("ic3ih2kh2ph2", s), "oh=0 is a window of padding only");
+    CHECK_INVALID(bdl::parse_pool_problem("ih5kh2", s), "field 'ic' is required");
+
+    // Random problems: the printed form parses back to the same problem.
+    std::mt19937 rng(7);
+    int checked = 0;
+    for (int t = 0; t < 3000; ++t) {
+        const int nsp = 1 + static_cast<int>(rng() % 3);
+        std::string text = "mb" + std::to_string(rng() % 4) + "ic" + std::to_string(1 + rng() % 40);
+        for (int sp = 3 - nsp; sp < 3; ++sp) {
+            const char dim = "dhw"[sp];
+            text += std::string("_i") + dim + std::to_string(1 + rng() % 20);
+            text += std::string("k") + dim + std::to_string(1 + rng() % 4);
+            if (rng() % 2) text += std::string("s") + dim + std::to_string(1 + rng() % 3);
+            if (rng() % 2) text += std::string("p") + dim + std::to_string(rng() % 3);
+            if (rng() % 3 == 0) text += std::string("d") + dim + std::to_string(rng() % 2);
+        }
+        bdl::settings st;
+        st.palg = all_algs[rng() % 3];
+        impl::pool_problem p1;
+        try {
+            p1 = bdl::parse_pool_problem(text, st);
+        } catch (const error &) {
+            continue; // an invalid random problem (kernel larger than the input, ...)
+        }
+        INFO(text << " -> " << impl::to_string(p1));
+        const impl::pool_problem p2 = bdl::parse_pool_problem(impl::descriptor_string(p1), st);
+        CHECK(impl::to_string(p2) == impl::to_string(p1));
+        bool same = p1.mb == p2.mb && p1.ic == p2.ic && p1.nsp == p2.nsp;
+        for (int sp = 0; sp < 3; ++sp)
+            same = same && p1.i[sp] == p2.i[sp] && p1.o[sp] == p2.o[sp] && p1.k[sp] == p2.k[sp]
+                   && p1.s[sp] == p2.s[sp] && p1.p[sp] == p2.p[sp] && p1.p_end[sp] == p2.p_end[sp]
+                   && p1.d[sp] == p2.d[sp];
+        CHECK(same);
+        ++checked;
+    }
+    CHECK(checked > 1000);
 }
