@@ -143,8 +143,11 @@ std::vector<shape> shapes() {
         {{2, 20, 9, 8}, {3, 3}, {1, 2}, {1, 2}, {2, 2}, {2, 1}},
         // 3D, every dim different.
         {{2, 17, 5, 6, 4}, {2, 3, 2}, {2, 1, 2}, {0, 0, 0}, {1, 1, 0}, {1, 1, 0}},
-        // Global average pooling: the kernel is the spatial size.
+        // Global pooling: the kernel is the spatial size (on plain layouts, the plane reduced as
+        // one run: a few vectors and a tail, then blocks of vectors).
         {{3, 35, 7, 6}, {7, 6}, {1, 1}, {0, 0}, {0, 0}, {0, 0}},
+        {{2, 5, 20, 13}, {20, 13}, {1, 1}, {0, 0}, {0, 0}, {0, 0}},
+        {{2, 3, 4, 5, 6}, {4, 5, 6}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
         // More channels than one chunk of registers holds, windows larger than the input.
         {{1, 200, 3, 3}, {4, 4}, {1, 1}, {0, 0}, {2, 2}, {1, 1}},
         // Long rows: the plain-layout kernel's blocks of vectors along ow, contiguous (stride 1)
@@ -257,6 +260,15 @@ TEST_CASE("pooling: a NaN tap gives NaN in max and the averages", "[pooling]") {
                         CHECK(std::isnan(got[ch * 3 + o]) == nan);
                     }
                 CHECK(got[5 * 3 + 1] == (alg == algorithm::pooling_max ? 7.f : 4.f));
+                // Global: one window over the row.
+                c.sh = {{1, 19, 6}, {6}, {1}, {0}, {0}, {0}};
+                const std::vector<float> global
+                        = run(create(c, isa), post_ops(), src, std::vector<float>(19, 0.f), 1);
+                for (int64_t ch = 0; ch < 19; ++ch) {
+                    INFO("global, channel " << ch);
+                    CHECK(std::isnan(global[ch]) == (ch == 3 || ch == 18));
+                }
+                CHECK(global[5] == (alg == algorithm::pooling_max ? 7.f : 12.f / 6.f));
             }
 }
 

@@ -148,6 +148,16 @@ std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cp
     }
     c.src_c_stride = src.strides()[1] * int64_t(sizeof(float));
     c.dst_c_stride = dst.strides()[1] * int64_t(sizeof(float));
+    // Global pooling over a dense plane: one contiguous run per channel, in whole vectors.
+    bool global = true;
+    int64_t plane = 1;
+    for (int j = rank - 1; j >= 2; --j) {
+        const int sp = 3 - rank + j;
+        global = global && prb.k[sp] == prb.i[sp] && prb.p[sp] == 0 && prb.p_end[sp] == 0
+                 && src.strides()[j] == plane;
+        plane *= prb.i[sp];
+    }
+    if (global) c.plane = plane;
     const std::string bad_kernel = jit::pool_nchw_kernel_why_not(kernel_isa, c, kchain);
     PRIM_DISPATCH(bad_kernel.empty(), bad_kernel);
 

@@ -125,6 +125,21 @@ private:
         }
     }
     void process(int n, bool tail);
+    // The along-ow operands move past the reg_px pixels of a tail (reg_px is clobbered).
+    void operands_past_tail() {
+        shl(reg_px, 2);
+        for (int i = 0; i < chain_.len(); ++i)
+            if (along_ow(chain_.entries()[i]))
+                add(qword[reg_values + static_cast<int>(i * 2 * sizeof(int64_t))], reg_px);
+    }
+    // Global pooling: the channel's whole plane, contiguous, reduced into lane 0 of acc 0, then
+    // the chain and a one-lane store.
+    void emit_plane();
+    // One channel's row of pixels: blocks of vectors, single vectors, a masked tail (which
+    // jumps to l_end when there is none).
+    void walk_row(Xbyak::Label &l_end);
+    // acc's lanes reduced into its lane 0 (max keeping NaN, or sum).
+    void reduce_lanes(int acc);
     // Vmm(idx) for the block to come: the gather's byte offsets (any stride but 1; with stride 2
     // only the tail gathers), or with stride 2 the even-lane selection (AVX-512: indices 0, 2,
     // ..., 30 of two vectors; AVX2: the second load's mask of simd_w - 1 lanes).
@@ -210,6 +225,92 @@ void pool_nchw_kernel<isa>::process(int n, bool tail) {
     }
 }
 
+template <cpu_isa isa>
+void pool_nchw_kernel<isa>::emit_plane() {
+    constexpr int n = R::unroll;
+    const float neutral = c_.avg ? 0.f : -std::numeric_limits<float>::infinity();
+    for (int u = 0; u < n; ++u) vmovups(Vmm(u), table_at(reg_table, neutral));
+    tail_ = false;
+    const int64_t per_block = n * simd_w, blocks = c_.plane / per_block;
+    if (blocks > 0) {
+        Xbyak::Label l_block;
+        mov(reg_cnt[0], blocks);
+        L(l_block);
+        for (int u = 0; u < n; ++u) {
+            vmovups(Vmm(n + u), ptr[reg_src + u * simd_w * fsz]);
+            accumulate(Vmm(u), Vmm(n + u));
+        }
+        add(reg_src, static_cast<int>(per_block * fsz));
+        dec(reg_cnt[0]);
+        jnz(l_block, T_NEAR);
+    }
+    const int64_t rest = c_.plane % per_block;
+    for (int64_t v = 0; v < rest / simd_w; ++v) {
+        vmovups(Vmm(n), ptr[reg_src + static_cast<int>(v * simd_w * fsz)]);
+        accumulate(Vmm(static_cast<int>(v % n)), Vmm(n));
+    }
+    if (const int t = static_cast<int>(rest % simd_w)) {
+        // The last elements, the other lanes the neutral value.
+        const Xbyak::Address at = ptr[reg_src + static_cast<int>(rest / simd_w * simd_w * fsz)];
+        const Vmm x(n);
+        vmovups(x, table_at(reg_table, neutral));
+        if constexpr (isa == cpu_isa::avx512) {
+            const Xbyak::Opmask k(R::pair_mask);
+            mov(reg_tmp.cvt32(), (1u << t) - 1u);
+            kmovw(k, reg_tmp.cvt32());
+            vmovups(x | k, at);
+        } else {
+            tail_mask<isa>(*this, t, R::idx).prepare(reg_table, reg_tmp);
+            vmaskmovps(Vmm(R::gather_mask), Vmm(R::idx), at);
+            vblendvps(x, x, Vmm(R::gather_mask), Vmm(R::idx));
+        }
+        accumulate(Vmm(0), x);
+    }
+    for (int u = 1; u < n; ++u) accumulate(Vmm(0), Vmm(u));
+    reduce_lanes(0);
+    if (c_.avg) {
+        const Vmm div(n);
+        vbroadcastss(div, ptr[reg_param + offsetof(pool_call_args, divisor)]);
+        vdivps(Vmm(0), Vmm(0), div);
+    }
+    tail_ = true; // one lane: R::tail holds a one-lane mask in this mode
+    injector_regs regs;
+    regs.acc.push_back(0);
+    for (int r = 1; r < R::spares_end; ++r)
+        if (isa == cpu_isa::avx512 || (r != R::gather_mask && r != R::idx)) regs.aux.push_back(r);
+    regs.opmasks = post_ops_injector<isa>::opmasks();
+    regs.reg_table = reg_table;
+    injector_->compute(regs);
+    tail_mask<isa>(*this, 1, R::tail).store(ptr[reg_dst], Vmm(0));
+}
+
+template <cpu_isa isa>
+void pool_nchw_kernel<isa>::reduce_lanes(int acc) {
+    // Halve the width until one lane is left; each step combines two halves as accumulate()
+    // does (x is clobbered on AVX2, so it gets a copy).
+    const Xbyak::Ymm y(acc), ty(R::unroll);
+    const Xbyak::Xmm x(acc), tx(R::unroll);
+    const auto combine = [&](const Xbyak::Xmm &a, const Xbyak::Xmm &b) {
+        if (c_.avg) {
+            vaddps(a, a, b);
+            return;
+        }
+        vmaxps(a, b, a);
+        vcmpps(b, b, b, 3); // VEX-encoded on both ISAs: all-ones where b is NaN
+        vorps(a, a, b);
+    };
+    if constexpr (isa == cpu_isa::avx512) {
+        vextractf32x8(ty, Xbyak::Zmm(acc), 1);
+        combine(y, ty);
+    }
+    vextractf128(tx, y, 1);
+    combine(x, tx);
+    vpermilps(tx, x, 0x4e); // lanes 2 3 0 1
+    combine(x, tx);
+    vpermilps(tx, x, 0xb1); // lanes 1 0 3 2
+    combine(x, tx);
+}
+
 // Past `pixels` pixels: src, dst and the operands read along ow.
 template <cpu_isa isa>
 void pool_nchw_kernel<isa>::advance(int pixels) {
@@ -218,6 +319,31 @@ void pool_nchw_kernel<isa>::advance(int pixels) {
     for (int i = 0; i < chain_.len(); ++i)
         if (along_ow(chain_.entries()[i]))
             add(qword[reg_values + static_cast<int>(i * 2 * sizeof(int64_t))], pixels * fsz);
+}
+
+template <cpu_isa isa>
+void pool_nchw_kernel<isa>::walk_row(Xbyak::Label &l_end) {
+    Xbyak::Label l_block, l_single, l_tail;
+    L(l_block);
+    cmp(reg_px, R::unroll * simd_w);
+    jl(l_single, T_NEAR);
+    process(R::unroll, false);
+    advance(R::unroll * simd_w);
+    sub(reg_px, R::unroll * simd_w);
+    jmp(l_block, T_NEAR);
+    L(l_single);
+    cmp(reg_px, simd_w);
+    jl(l_tail, T_NEAR);
+    process(1, false);
+    advance(simd_w);
+    sub(reg_px, simd_w);
+    jmp(l_single, T_NEAR);
+    L(l_tail);
+    test(reg_px, reg_px);
+    jle(l_end, T_NEAR);
+    tail_mask<isa>(*this, 0, R::tail).prepare_runtime(reg_table, reg_px, reg_tmp);
+    process(1, true);
+    operands_past_tail();
 }
 
 template <cpu_isa isa>
@@ -246,34 +372,19 @@ void pool_nchw_kernel<isa>::generate() {
     mov(reg_channels, ptr[reg_param + offsetof(pool_call_args, channels)]);
     mov(reg_values, ptr[reg_param + offsetof(pool_call_args, post_op)]);
 
-    Xbyak::Label l_channel, l_block, l_single, l_tail, l_end;
+    if (c_.plane > 0) tail_mask<isa>(*this, 1, R::tail).prepare(reg_table, reg_tmp);
+    Xbyak::Label l_channel, l_end;
     L(l_channel);
     mov(reg_src, ptr[rsp + src_row_slot]);
     mov(reg_dst, ptr[rsp + dst_row_slot]);
     mov(reg_px, ptr[reg_param + offsetof(pool_call_args, pixels)]);
-    L(l_block);
-    cmp(reg_px, R::unroll * simd_w);
-    jl(l_single, T_NEAR);
-    process(R::unroll, false);
-    advance(R::unroll * simd_w);
-    sub(reg_px, R::unroll * simd_w);
-    jmp(l_block, T_NEAR);
-    L(l_single);
-    cmp(reg_px, simd_w);
-    jl(l_tail, T_NEAR);
-    process(1, false);
-    advance(simd_w);
-    sub(reg_px, simd_w);
-    jmp(l_single, T_NEAR);
-    L(l_tail);
-    test(reg_px, reg_px);
-    jle(l_end, T_NEAR);
-    tail_mask<isa>(*this, 0, R::tail).prepare_runtime(reg_table, reg_px, reg_tmp);
-    process(1, true);
-    shl(reg_px, 2); // the along-ow operands move past the tail too
-    for (int i = 0; i < chain_.len(); ++i)
-        if (along_ow(chain_.entries()[i]))
-            add(qword[reg_values + static_cast<int>(i * 2 * sizeof(int64_t))], reg_px);
+    if (c_.plane > 0) {
+        emit_plane();
+        mov(reg_px, 1);
+        operands_past_tail();
+    } else {
+        walk_row(l_end);
+    }
     L(l_end);
     // The next channel: its rows, and each operand back at the first pixel, one channel on.
     add(qword[rsp + src_row_slot], static_cast<int>(c_.src_c_stride));

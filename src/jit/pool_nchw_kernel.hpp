@@ -26,6 +26,9 @@ struct pool_nchw_kernel_conf {
     int64_t tap_stride[3] = {0, 0, 0}; // bytes between taps along d, h, w
     int64_t src_c_stride = 0;          // bytes between channels
     int64_t dst_c_stride = 0;
+    // Global pooling (one output per channel, no padding, a dense plane): the plane's elements,
+    // reduced as one contiguous run; 0 otherwise.
+    int64_t plane = 0;
 };
 
 std::string pool_nchw_kernel_why_not(cpu_isa isa, const pool_nchw_kernel_conf &conf,
