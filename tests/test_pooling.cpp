@@ -465,3 +465,51 @@ TEST_CASE("pooling: benchdnn's pool descriptor parses back from its printed form
     }
     CHECK(checked > 1000);
 }
+
+TEST_CASE("pooling: runtime post-op parameters are read at every execute", "[pooling]") {
+    post_ops rt;
+    rt.append_eltwise(algorithm::eltwise_relu, PRIM_RUNTIME_F32_VAL, 0.f);
+    rt.append_sum(PRIM_RUNTIME_F32_VAL);
+    rt.append_eltwise(algorithm::eltwise_linear, PRIM_RUNTIME_F32_VAL, PRIM_RUNTIME_F32_VAL,
+                      PRIM_RUNTIME_F32_VAL);
+    // Per entry {alpha, beta, scale}: two executes of one primitive with different values.
+    const std::vector<std::vector<std::vector<float>>> value_sets = {
+            {{0.25f, 0, 0}, {0, 0, 0.5f}, {2.f, -1.f, 1.5f}},
+            {{0.1f, 0, 0}, {0, 0, -2.f}, {-0.5f, 3.f, 1.f}}};
+    for (const std::string layout : {"cl", "16c", "plain"})
+        for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512}) {
+            INFO(layout << " " << cpu_isa_name(isa));
+            pool_case c;
+            c.sh = {{2, 19, 7, 9}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}};
+            c.alg = algorithm::pooling_avg_exclude_padding;
+            c.layout = layout;
+            c.chain = rt;
+            const auto pd = create(c, isa);
+            if (std::min(isa, get_effective_cpu_isa()) != cpu_isa::none)
+                CHECK(pd.impl_name().rfind("jit:", 0) == 0);
+            const pooling_forward prim(pd);
+            const std::vector<float> src = halves(count(c.sh.src), 11);
+            const std::vector<float> old = halves(count(dst_dims(c.sh)), 12);
+            for (const auto &values : value_sets) {
+                post_ops fixed;
+                fixed.append_eltwise(algorithm::eltwise_relu, values[0][0], 0.f);
+                fixed.append_sum(values[1][2]);
+                fixed.append_eltwise(algorithm::eltwise_linear, values[2][0], values[2][1], values[2][2]);
+                pool_case fc = c;
+                fc.chain = fixed;
+                const std::vector<float> want = run(create(fc, cpu_isa::none), fixed, src, old, 1);
+                const memory s = from_plain(src, pd.src_desc()), d = from_plain(old, pd.dst_desc());
+                exec_args args {{PRIM_ARG_SRC, s}, {PRIM_ARG_DST, d}};
+                for (int i = 0; i < 3; ++i) {
+                    memory m(memory::desc({3}, dt::f32, tag::x));
+                    std::copy(values[i].begin(), values[i].end(), data(m));
+                    args[PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS] = m;
+                }
+                prim.execute(args);
+                const std::vector<float> got = to_plain(d);
+                REQUIRE(got.size() == want.size());
+                for (size_t i = 0; i < got.size(); ++i)
+                    CHECK(got[i] == Approx(want[i]).epsilon(1e-6).margin(1e-6));
+            }
+        }
+}

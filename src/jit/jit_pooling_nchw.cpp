@@ -11,6 +11,7 @@
 #include "jit/pool_kernel.hpp"
 #include "jit/pool_nchw_kernel.hpp"
 #include "jit/pool_walk.hpp"
+#include "jit/runtime_table.hpp"
 #include "jit/work_threads.hpp"
 
 namespace prim {
@@ -54,24 +55,28 @@ public:
         const double work = 2.0 * static_cast<double>(prb_.dst_nelems())
                             * static_cast<double>(prb_.kernel_volume());
         const int threads = jit::threads_for_work(work, rows);
+        const jit::runtime_tables tables({kernel_.get()}, args.runtime_params);
+        const void *table = tables.of(kernel_.get());
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
         for (int64_t row = 0; row < rows; ++row) {
             const int64_t oh = row % OH, od = row / OH % OD, nc = row / (OD * OH);
             const int64_t c0 = nc % chunks * chunk_;
-            run_row(args, nc / chunks, c0, std::min(chunk_, prb_.ic - c0), od, oh);
+            run_row(args, table, nc / chunks, c0, std::min(chunk_, prb_.ic - c0), od, oh);
         }
     }
 
 private:
-    // Channels [c, c + channels) of the rows (n, od, oh).
-    void run_row(const exec_ptrs &args, int64_t n, int64_t c, int64_t channels, int64_t od,
-                 int64_t oh) const {
+    // Channels [c, c + channels) of the rows (n, od, oh); table: the runtime parameters' copy
+    // of the kernel's constant table, or null.
+    void run_row(const exec_ptrs &args, const void *table, int64_t n, int64_t c, int64_t channels,
+                 int64_t od, int64_t oh) const {
         const tap_range td = real_taps(prb_, SP_D, od), th = real_taps(prb_, SP_H, oh);
         const int64_t id = od * prb_.s[SP_D] - prb_.p[SP_D] + td.first * (prb_.d[SP_D] + 1);
         const int64_t ih = oh * prb_.s[SP_H] - prb_.p[SP_H] + th.first * (prb_.d[SP_H] + 1);
         std::vector<int64_t> values(2 * operand_mds_.size(), 0);
         jit::pool_call_args a;
         a.post_op = values.data();
+        a.table = table;
         for (const jit::pool_segment &s : segments_) {
             const int64_t iw = s.ow0 * prb_.s[SP_W] - prb_.p[SP_W] + s.first * (prb_.d[SP_W] + 1);
             const jit::pool_index out {{n, c, od, oh, s.ow0}};

@@ -39,6 +39,7 @@ public:
     pool_kernel(const pool_kernel_conf &c, const post_ops &chain)
         : jit_generator(std::string("pool_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
           c_(c), chain_(chain) {
+        read_runtime_table(chain.has_runtime_params());
         tail_ = static_cast<int>(c_.channels % simd_w);
         // AVX2 keeps the tail mask in the last vector register.
         mask_idx_ = isa_traits<isa>::has_opmask ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
@@ -189,7 +190,7 @@ void pool_kernel<isa>::generate() {
     injector_ = &injector;
 
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ptr[reg_param + offsetof(pool_call_args, table)]);
     if (tail_) tail_mask<isa>(*this, tail_, mask_idx_).prepare(reg_table, reg_tmp);
     mov(reg_src, ptr[reg_param + offsetof(pool_call_args, src)]);
     mov(reg_dst, ptr[reg_param + offsetof(pool_call_args, dst)]);

@@ -26,6 +26,7 @@ struct pool_call_args {
     int64_t taps[3] = {1, 1, 1}; // real taps along d, h, w (each >= 1)
     float divisor = 1.f;         // average: what the sum is divided by
     int64_t channels = 1;        // plain-layout kernel: consecutive channels, one row each
+    const void *table = nullptr; // the constant table with runtime parameters (runtime_table.hpp)
     // Two per chain entry: the entry's value (operand_access.hpp: an address for common, per_oc
     // and per_mb_spatial, operand - dst in bytes for per_tensor) and what it moves by per pixel
     // (bytes; per_mb_spatial only). The kernel advances the values, so the array is the call's.

@@ -50,7 +50,9 @@ public:
 
     pool_nchw_kernel(const pool_nchw_kernel_conf &c, const post_ops &chain)
         : jit_generator(std::string("pool_nchw_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-          c_(c), chain_(chain) {}
+          c_(c), chain_(chain) {
+        read_runtime_table(chain.has_runtime_params());
+    }
 
 protected:
     void generate() override;
@@ -362,7 +364,7 @@ void pool_nchw_kernel<isa>::generate() {
     injector_ = &injector;
 
     preamble();
-    load_table_address(reg_table);
+    load_table_address(reg_table, ptr[reg_param + offsetof(pool_call_args, table)]);
     if (c_.sw > 2) load_gather_index();
     sub(rsp, stack_bytes);
     mov(reg_tmp, ptr[reg_param + offsetof(pool_call_args, src)]);
