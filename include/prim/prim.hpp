@@ -8,6 +8,7 @@
 #include "prim/eltwise.hpp"
 #include "prim/fusion_plan.hpp"
 #include "prim/error.hpp"
+#include "prim/graph.hpp"
 #include "prim/inner_product.hpp"
 #include "prim/kernel_cache.hpp"
 #include "prim/memory.hpp"

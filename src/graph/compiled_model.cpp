@@ -1,0 +1,167 @@
+// compiled_model: check and sort at construction; a plan (shapes, fusion, primitives) per set of
+// input dims; run() copies the inputs in, runs the plan's steps, copies the outputs out.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "graph/fuse.hpp"
+#include "graph/graph_check.hpp"
+#include "graph/op_registry.hpp"
+
+namespace prim {
+namespace graph {
+
+using namespace detail;
+
+struct compiled_model::state {
+    model m;
+    options opt;
+    std::vector<size_t> order;
+    mutable std::mutex mu;
+    mutable std::map<std::string, memory::dims> plan_dims; // the dims the plan was built for
+    mutable std::unique_ptr<plan> current;
+
+    std::unique_ptr<plan> build(const std::map<std::string, memory::dims> &dims) const {
+        graph_ir g;
+        g.m = &m;
+        infer_shapes(g, order, dims);
+        for (size_t i : order) {
+            op o;
+            o.n = &m.nodes[i];
+            o.type = o.n->op_type;
+            o.inputs = o.n->inputs;
+            o.outputs = o.n->outputs;
+            o.merged = {o.n->name};
+            g.ops.push_back(o);
+        }
+        if (opt.fuse) {
+            fuse_activation_forms(g);
+            fuse_post_op_chains(g);
+        }
+        plan_builder b(g, opt);
+        for (const auto &in : m.inputs) {
+            memory mem = b.alloc(plan_builder::plain_desc(dims.at(in.name)));
+            b.set(in.name, mem, false, false);
+            b.result.inputs[in.name] = mem;
+        }
+        for (const auto &kv : m.initializers)
+            b.set(kv.first, memory(plan_builder::plain_desc(kv.second.dims),
+                                   const_cast<float *>(kv.second.data.data())), true, false);
+        for (const auto &o : g.ops) {
+            if (!o.alive) continue;
+            try {
+                find_op_def(o.type)->lower(b, o);
+            } catch (const error &e) {
+                const std::string msg = e.what();
+                if (msg.rfind(o.n->name + " (", 0) == 0) throw;
+                std::string names;
+                for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
+                throw error(e.get_status(), names + " (" + o.type + "): " + msg);
+            }
+        }
+        for (const auto &out : m.outputs) b.result.outputs.push_back({out.name, b.plain(out.name)});
+        b.result.log = g.log;
+        return std::make_unique<plan>(std::move(b.result));
+    }
+
+    // The inputs' dims with -1 replaced by options::batch (dim 0) or by given (when not null).
+    std::map<std::string, memory::dims> resolve(const std::map<std::string, tensor> *given,
+                                                bool &complete) const {
+        std::map<std::string, memory::dims> dims;
+        complete = true;
+        for (const auto &in : m.inputs) {
+            memory::dims d = in.dims;
+            const tensor *t = nullptr;
+            if (given) {
+                auto it = given->find(in.name);
+                if (it == given->end())
+                    throw error(status::invalid_arguments, "graph: missing input " + in.name);
+                t = &it->second;
+                if (t->dims.size() != d.size())
+                    throw error(status::invalid_arguments, "graph: input " + in.name + " has dims " +
+                                                               dims_text(t->dims) + ", the model declares " + dims_text(d));
+                if (static_cast<int64_t>(t->data.size()) != product(t->dims))
+                    throw error(status::invalid_arguments, "graph: input " + in.name + " holds " +
+                                                               std::to_string(t->data.size()) + " values for dims " + dims_text(t->dims));
+            }
+            for (size_t k = 0; k < d.size(); ++k) {
+                if (d[k] == -1 && k == 0 && opt.batch > 0) d[k] = opt.batch;
+                if (t && d[k] == -1) d[k] = t->dims[k];
+                if (t && d[k] != t->dims[k])
+                    throw error(status::invalid_arguments, "graph: input " + in.name + " has dims " +
+                                                               dims_text(t->dims) + ", the model declares " + dims_text(in.dims) +
+                                                               (opt.batch > 0 ? " with batch " + std::to_string(opt.batch) : ""));
+                if (d[k] == -1) complete = false;
+            }
+            dims[in.name] = d;
+        }
+        return dims;
+    }
+};
+
+compiled_model::compiled_model(const model &m, const options &opt) : s_(new state) {
+    s_->m = m;
+    s_->opt = opt;
+    s_->order = check_and_sort(s_->m);
+    bool complete = false;
+    auto dims = s_->resolve(nullptr, complete);
+    if (complete) {
+        s_->current = s_->build(dims);
+        s_->plan_dims = dims;
+    }
+}
+
+compiled_model::~compiled_model() = default;
+compiled_model::compiled_model(compiled_model &&) noexcept = default;
+compiled_model &compiled_model::operator=(compiled_model &&) noexcept = default;
+
+std::map<std::string, tensor> compiled_model::run(const std::map<std::string, tensor> &inputs) const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    for (const auto &kv : inputs) {
+        bool known = false;
+        for (const auto &in : s_->m.inputs) known = known || in.name == kv.first;
+        if (!known) throw error(status::invalid_arguments, "graph: " + kv.first + " is not an input of the model");
+    }
+    bool complete = false;
+    auto dims = s_->resolve(&inputs, complete);
+    if (!s_->current || dims != s_->plan_dims) {
+        s_->current = s_->build(dims);
+        s_->plan_dims = dims;
+    }
+    plan &p = *s_->current;
+    for (auto &kv : p.inputs) {
+        const tensor &t = inputs.at(kv.first);
+        std::memcpy(kv.second.get_data_handle(), t.data.data(), t.data.size() * sizeof(float));
+    }
+    for (const auto &st : p.steps) st.run();
+    std::map<std::string, tensor> out;
+    for (const auto &o : p.outputs) {
+        tensor t;
+        const memory::desc &md = o.second.get_desc();
+        t.dims = md.get_dims();
+        const size_t n = static_cast<size_t>(product(t.dims));
+        const float *src = static_cast<const float *>(o.second.get_data_handle());
+        t.data.assign(src, src + n);
+        out[o.first] = std::move(t);
+    }
+    return out;
+}
+
+std::vector<fusion_record> compiled_model::fusion_log() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->current ? s_->current->log : std::vector<fusion_record>();
+}
+
+std::vector<std::string> compiled_model::steps() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->current ? s_->current->step_texts : std::vector<std::string>();
+}
+
+std::vector<std::string> compiled_model::sorted_nodes() const {
+    std::vector<std::string> v;
+    for (size_t i : s_->order) v.push_back(s_->m.nodes[i].name);
+    return v;
+}
+
+} // namespace graph
+} // namespace prim

@@ -1,0 +1,20 @@
+// The fuser's passes over a graph_ir, each logging what it merged and what it refused.
+#pragma once
+#include "graph/graph_ir.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+// Activations written as several ONNX ops become one "Eltwise" op: x * sigmoid(x) -> swish,
+// x * HardSigmoid(x) -> hardswish, the Erf and the tanh forms of GELU -> gelu_erf, gelu_tanh.
+void fuse_activation_forms(graph_ir &g);
+
+// grappler's remapper: a reverse sweep over the sorted ops; at each op that can end a pattern,
+// the longest chain ending there whose intermediate results have no other reader is merged into
+// its first op as post-op entries (activations, bias, batch norm, sum, binary).
+void fuse_post_op_chains(graph_ir &g);
+
+} // namespace detail
+} // namespace graph
+} // namespace prim

@@ -1,0 +1,92 @@
+// The fuser's view of a model: ops in topological order, each an ONNX node (or a multi-node
+// activation recognised as one), with the post-op entries fused onto it.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "prim/attr.hpp"
+#include "prim/error.hpp"
+#include "prim/graph.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+// "Conv_3 (Conv): " : how every message about a node starts.
+std::string node_prefix(const node &n);
+[[noreturn]] void fail(const node &n, const std::string &problem,
+                       status st = status::invalid_arguments);
+
+// One eltwise function: what an activation op computes.
+struct eltwise_fn {
+    algorithm alg = algorithm::undef;
+    float alpha = 0.f, beta = 0.f;
+};
+
+// An entry fused after the op's own computation, in order.
+struct post_entry {
+    enum class kind {
+        eltwise,  // fn
+        sum,      // x += operand, computed in operand's buffer when it may be overwritten
+        binary,   // x = x alg operand (the operand broadcast to the output)
+        bias_add, // x += per-channel operand: into the bias at load time when constant
+        bnorm,    // x = BatchNormalization(x): into weights and bias when constant
+    };
+    kind k = kind::eltwise;
+    eltwise_fn fn;            // eltwise
+    algorithm alg = algorithm::undef; // binary
+    std::string operand;      // sum, binary, bias_add
+    const node *bn = nullptr; // bnorm
+};
+
+struct op {
+    const node *n = nullptr;           // the node that computes (for a recognised form, its last)
+    std::string type;                  // n->op_type, or "Eltwise" for a recognised form
+    eltwise_fn fn;                     // type "Eltwise"
+    std::vector<std::string> inputs;
+    std::vector<std::string> outputs;
+    std::vector<post_entry> post;
+    std::vector<std::string> merged;   // names of every node this op stands for, in order
+    std::string pattern;               // "Conv+Relu"; empty when nothing was fused
+    bool alive = true;
+};
+
+struct graph_ir {
+    const model *m = nullptr;
+    std::map<std::string, memory::dims> shapes; // every tensor's dims
+    std::vector<op> ops;                        // topological order; dead ops stay in place
+    std::vector<fusion_record> log;
+
+    bool is_initializer(const std::string &t) const { return m->initializers.count(t) != 0; }
+    bool is_graph_output(const std::string &t) const;
+    bool is_graph_input(const std::string &t) const;
+    // Index of the live op writing t, or -1 (graph input, initializer).
+    int producer(const std::string &t) const;
+    // How many times t is read: live ops' inputs, fused operands, graph outputs.
+    int readers(const std::string &t) const;
+    const memory::dims &dims_of(const std::string &t) const;
+};
+
+// Attribute access with ONNX's defaults; a present attribute of the wrong type is an error.
+int64_t attr_int(const node &n, const std::string &name, int64_t dflt);
+float attr_float(const node &n, const std::string &name, float dflt);
+std::string attr_string(const node &n, const std::string &name, const std::string &dflt);
+std::vector<int64_t> attr_ints(const node &n, const std::string &name,
+                               const std::vector<int64_t> &dflt);
+bool has_attr(const node &n, const std::string &name);
+
+// An input given (present and not "").
+inline bool has_input(const node &n, size_t i) { return i < n.inputs.size() && !n.inputs[i].empty(); }
+// The values of a constant input (an initializer); fails naming the node when it is not one.
+const tensor &constant_input(const model &m, const node &n, size_t i, const char *what);
+
+int64_t product(const memory::dims &d);
+std::string dims_text(const memory::dims &d); // "2x3x4"
+// numpy broadcasting of two shapes; false when they do not broadcast.
+bool broadcast_dims(const memory::dims &a, const memory::dims &b, memory::dims &out);
+
+} // namespace detail
+} // namespace graph
+} // namespace prim

@@ -1,0 +1,42 @@
+// The ops the graph knows: per ONNX op type, its checks, shape inference and lowering. Each op
+// family lives in its own ops_*.cpp and returns its definitions; op_registry.cpp lists the
+// families, so adding an op (MaxPool, Softmax, Concat...) is one file and one line there.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "graph/plan.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+struct op_def {
+    std::string type;
+    int min_inputs = 1, max_inputs = 1;
+    // Attributes and constant inputs, checked when the model is compiled (no shapes yet).
+    void (*check)(const model &m, const node &n) = nullptr;
+    // Output dims from the input dims ({} for an input left out); fails naming the problem.
+    std::vector<memory::dims> (*infer)(const model &m, const node &n,
+                                       const std::vector<memory::dims> &in) = nullptr;
+    void (*lower)(plan_builder &b, const op &o) = nullptr;
+};
+
+// nullptr for an op type the graph does not know.
+const op_def *find_op_def(const std::string &type);
+
+// The families.
+std::vector<op_def> conv_ops();
+std::vector<op_def> gemm_ops();
+std::vector<op_def> eltwise_ops();
+std::vector<op_def> binary_ops();
+std::vector<op_def> norm_ops();
+std::vector<op_def> shape_ops();
+
+// What an activation op computes, for the fuser and the eltwise lowering: false when the op is
+// not a single eltwise function (Erf, a Pow whose exponent is not a constant scalar...).
+bool activation_of(const model &m, const op &o, eltwise_fn &fn);
+
+} // namespace detail
+} // namespace graph
+} // namespace prim

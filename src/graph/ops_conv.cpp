@@ -1,0 +1,167 @@
+// Conv: ONNX's attributes (group, dilations, strides, pads, auto_pad) as a prim convolution,
+// layouts left to the primitive ('any') so consecutive convolutions exchange blocked data.
+#include "graph/op_registry.hpp"
+#include "graph/post_ops_lowering.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+namespace {
+
+struct conv_geometry {
+    int64_t group = 1;
+    memory::dims strides, dilates, pad_l, pad_r, out;
+};
+
+conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims &w) {
+    if (x.size() < 3 || x.size() > 5) fail(n, "X must have 3 to 5 dims, not " + dims_text(x));
+    if (w.size() != x.size())
+        fail(n, "W (" + dims_text(w) + ") must have X's rank (" + dims_text(x) + ")");
+    const size_t nsp = x.size() - 2;
+    conv_geometry g;
+    g.group = attr_int(n, "group", 1);
+    if (g.group < 1) fail(n, "bad attribute group=" + std::to_string(g.group));
+    if (x[1] != w[1] * g.group)
+        fail(n, "X has " + std::to_string(x[1]) + " channels but W (" + dims_text(w) +
+                    ") with group=" + std::to_string(g.group) + " expects " + std::to_string(w[1] * g.group));
+    if (w[0] % g.group != 0)
+        fail(n, "W's " + std::to_string(w[0]) + " output channels are not divisible by group=" +
+                    std::to_string(g.group));
+    const auto kshape = attr_ints(n, "kernel_shape", memory::dims(w.begin() + 2, w.end()));
+    if (kshape != memory::dims(w.begin() + 2, w.end()))
+        fail(n, "bad attribute kernel_shape: W's spatial dims are " + dims_text(memory::dims(w.begin() + 2, w.end())));
+    g.strides = attr_ints(n, "strides", memory::dims(nsp, 1));
+    const auto dil = attr_ints(n, "dilations", memory::dims(nsp, 1));
+    auto pads = attr_ints(n, "pads", memory::dims(2 * nsp, 0));
+    if (g.strides.size() != nsp || dil.size() != nsp || pads.size() != 2 * nsp)
+        fail(n, "bad attribute: strides and dilations need " + std::to_string(nsp) +
+                    " values and pads " + std::to_string(2 * nsp));
+    const std::string auto_pad = attr_string(n, "auto_pad", "NOTSET");
+    if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
+        fail(n, "bad attribute auto_pad=" + auto_pad);
+    for (size_t i = 0; i < nsp; ++i) {
+        if (g.strides[i] < 1 || dil[i] < 1) fail(n, "bad attribute: strides and dilations must be >= 1");
+        if (pads[i] < 0 || pads[nsp + i] < 0) fail(n, "bad attribute: pads must be >= 0");
+        const int64_t in = x[2 + i], s = g.strides[i], ext = (w[2 + i] - 1) * dil[i] + 1;
+        int64_t pb = pads[i], pe = pads[nsp + i];
+        if (auto_pad == "VALID") pb = pe = 0;
+        if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+            const int64_t o = (in + s - 1) / s;
+            const int64_t total = std::max<int64_t>(0, (o - 1) * s + ext - in);
+            pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pe = total - pb;
+        }
+        const int64_t o = (in + pb + pe - ext) / s + 1;
+        if (in + pb + pe < ext || o < 1)
+            fail(n, "the kernel (extent " + std::to_string(ext) + ") does not fit the padded input (" +
+                        std::to_string(in + pb + pe) + ") along spatial dim " + std::to_string(i));
+        g.dilates.push_back(dil[i] - 1);
+        g.pad_l.push_back(pb);
+        g.pad_r.push_back((o - 1) * s + ext - in - pb);
+        g.out.push_back(o);
+    }
+    g.out.insert(g.out.begin(), {x[0], w[0]});
+    return g;
+}
+
+void check_conv(const model &, const node &n) {
+    (void)attr_int(n, "group", 1);
+    (void)attr_string(n, "auto_pad", "NOTSET");
+}
+
+std::vector<memory::dims> infer_conv(const model &, const node &n, const std::vector<memory::dims> &in) {
+    if (in.size() > 2 && !in[2].empty() && in[2] != memory::dims{in[1][0]})
+        fail(n, "B must have dims " + std::to_string(in[1][0]) + ", not " + dims_text(in[2]));
+    return {geometry(n, in[0], in[1]).out};
+}
+
+memory constant_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v) {
+    memory m = b.alloc(plan_builder::plain_desc(d));
+    std::copy(v.begin(), v.end(), static_cast<float *>(m.get_data_handle()));
+    return m;
+}
+
+void lower_conv(plan_builder &b, const op &o) {
+    const node &n = *o.n;
+    const model &m = *b.g.m;
+    const memory::dims &xd = b.g.dims_of(o.inputs[0]), &wd = b.g.dims_of(o.inputs[1]);
+    const conv_geometry geo = geometry(n, xd, wd);
+    const bool has_bias = has_input(n, 2);
+    const int64_t oc = wd[0];
+
+    fold_state fold;
+    fold.oc = oc;
+    if (m.initializers.count(o.inputs[1])) fold.weights = m.initializers.at(o.inputs[1]).data;
+    fold.bias.assign(oc, 0.f);
+    if (has_bias) {
+        fold.bias_constant = m.initializers.count(o.inputs[2]) != 0;
+        if (fold.bias_constant) fold.bias = m.initializers.at(o.inputs[2]).data;
+    }
+    lowered_chain c = lower_chain(b, o, geo.out, post_ops(), &fold);
+    const bool constant = b.all_constant(o);
+
+    // The weights as prim wants them: (g, oc/g, ic/g, k...) when grouped, the same bytes.
+    memory::dims wdims = wd;
+    if (geo.group > 1) {
+        wdims[0] = wd[0] / geo.group;
+        wdims.insert(wdims.begin(), geo.group);
+    }
+    memory wei_plain, bias_mem;
+    if (fold.changed && !fold.weights.empty())
+        wei_plain = constant_buffer(b, wdims, fold.weights);
+    else
+        wei_plain = memory(plan_builder::plain_desc(wdims), b.plain(o.inputs[1]).get_data_handle());
+    if (fold.changed) bias_mem = constant_buffer(b, {oc}, fold.bias);
+    else if (has_bias) bias_mem = b.plain(o.inputs[2]);
+    const bool wei_constant = b.is_constant(o.inputs[1]);
+    const bool bias_constant = fold.changed || !has_bias || b.is_constant(o.inputs[2]);
+
+    const auto any = [](const memory::dims &d) {
+        return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
+    };
+    const memory::desc bias_md = bias_mem.is_empty() ? memory::desc() : bias_mem.get_desc();
+    convolution_forward::desc d =
+        bias_mem.is_empty()
+            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        any(xd), any(wdims), any(geo.out), geo.strides, geo.dilates,
+                                        geo.pad_l, geo.pad_r)
+            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        any(xd), any(wdims), bias_md, any(geo.out), geo.strides,
+                                        geo.dilates, geo.pad_l, geo.pad_r);
+    convolution_forward::primitive_desc pd(d, b.attr(c.po));
+
+    memory src = b.in_layout(o.inputs[0], pd.src_desc());
+    memory wei = wei_plain;
+    if (pd.weights_desc() != wei_plain.get_desc()) {
+        wei = b.alloc(pd.weights_desc());
+        b.reorder_step("reorder " + o.inputs[1] + " plain -> " + pd.weights_desc().layout(), wei_plain,
+                       wei, wei_constant);
+    }
+    exec_args args = c.args;
+    if (!bias_mem.is_empty()) {
+        memory bias = bias_mem;
+        if (pd.bias_desc() != bias_mem.get_desc()) {
+            bias = b.alloc(pd.bias_desc());
+            b.reorder_step("reorder bias of " + n.name, bias_mem, bias, bias_constant);
+        }
+        args[PRIM_ARG_BIAS] = bias;
+    }
+    memory dst = host_destination(b, c, pd.dst_desc(), constant);
+    args[PRIM_ARG_SRC] = src;
+    args[PRIM_ARG_WEIGHTS] = wei;
+    args[PRIM_ARG_DST] = dst;
+    convolution_forward prim(pd);
+    b.step(step_text(o, "convolution", pd.impl_name(), c) + " src " + pd.src_desc().layout() +
+               " dst " + pd.dst_desc().layout(),
+           [prim, args] { prim.execute(args); }, constant);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+} // namespace
+
+std::vector<op_def> conv_ops() { return {{"Conv", 2, 3, check_conv, infer_conv, lower_conv}}; }
+
+} // namespace detail
+} // namespace graph
+} // namespace prim

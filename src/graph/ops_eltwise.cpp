@@ -1,0 +1,146 @@
+// Activations (one prim eltwise each, later entries of its chain fused after it), the
+// recognised multi-node forms ("Eltwise": swish, gelu, hardswish), and Erf, which prim has no
+// eltwise algorithm for: a lone Erf runs on a small graph-level kernel.
+#include <cmath>
+#include <limits>
+
+#include "graph/fusion_log.hpp"
+#include "graph/op_registry.hpp"
+#include "graph/post_ops_lowering.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+namespace {
+
+float scalar_input(const model &m, const node &n, size_t i, const char *what) {
+    const tensor &t = constant_input(m, n, i, what);
+    if (t.data.size() != 1)
+        fail(n, std::string(what) + " must hold one value, not " + std::to_string(t.data.size()));
+    return t.data[0];
+}
+
+// Clip's bounds: attributes before opset 11, optional constant inputs after.
+void clip_bounds(const model &m, const node &n, float &lo, float &hi) {
+    const float inf = std::numeric_limits<float>::infinity();
+    if (m.opset < 11) {
+        lo = attr_float(n, "min", -inf);
+        hi = attr_float(n, "max", inf);
+    } else {
+        lo = has_input(n, 1) ? scalar_input(m, n, 1, "min") : -inf;
+        hi = has_input(n, 2) ? scalar_input(m, n, 2, "max") : inf;
+    }
+    if (std::isnan(lo) || std::isnan(hi)) fail(n, "min and max must not be NaN");
+}
+
+} // namespace
+
+bool activation_of(const model &m, const op &o, eltwise_fn &fn) {
+    const node &n = *o.n;
+    const std::string &t = o.type;
+    if (t == "Eltwise") fn = o.fn;
+    else if (t == "Relu") fn = {algorithm::eltwise_relu, 0.f, 0.f};
+    else if (t == "LeakyRelu") fn = {algorithm::eltwise_relu, attr_float(n, "alpha", 0.01f), 0.f};
+    else if (t == "Elu") fn = {algorithm::eltwise_elu, attr_float(n, "alpha", 1.f), 0.f};
+    else if (t == "Sigmoid") fn = {algorithm::eltwise_logistic, 0.f, 0.f};
+    else if (t == "Tanh") fn = {algorithm::eltwise_tanh, 0.f, 0.f};
+    else if (t == "HardSigmoid")
+        fn = {algorithm::eltwise_hardsigmoid, attr_float(n, "alpha", 0.2f), attr_float(n, "beta", 0.5f)};
+    else if (t == "HardSwish") fn = {algorithm::eltwise_hardswish, 1.f / 6.f, 0.5f};
+    else if (t == "Sqrt") fn = {algorithm::eltwise_sqrt, 0.f, 0.f};
+    else if (t == "Exp") fn = {algorithm::eltwise_exp, 0.f, 0.f};
+    else if (t == "Log") fn = {algorithm::eltwise_log, 0.f, 0.f};
+    else if (t == "Abs") fn = {algorithm::eltwise_abs, 0.f, 0.f};
+    else if (t == "Softplus") fn = {algorithm::eltwise_soft_relu, 1.f, 0.f};
+    else if (t == "Clip") {
+        fn.alg = algorithm::eltwise_clip;
+        clip_bounds(m, n, fn.alpha, fn.beta);
+    } else if (t == "Pow") {
+        auto it = m.initializers.find(n.inputs[1]);
+        if (it == m.initializers.end() || it->second.data.size() != 1) return false;
+        fn = {algorithm::eltwise_pow, 1.f, it->second.data[0]};
+    } else return false;
+    return true;
+}
+
+namespace {
+
+void check_activation(const model &m, const node &n) {
+    op o;
+    o.n = &n;
+    o.type = n.op_type;
+    eltwise_fn fn;
+    if (!activation_of(m, o, fn))
+        fail(n, n.op_type == "Pow" ? "the exponent (input 1) must be a constant holding one value"
+                                   : "not an eltwise function", status::unimplemented);
+    // Let prim check the parameters (soft_relu's alpha, NaN...), worded for this node.
+    try {
+        post_ops po;
+        po.append_eltwise(fn.alg, fn.alpha, fn.beta);
+    } catch (const error &e) {
+        fail(n, std::string("bad attribute: ") + e.what());
+    }
+}
+
+std::vector<memory::dims> same_dims(const model &, const node &, const std::vector<memory::dims> &in) {
+    return {in[0]};
+}
+
+void lower_activation(plan_builder &b, const op &o) {
+    eltwise_fn fn;
+    activation_of(*b.g.m, o, fn);
+    const memory::dims &out = b.g.dims_of(o.outputs[0]);
+    lowered_chain c = lower_chain(b, o, out, post_ops(), nullptr);
+    memory src = b.get(o.inputs[0]);
+    const bool constant = b.all_constant(o);
+    memory dst = host_destination(b, c, src.get_desc(), constant);
+    eltwise_forward::primitive_desc pd(
+        eltwise_forward::desc(prop_kind::forward_inference, fn.alg, src.get_desc(), dst.get_desc(),
+                              fn.alpha, fn.beta), b.attr(c.po));
+    eltwise_forward prim(pd);
+    exec_args args = c.args;
+    args[PRIM_ARG_SRC] = src;
+    args[PRIM_ARG_DST] = dst;
+    b.step(step_text(o, std::string("eltwise ") + algorithm_name(fn.alg), pd.impl_name(), c),
+           [prim, args] { prim.execute(args); }, constant);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+void check_erf(const model &, const node &) {}
+
+void lower_erf(plan_builder &b, const op &o) {
+    memory src = b.plain(o.inputs[0]);
+    memory dst = b.alloc(src.get_desc());
+    const int64_t n = product(b.g.dims_of(o.inputs[0]));
+    const bool constant = b.all_constant(o);
+    verbose_info(o.n->name + ": prim has no eltwise erf: Erf runs on the graph's own kernel");
+    b.step(o.n->name + ": erf graph kernel", [src, dst, n] {
+        const float *s = static_cast<const float *>(src.get_data_handle());
+        float *d = static_cast<float *>(dst.get_data_handle());
+        for (int64_t i = 0; i < n; ++i) d[i] = std::erf(s[i]);
+    }, constant);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+void check_internal(const model &, const node &n) {
+    fail(n, "Eltwise is the graph's internal op, not an ONNX op");
+}
+
+} // namespace
+
+std::vector<op_def> eltwise_ops() {
+    std::vector<op_def> v;
+    for (const char *t : {"Relu", "LeakyRelu", "Elu", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish",
+                          "Sqrt", "Exp", "Log", "Abs", "Softplus"})
+        v.push_back({t, 1, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Clip", 1, 3, check_activation, same_dims, lower_activation});
+    v.push_back({"Pow", 2, 2, check_activation, same_dims, lower_activation});
+    v.push_back({"Eltwise", 1, 1, check_internal, same_dims, lower_activation});
+    v.push_back({"Erf", 1, 1, check_erf, same_dims, lower_erf});
+    return v;
+}
+
+} // namespace detail
+} // namespace graph
+} // namespace prim
