@@ -228,3 +228,17 @@ TEST_CASE("graph: the fusion log's lines", "[graph]") {
     CHECK(r.line() == "prim_verbose,fuse,refused,Add_12,Conv_10,Add_12 not fused into Conv_10: Conv_10's "
                       "output has another consumer");
 }
+
+// Run by ctest with PRIM_VERBOSE=2 (tests/CMakeLists.txt): the refusal and the fusion are printed.
+TEST_CASE("graph: PRIM_VERBOSE=2 prints the fusion log", "[.verbose]") {
+    builder b;
+    b.input("x", {1, 8, 5, 5}).init("w", {8, 8, 3, 3}).init("k", {1, 8, 5, 5});
+    b.op("Conv", "Conv_10", {"x", "w"}, {"c"}, {{"pads", ais({1, 1, 1, 1})}});
+    b.op("Relu", "Relu_11", {"c"}, {"r"});
+    b.op("Add", "Add_12", {"c", "k"}, {"a"});
+    b.op("Sigmoid", "Sigmoid_13", {"a"}, {"s"});
+    b.op("Tanh", "Tanh_14", {"s"}, {"y"});
+    b.output("y").output("r");
+    compiled_model cm(b.m);
+    CHECK(cm.fusion_log().size() == 3);
+}

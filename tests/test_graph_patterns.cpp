@@ -140,6 +140,34 @@ TEST_CASE("graph: Conv + BatchNormalization + Relu, folded when constant", "[gra
     }
 }
 
+TEST_CASE("graph: weights and biases as graph inputs, grouped Conv + folded batch norm", "[graph]") {
+    SECTION("runtime weights and bias, a constant bias Add: a per-channel binary entry") {
+        builder b;
+        b.input("x", {2, 6, 7, 7}).input("w", {12, 3, 3, 3}).input("cb", {12}).init("k", {1, 12, 1, 1});
+        b.op("Conv", "Conv_0", {"x", "w", "cb"}, {"c"}, {{"group", ai(2)}, {"pads", ais({1, 1, 1, 1})}});
+        b.op("Add", "Add_1", {"c", "k"}, {"a"});
+        b.op("Relu", "Relu_2", {"a"}, {"y"});
+        b.output("y");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "Conv+Add(bias)+Relu", {"Conv_0", "Add_1", "Relu_2"}));
+        const std::string steps = steps_text(cm);
+        INFO(steps);
+        CHECK(steps.find("post-ops add:f32:per_oc+relu") != std::string::npos);
+        CHECK(steps.find("reorder w plain") != std::string::npos);
+        CHECK(steps.find("reorder w plain -> ABcd16b16a (at load time)") == std::string::npos);
+    }
+    SECTION("grouped Conv without bias, batch norm folded per output channel") {
+        builder b;
+        b.input("x", {1, 8, 6, 6}).init("w", {8, 2, 3, 3});
+        b.init("s", {8}).init("sh", {8}).init("mu", {8}).init("v", {8}, 0.5f, 2.f);
+        b.op("Conv", "Conv_0", {"x", "w"}, {"c"}, {{"group", ai(4)}});
+        b.op("BatchNormalization", "BatchNormalization_1", {"c", "s", "sh", "mu", "v"}, {"y"});
+        b.output("y");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "Conv+BatchNormalization(folded)", {"Conv_0", "BatchNormalization_1"}));
+    }
+}
+
 TEST_CASE("graph: residual Add as a sum or a binary post-op", "[graph]") {
     SECTION("the other branch is read only by the Add: sum in its buffer") {
         builder b;
