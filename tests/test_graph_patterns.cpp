@@ -427,6 +427,33 @@ TEST_CASE("graph: a batch of -1 resolved from the options or the inputs", "[grap
                       Catch::Contains("input x has dims 2x3x6x6, the model declares -1x3x6x6 with batch 3"));
 }
 
+TEST_CASE("graph: intermediate results share one arena when their lifetimes do not overlap", "[graph]") {
+    // Eight activations one after the other, unfused: at most two results live at once.
+    builder b;
+    const dims d = {1, 64, 32, 32};
+    const size_t bytes = size_t(count(d)) * sizeof(float);
+    b.input("x", d);
+    std::string prev = "x";
+    const char *types[] = {"Relu", "Tanh", "Abs", "Sigmoid", "Elu", "Relu", "Tanh", "Sigmoid"};
+    for (int i = 0; i < 8; ++i) {
+        const std::string out = i == 7 ? "y" : "t" + std::to_string(i);
+        b.op(types[i], std::string(types[i]) + "_" + std::to_string(i), {prev}, {out});
+        prev = out;
+    }
+    // A branch read at the end stays alive across the chain.
+    b.op("Add", "Add_8", {"t1", "y"}, {"z"});
+    b.output("z");
+    prim::graph::options o;
+    o.fuse = false;
+    compiled_model cm(b.m, o);
+    INFO(steps_text(cm));
+    CHECK(cm.arena_bytes() >= 2 * bytes);
+    CHECK(cm.arena_bytes() <= 3 * bytes);
+    tmap in = make_inputs(b.m, {});
+    check_close(cm.run(in), ref_run(b.m, in));
+    check_model(b.m, in);
+}
+
 TEST_CASE("graph: nodes in any order are sorted", "[graph]") {
     builder b;
     b.input("x", {2, 7}).init("w", {7, 3});

@@ -55,6 +55,9 @@ public:
     // The steps of the latest plan, one line each, in execution order ("Conv_0+Relu_1:
     // convolution jit:avx512 post-ops relu", "reorder Conv_0 -> plain"...), for tests and tools.
     std::vector<std::string> steps() const;
+    // Bytes of the one buffer the latest plan's intermediate results share (each placed there for
+    // the steps that use it, so results whose lifetimes do not overlap share bytes).
+    size_t arena_bytes() const;
     // The graph's nodes in the order they run (topologically sorted).
     std::vector<std::string> sorted_nodes() const;
 

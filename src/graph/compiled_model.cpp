@@ -40,7 +40,7 @@ struct compiled_model::state {
         }
         plan_builder b(g, opt);
         for (const auto &in : m.inputs) {
-            memory mem = b.alloc(plan_builder::plain_desc(dims.at(in.name)));
+            memory mem = b.persistent(plan_builder::plain_desc(dims.at(in.name)));
             b.set(in.name, mem, false, false);
             b.result.inputs[in.name] = mem;
         }
@@ -59,7 +59,12 @@ struct compiled_model::state {
                 throw error(e.get_status(), names + " (" + o.type + "): " + msg);
             }
         }
-        for (const auto &out : m.outputs) b.result.outputs.push_back({out.name, b.plain(out.name)});
+        std::vector<memory> outs;
+        for (const auto &out : m.outputs) {
+            b.result.outputs.push_back({out.name, b.plain(out.name)});
+            outs.push_back(b.result.outputs.back().second);
+        }
+        b.finish(outs);
         b.result.log = g.log;
         return std::make_unique<plan>(std::move(b.result));
     }
@@ -155,6 +160,11 @@ std::vector<fusion_record> compiled_model::fusion_log() const {
 std::vector<std::string> compiled_model::steps() const {
     std::lock_guard<std::mutex> lock(s_->mu);
     return s_->current ? s_->current->step_texts : std::vector<std::string>();
+}
+
+size_t compiled_model::arena_bytes() const {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return s_->current ? s_->current->arena_bytes : 0;
 }
 
 std::vector<std::string> compiled_model::sorted_nodes() const {

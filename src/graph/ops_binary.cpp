@@ -39,7 +39,7 @@ void lower_binary(plan_builder &b, const op &o) {
         src0 = b.get(a);
     } else {
         // Neither operand has the output's dims: broadcast A first.
-        memory zeros = b.alloc(plan_builder::plain_desc(out));
+        memory zeros = b.persistent(plan_builder::plain_desc(out));
         src0 = b.alloc(plan_builder::plain_desc(out));
         memory a_b = broadcast_operand(b, a, out);
         binary bc(binary::primitive_desc(binary::desc(algorithm::binary_add, zeros.get_desc(),
@@ -47,20 +47,19 @@ void lower_binary(plan_builder &b, const op &o) {
         b.step(o.n->name + ": broadcast " + a + " to " + dims_text(out),
                [bc, zeros, a_b, src0] {
                    bc.execute({{PRIM_ARG_SRC_0, zeros}, {PRIM_ARG_SRC_1, a_b}, {PRIM_ARG_DST, src0}});
-               }, b.is_constant(a));
+               }, b.is_constant(a), {zeros, a_b, src0});
     }
     memory src1 = b.g.dims_of(c1) == out ? b.get(c1) : broadcast_operand(b, c1, out);
     lowered_chain c = lower_chain(b, o, out, base, nullptr);
     memory dst = host_destination(b, c, src0.get_desc(), constant);
     binary::primitive_desc pd(binary::desc(binary_alg(o.type), src0.get_desc(), src1.get_desc(),
                                            dst.get_desc()), b.attr(c.po));
-    binary prim(pd);
     exec_args args = c.args;
     args[PRIM_ARG_SRC_0] = src0;
     args[PRIM_ARG_SRC_1] = src1;
     args[PRIM_ARG_DST] = dst;
-    b.step(step_text(o, std::string("binary ") + algorithm_name(binary_alg(o.type)), pd.impl_name(), c),
-           [prim, args] { prim.execute(args); }, constant);
+    b.primitive_step(step_text(o, std::string("binary ") + algorithm_name(binary_alg(o.type)), pd.impl_name(), c),
+                     binary(pd), args, constant);
     b.set(o.outputs[0], dst, constant, true);
 }
 

@@ -77,7 +77,7 @@ std::vector<memory::dims> infer_conv(const model &, const node &n, const std::ve
 }
 
 memory constant_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v) {
-    memory m = b.alloc(plan_builder::plain_desc(d));
+    memory m = b.persistent(plan_builder::plain_desc(d));
     std::copy(v.begin(), v.end(), static_cast<float *>(m.get_data_handle()));
     return m;
 }
@@ -111,7 +111,7 @@ void lower_conv(plan_builder &b, const op &o) {
     if (fold.changed && !fold.weights.empty())
         wei_plain = constant_buffer(b, wdims, fold.weights);
     else
-        wei_plain = memory(plan_builder::plain_desc(wdims), b.plain(o.inputs[1]).get_data_handle());
+        wei_plain = b.view(b.plain(o.inputs[1]), plan_builder::plain_desc(wdims));
     if (fold.changed) bias_mem = constant_buffer(b, {oc}, fold.bias);
     else if (has_bias) bias_mem = b.plain(o.inputs[2]);
     const bool wei_constant = b.is_constant(o.inputs[1]);
@@ -151,10 +151,9 @@ void lower_conv(plan_builder &b, const op &o) {
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_WEIGHTS] = wei;
     args[PRIM_ARG_DST] = dst;
-    convolution_forward prim(pd);
-    b.step(step_text(o, "convolution", pd.impl_name(), c) + " src " + pd.src_desc().layout() +
-               " dst " + pd.dst_desc().layout(),
-           [prim, args] { prim.execute(args); }, constant);
+    b.primitive_step(step_text(o, "convolution", pd.impl_name(), c) + " src " + pd.src_desc().layout() +
+                         " dst " + pd.dst_desc().layout(),
+                     convolution_forward(pd), args, constant);
     b.set(o.outputs[0], dst, constant, true);
 }
 

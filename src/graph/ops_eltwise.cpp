@@ -98,12 +98,11 @@ void lower_activation(plan_builder &b, const op &o) {
     eltwise_forward::primitive_desc pd(
         eltwise_forward::desc(prop_kind::forward_inference, fn.alg, src.get_desc(), dst.get_desc(),
                               fn.alpha, fn.beta), b.attr(c.po));
-    eltwise_forward prim(pd);
     exec_args args = c.args;
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_DST] = dst;
-    b.step(step_text(o, std::string("eltwise ") + algorithm_name(fn.alg), pd.impl_name(), c),
-           [prim, args] { prim.execute(args); }, constant);
+    b.primitive_step(step_text(o, std::string("eltwise ") + algorithm_name(fn.alg), pd.impl_name(), c),
+                     eltwise_forward(pd), args, constant);
     b.set(o.outputs[0], dst, constant, true);
 }
 
@@ -119,7 +118,7 @@ void lower_erf(plan_builder &b, const op &o) {
         const float *s = static_cast<const float *>(src.get_data_handle());
         float *d = static_cast<float *>(dst.get_data_handle());
         for (int64_t i = 0; i < n; ++i) d[i] = std::erf(s[i]);
-    }, constant);
+    }, constant, {src, dst});
     b.set(o.outputs[0], dst, constant, true);
 }
 

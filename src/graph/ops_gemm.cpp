@@ -94,19 +94,17 @@ void lower_gemm(plan_builder &b, const op &o) {
     memory a_plain = b.plain(o.inputs[0]);
     memory src = a_plain;
     if (s.trans_a) {
-        memory view(memory::desc({s.m, s.k}, memory::data_type::f32, memory::dims{1, s.m}),
-                    a_plain.get_data_handle());
+        memory view = b.view(a_plain, memory::desc({s.m, s.k}, memory::data_type::f32, memory::dims{1, s.m}));
         src = b.alloc(plan_builder::plain_desc({s.m, s.k}));
         b.reorder_step("transpose " + o.inputs[0], view, src, b.is_constant(o.inputs[0]));
     }
     // B as N x K: a view of B's plain buffer.
     memory b_plain = b.plain(o.inputs[1]);
-    memory wei_view(memory::desc({s.n, s.k}, memory::data_type::f32,
-                                 s.trans_b ? memory::dims{s.k, 1} : memory::dims{1, s.n}),
-                    b_plain.get_data_handle());
+    memory wei_view = b.view(b_plain, memory::desc({s.n, s.k}, memory::data_type::f32,
+                                                   s.trans_b ? memory::dims{s.k, 1} : memory::dims{1, s.n}));
     memory bias;
     if (has_bias) {
-        bias = b.alloc(plan_builder::plain_desc({s.n}));
+        bias = b.persistent(plan_builder::plain_desc({s.n}));
         std::copy(fold.bias.begin(), fold.bias.end(), static_cast<float *>(bias.get_data_handle()));
     }
     post_ops po = c.po;
@@ -131,9 +129,8 @@ void lower_gemm(plan_builder &b, const op &o) {
     args[PRIM_ARG_SRC] = b.in_layout_memory(src, pd.src_desc(), constant);
     args[PRIM_ARG_WEIGHTS] = wei;
     args[PRIM_ARG_DST] = dst;
-    inner_product_forward prim(pd);
-    b.step(step_text(o, "inner_product", pd.impl_name(), c), [prim, args] { prim.execute(args); },
-           constant);
+    b.primitive_step(step_text(o, "inner_product", pd.impl_name(), c), inner_product_forward(pd), args,
+                     constant);
     b.set(o.outputs[0], dst, constant, true);
 }
 

@@ -57,9 +57,8 @@ void lower_bnorm(plan_builder &b, const op &o) {
                                                    b.is_constant(o.inputs[i + 1]));
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_DST] = dst;
-    batch_normalization_forward prim(pd);
-    b.step(step_text(o, "batch_normalization", pd.impl_name(), c), [prim, args] { prim.execute(args); },
-           constant);
+    b.primitive_step(step_text(o, "batch_normalization", pd.impl_name(), c),
+                     batch_normalization_forward(pd), args, constant);
     b.set(o.outputs[0], dst, constant, true);
 }
 
@@ -99,7 +98,7 @@ void lower_lnorm(plan_builder &b, const op &o) {
     const memory::dims view = own_dims ? xd : memory::dims{product(xd) / d, d};
     lowered_chain c = lower_chain(b, o, view, post_ops(), nullptr);
     const bool constant = b.all_constant(o);
-    memory src(plan_builder::plain_desc(view), b.plain(o.inputs[0]).get_data_handle());
+    memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc(view));
     memory dst = host_destination(b, c, src.get_desc(), constant);
     auto flags = normalization_flags::use_scale;
     if (has_input(n, 2)) flags |= normalization_flags::use_shift;
@@ -108,16 +107,14 @@ void lower_lnorm(plan_builder &b, const op &o) {
                                           memory::desc(), attr_float(n, "epsilon", 1e-5f), flags),
         b.attr(c.po));
     exec_args args = c.args;
-    args[PRIM_ARG_SCALE] = memory(plan_builder::plain_desc({d}), b.plain(o.inputs[1]).get_data_handle());
+    args[PRIM_ARG_SCALE] = b.view(b.plain(o.inputs[1]), plan_builder::plain_desc({d}));
     if (has_input(n, 2))
-        args[PRIM_ARG_SHIFT] = memory(plan_builder::plain_desc({d}), b.plain(o.inputs[2]).get_data_handle());
+        args[PRIM_ARG_SHIFT] = b.view(b.plain(o.inputs[2]), plan_builder::plain_desc({d}));
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_DST] = dst;
-    layer_normalization_forward prim(pd);
-    b.step(step_text(o, "layer_normalization", pd.impl_name(), c), [prim, args] { prim.execute(args); },
-           constant);
-    b.set(o.outputs[0], memory(plan_builder::plain_desc(xd), dst.get_data_handle()), constant,
-          c.sum_operand.empty() || dst.get_data_handle() != b.get(c.sum_operand).get_data_handle());
+    b.primitive_step(step_text(o, "layer_normalization", pd.impl_name(), c),
+                     layer_normalization_forward(pd), args, constant);
+    b.set(o.outputs[0], b.view(dst, plan_builder::plain_desc(xd)), constant, true);
 }
 
 } // namespace

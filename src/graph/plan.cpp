@@ -1,6 +1,8 @@
 // The plan builder: tensors' memories, reorders between layouts, steps run now or at every run.
 #include "graph/plan.hpp"
 
+#include <algorithm>
+
 namespace prim {
 namespace graph {
 namespace detail {
@@ -40,9 +42,68 @@ memory::desc plan_builder::plain_desc(const memory::dims &d) {
     return memory::desc(d, memory::data_type::f32, strides);
 }
 
-memory plan_builder::alloc(const memory::desc &md) { return memory(md); }
+memory plan_builder::persistent(const memory::desc &md) {
+    memory m(md);
+    result.storage.push_back(m);
+    return m;
+}
 
-void plan_builder::step(const std::string &text, std::function<void()> fn, bool constant) {
+memory plan_builder::alloc(const memory::desc &md) {
+    // Placeholders are spaced by their size, so that no two seem to overlap; they are never
+    // dereferenced: a step touching one settles its buffer first.
+    buffer_group g;
+    g.bytes = std::max<size_t>(md.get_size(), 64);
+    g.keep_zero = !md.is_dense() || md.nelems_padded() != product(md.get_dims());
+    const uintptr_t at = next_placeholder_;
+    next_placeholder_ += (g.bytes + 127) / 64 * 64;
+    memory m(md, reinterpret_cast<void *>(at));
+    g.members.push_back(m);
+    group_at_[at] = groups_.size();
+    groups_.push_back(g);
+    return m;
+}
+
+plan_builder::buffer_group *plan_builder::track(const memory &m) {
+    auto it = group_at_.find(reinterpret_cast<uintptr_t>(m.get_data_handle()));
+    if (it == group_at_.end()) return nullptr;
+    buffer_group &g = groups_[it->second];
+    g.members.push_back(m);
+    if (g.real) m.set_data_handle(g.real);
+    return &g;
+}
+
+memory plan_builder::view(const memory &base, const memory::desc &md) {
+    memory v(md, base.get_data_handle());
+    track(v);
+    return v;
+}
+
+void plan_builder::settle(buffer_group &g, void *address) {
+    g.real = address;
+    for (auto &m : g.members) m.set_data_handle(address);
+}
+
+void plan_builder::make_persistent(buffer_group &g) {
+    if (g.real) return;
+    memory own(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
+                            memory::data_type::f32, memory::format_tag::a));
+    result.storage.push_back(own);
+    settle(g, own.get_data_handle());
+}
+
+void plan_builder::step(const std::string &text, std::function<void()> fn, bool constant,
+                        const std::vector<memory> &uses) {
+    const int index = static_cast<int>(result.steps.size());
+    for (const auto &m : uses) {
+        buffer_group *g = track(m);
+        if (!g) continue;
+        if (constant) {
+            make_persistent(*g);
+        } else {
+            if (g->first < 0) g->first = index;
+            g->last = index;
+        }
+    }
     if (constant) {
         fn();
         result.step_texts.push_back(text + " (at load time)");
@@ -52,10 +113,71 @@ void plan_builder::step(const std::string &text, std::function<void()> fn, bool 
     result.steps.push_back({text, std::move(fn)});
 }
 
+void plan_builder::finish(const std::vector<memory> &outputs) {
+    for (const auto &m : outputs)
+        if (buffer_group *g = track(m)) make_persistent(*g);
+    // First fit over the free ranges, step by step: a buffer is placed at its first step and its
+    // range is free again after its last.
+    std::vector<std::pair<size_t, size_t>> free_ranges; // offset, bytes
+    std::vector<size_t> offset(groups_.size(), 0);
+    size_t end = 0;
+    const int nsteps = static_cast<int>(result.steps.size());
+    std::vector<std::vector<size_t>> starts(nsteps), ends(nsteps);
+    for (size_t i = 0; i < groups_.size(); ++i) {
+        buffer_group &g = groups_[i];
+        if (g.real || g.first < 0) continue;
+        if (g.keep_zero) {
+            make_persistent(g);
+            continue;
+        }
+        starts[g.first].push_back(i);
+        ends[g.last].push_back(i);
+    }
+    for (int s = 0; s < nsteps; ++s) {
+        for (size_t i : starts[s]) {
+            const size_t bytes = (groups_[i].bytes + 63) / 64 * 64;
+            auto fit = free_ranges.end();
+            for (auto it = free_ranges.begin(); it != free_ranges.end(); ++it)
+                if (it->second >= bytes && (fit == free_ranges.end() || it->second < fit->second)) fit = it;
+            if (fit != free_ranges.end()) {
+                offset[i] = fit->first;
+                fit->first += bytes;
+                fit->second -= bytes;
+                if (!fit->second) free_ranges.erase(fit);
+            } else {
+                offset[i] = end;
+                end += bytes;
+            }
+        }
+        for (size_t i : ends[s]) {
+            free_ranges.push_back({offset[i], (groups_[i].bytes + 63) / 64 * 64});
+            // Merge neighbours so that large buffers fit again.
+            std::sort(free_ranges.begin(), free_ranges.end());
+            std::vector<std::pair<size_t, size_t>> merged;
+            for (const auto &r : free_ranges) {
+                if (!merged.empty() && merged.back().first + merged.back().second == r.first)
+                    merged.back().second += r.second;
+                else
+                    merged.push_back(r);
+            }
+            free_ranges = merged;
+        }
+    }
+    arena_bytes_ = end;
+    result.arena_bytes = end;
+    if (!end) return;
+    memory arena(memory::desc({static_cast<memory::dim>(end / sizeof(float))}, memory::data_type::f32,
+                              memory::format_tag::a));
+    result.storage.push_back(arena);
+    char *base = static_cast<char *>(arena.get_data_handle());
+    for (int s = 0; s < nsteps; ++s)
+        for (size_t i : starts[s]) settle(groups_[i], base + offset[i]);
+}
+
 void plan_builder::reorder_step(const std::string &text, const memory &src, const memory &dst,
                                 bool constant) {
     reorder r(src.get_desc(), dst.get_desc());
-    step(text, [r, src, dst] { r.execute(src, dst); }, constant);
+    step(text, [r, src, dst] { r.execute(src, dst); }, constant, {src, dst});
 }
 
 memory plan_builder::plain(const std::string &t) {

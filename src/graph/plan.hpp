@@ -1,6 +1,13 @@
 // A plan: the graph lowered for one set of input dims. The builder gives every tensor a memory
 // (its buffer and layout), inserts reorders where a consumer needs another layout, and records
 // the steps to run; a step whose inputs are all constant runs once, while the plan is built.
+//
+// Buffers: a transient buffer (alloc) gets a placeholder address while the plan is built; every
+// step names the memories it touches, which gives each buffer its first and last step. finish()
+// then places the transient buffers in one arena, two buffers sharing bytes only when no step
+// needs both (a buffer reused after its last reader ran). A buffer touched by a step run at load
+// time, a graph output, or a layout with padding or gaps (whose unwritten bytes must stay zero)
+// gets a buffer of its own instead.
 #pragma once
 #include <functional>
 #include <map>
@@ -21,10 +28,12 @@ struct plan {
         std::function<void()> run;
     };
     std::map<std::string, memory> inputs;  // graph inputs, plain; run() copies into them
+    std::vector<memory> storage;           // the buffers: the arena and the persistent ones
     std::vector<step> steps;
     std::vector<std::pair<std::string, memory>> outputs; // plain
     std::vector<fusion_record> log;
     std::vector<std::string> step_texts;   // every step, those run at build time marked
+    size_t arena_bytes = 0;
 };
 
 class plan_builder {
@@ -54,17 +63,49 @@ public:
     memory in_layout_memory(const memory &m, const memory::desc &want, bool constant);
     // A plain desc of dims.
     static memory::desc plain_desc(const memory::dims &d);
-    // A new zero-filled buffer, kept alive by the plan.
+    // A transient buffer: its address is settled by finish().
     memory alloc(const memory::desc &md);
+    // A zero-filled buffer of its own, usable at once (constants written while building, inputs).
+    memory persistent(const memory::desc &md);
+    // base's buffer seen with another desc (the same bytes from the same address).
+    memory view(const memory &base, const memory::desc &md);
 
-    // Adds a step; run at once (and not recorded) when constant.
-    void step(const std::string &text, std::function<void()> fn, bool constant);
+    // Adds a step touching `uses` (every memory it reads or writes); run at once (and not
+    // recorded) when constant.
+    void step(const std::string &text, std::function<void()> fn, bool constant,
+              const std::vector<memory> &uses);
+    // A step executing a primitive on args.
+    template <typename P>
+    void primitive_step(const std::string &text, const P &prim, const exec_args &args, bool constant) {
+        std::vector<memory> uses;
+        for (const auto &kv : args) uses.push_back(kv.second);
+        step(text, [prim, args] { prim.execute(args); }, constant, uses);
+    }
+    // Places the transient buffers (outputs: the graph outputs' memories).
+    void finish(const std::vector<memory> &outputs);
+    size_t arena_bytes() const { return arena_bytes_; }
     // A reorder step from src to dst.
     void reorder_step(const std::string &text, const memory &src, const memory &dst, bool constant);
     // True when every tensor op reads (inputs and fused operands) is constant.
     bool all_constant(const op &o) const;
 
 private:
+    struct buffer_group {
+        size_t bytes = 0;
+        bool keep_zero = false;       // padding or gaps: never shared
+        std::vector<memory> members;  // every memory object on this buffer
+        int first = -1, last = -1;    // runtime steps using it
+        void *real = nullptr;         // its address once settled
+    };
+    // The group of m (registering m in it), or nullptr when m's buffer is not transient.
+    buffer_group *track(const memory &m);
+    void settle(buffer_group &g, void *address);
+    void make_persistent(buffer_group &g);
+
+    std::vector<buffer_group> groups_;
+    std::map<uintptr_t, size_t> group_at_; // placeholder address -> group
+    uintptr_t next_placeholder_ = uintptr_t(1) << 46;
+    size_t arena_bytes_ = 0;
     std::map<std::string, memory> mems_;
     std::map<std::string, memory> plain_cache_;
     std::set<std::string> constants_, owned_;

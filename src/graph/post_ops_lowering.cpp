@@ -11,7 +11,7 @@ memory broadcast_operand(plan_builder &b, const std::string &t, const memory::di
     memory p = b.plain(t);
     memory::dims d = b.g.dims_of(t);
     d.insert(d.begin(), out.size() - d.size(), 1);
-    return memory(plan_builder::plain_desc(d), p.get_data_handle());
+    return b.view(p, plan_builder::plain_desc(d));
 }
 
 namespace {
@@ -122,7 +122,7 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
                                 static_cast<float *>(va.get_data_handle()), eps, oc,
                                 static_cast<float *>(ma.get_data_handle()),
                                 static_cast<float *>(mc.get_data_handle()));
-            }, constant);
+            }, constant, {s, sh, mu, va, ma, mc});
             add_binary(algorithm::binary_mul, ma);
             add_binary(algorithm::binary_add, mc);
             break;
