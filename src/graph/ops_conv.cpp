@@ -121,15 +121,29 @@ void lower_conv(plan_builder &b, const op &o) {
         return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
     };
     const memory::desc bias_md = bias_mem.is_empty() ? memory::desc() : bias_mem.get_desc();
-    convolution_forward::desc d =
-        bias_mem.is_empty()
-            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                        any(xd), any(wdims), any(geo.out), geo.strides, geo.dilates,
-                                        geo.pad_l, geo.pad_r)
-            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                        any(xd), any(wdims), bias_md, any(geo.out), geo.strides,
-                                        geo.dilates, geo.pad_l, geo.pad_r);
-    convolution_forward::primitive_desc pd(d, b.attr(c.po));
+    auto make_pd = [&](const memory::desc &src_md) {
+        return convolution_forward::primitive_desc(
+            bias_mem.is_empty()
+                ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                            src_md, any(wdims), any(geo.out), geo.strides, geo.dilates,
+                                            geo.pad_l, geo.pad_r)
+                : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                            src_md, any(wdims), bias_md, any(geo.out), geo.strides,
+                                            geo.dilates, geo.pad_l, geo.pad_r),
+            b.attr(c.po));
+    };
+    convolution_forward::primitive_desc pd = make_pd(any(xd));
+    // The source as its producer left it (another convolution's blocked output), when the same
+    // implementation reads it: no reorder between the two.
+    const memory::desc have = b.get(o.inputs[0]).get_desc();
+    if (pd.src_desc() != have && have != plan_builder::plain_desc(xd) && have.is_dense()) {
+        try {
+            convolution_forward::primitive_desc given = make_pd(have);
+            if (given.impl_name() == pd.impl_name()) pd = given;
+        } catch (const error &) {
+            // Not taken in that layout: reorder into the chosen one.
+        }
+    }
 
     memory src = b.in_layout(o.inputs[0], pd.src_desc());
     memory wei = wei_plain;

@@ -25,6 +25,7 @@ memory plan_builder::get(const std::string &t) const {
 void plan_builder::set(const std::string &t, const memory &m, bool constant, bool owned) {
     mems_[t] = m;
     plain_cache_.erase(t);
+    layout_cache_.erase(t);
     if (constant) constants_.insert(t); else constants_.erase(t);
     if (owned) owned_.insert(t); else owned_.erase(t);
 }
@@ -196,9 +197,12 @@ memory plan_builder::in_layout(const std::string &t, const memory::desc &want) {
     memory m = get(t);
     if (m.get_desc() == want) return m;
     if (want == plain_desc(want.get_dims()) && want.get_dims() == g.dims_of(t)) return plain(t);
+    for (const auto &copy : layout_cache_[t])
+        if (copy.get_desc() == want) return copy;
     memory r = alloc(want);
     reorder_step("reorder " + t + " " + m.get_desc().layout() + " -> " + want.layout(), m, r,
                  is_constant(t));
+    layout_cache_[t].push_back(r);
     return r;
 }
 

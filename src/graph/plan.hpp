@@ -57,7 +57,7 @@ public:
 
     // t in the dense row-major layout (a reorder when it is not, made once per tensor).
     memory plain(const std::string &t);
-    // t in layout want (a reorder into a new buffer when it differs).
+    // t in layout want (a reorder into a new buffer when it differs, made once per layout).
     memory in_layout(const std::string &t, const memory::desc &want);
     // m (not a named tensor) in layout want: m itself or a reordered copy.
     memory in_layout_memory(const memory &m, const memory::desc &want, bool constant);
@@ -108,6 +108,7 @@ private:
     size_t arena_bytes_ = 0;
     std::map<std::string, memory> mems_;
     std::map<std::string, memory> plain_cache_;
+    std::map<std::string, std::vector<memory>> layout_cache_; // t's reordered copies
     std::set<std::string> constants_, owned_;
 };
 

@@ -74,7 +74,11 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
             break;
         case post_entry::kind::binary:
             folding = false;
-            add_binary(e.alg, broadcast_operand(b, e.operand, out));
+            // An operand of the output's dims is read in its own layout (often the host's).
+            if (b.g.dims_of(e.operand) == out && b.get(e.operand).get_desc().is_dense())
+                add_binary(e.alg, b.get(e.operand));
+            else
+                add_binary(e.alg, broadcast_operand(b, e.operand, out));
             break;
         case post_entry::kind::bias_add:
             if (folding && b.is_constant(e.operand) && m.initializers.count(e.operand)) {
