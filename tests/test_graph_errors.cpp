@@ -179,6 +179,8 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
         {"a NaN parameter", [](builder &b) {
              b.op("LeakyRelu", "LeakyRelu_1", {"y"}, {"z"}, {{"alpha", af(NAN)}});
          }, status::invalid_arguments, "LeakyRelu_1 (LeakyRelu): bad attribute: "},
+        {"an output the op does not have", [](builder &b) { b.op("Relu", "Relu_1", {"y"}, {"z", "z2"}); },
+         status::invalid_arguments, "Relu_1 (Relu): has 2 outputs; Relu has 1"},
         {"the internal op", [](builder &b) { b.op("Eltwise", "Eltwise_1", {"y"}, {"z"}); },
          status::invalid_arguments, "Eltwise_1 (Eltwise): Eltwise is the graph's internal op"},
         {"bad input dim", [](builder &b) { b.m.inputs[0].dims = {1, 3, 0, 5}; },

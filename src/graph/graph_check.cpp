@@ -42,6 +42,9 @@ std::vector<size_t> check_and_sort(const model &m) {
         for (int k = 0; k < d->min_inputs; ++k)
             if (n.inputs[k].empty()) fail(n, "missing input: input " + std::to_string(k) + " is required");
         if (n.outputs.empty() || n.outputs[0].empty()) fail(n, "has no output");
+        if (static_cast<int>(n.outputs.size()) > d->max_outputs)
+            fail(n, "has " + std::to_string(n.outputs.size()) + " outputs; " + n.op_type + " has " +
+                        std::to_string(d->max_outputs));
         for (const auto &o : n.outputs) {
             if (o.empty()) continue;
             if (sources.count(o)) fail(n, "writes " + o + ", which is a graph input or an initializer");

@@ -14,6 +14,7 @@ namespace detail {
 struct op_def {
     std::string type;
     int min_inputs = 1, max_inputs = 1;
+    int max_outputs = 1; // ONNX's optional outputs beyond the first are refused by the check
     // Attributes and constant inputs, checked when the model is compiled (no shapes yet).
     void (*check)(const model &m, const node &n) = nullptr;
     // Output dims from the input dims ({} for an input left out); fails naming the problem.

@@ -68,7 +68,7 @@ void lower_binary(plan_builder &b, const op &o) {
 std::vector<op_def> binary_ops() {
     std::vector<op_def> v;
     for (const char *t : {"Add", "Sub", "Mul", "Div"})
-        v.push_back({t, 2, 2, nullptr, infer_binary, lower_binary});
+        v.push_back({t, 2, 2, 1, nullptr, infer_binary, lower_binary});
     return v;
 }
 

@@ -173,7 +173,7 @@ void lower_conv(plan_builder &b, const op &o) {
 
 } // namespace
 
-std::vector<op_def> conv_ops() { return {{"Conv", 2, 3, check_conv, infer_conv, lower_conv}}; }
+std::vector<op_def> conv_ops() { return {{"Conv", 2, 3, 1, check_conv, infer_conv, lower_conv}}; }
 
 } // namespace detail
 } // namespace graph

@@ -132,11 +132,11 @@ std::vector<op_def> eltwise_ops() {
     std::vector<op_def> v;
     for (const char *t : {"Relu", "LeakyRelu", "Elu", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish",
                           "Sqrt", "Exp", "Log", "Abs", "Softplus"})
-        v.push_back({t, 1, 1, check_activation, same_dims, lower_activation});
-    v.push_back({"Clip", 1, 3, check_activation, same_dims, lower_activation});
-    v.push_back({"Pow", 2, 2, check_activation, same_dims, lower_activation});
-    v.push_back({"Eltwise", 1, 1, check_internal, same_dims, lower_activation});
-    v.push_back({"Erf", 1, 1, check_erf, same_dims, lower_erf});
+        v.push_back({t, 1, 1, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Clip", 1, 3, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Pow", 2, 2, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Eltwise", 1, 1, 1, check_internal, same_dims, lower_activation});
+    v.push_back({"Erf", 1, 1, 1, check_erf, same_dims, lower_erf});
     return v;
 }
 

@@ -137,8 +137,8 @@ void lower_gemm(plan_builder &b, const op &o) {
 } // namespace
 
 std::vector<op_def> gemm_ops() {
-    return {{"Gemm", 2, 3, check_gemm, infer_gemm, lower_gemm},
-            {"MatMul", 2, 2, nullptr, infer_gemm, lower_gemm}};
+    return {{"Gemm", 2, 3, 1, check_gemm, infer_gemm, lower_gemm},
+            {"MatMul", 2, 2, 1, nullptr, infer_gemm, lower_gemm}};
 }
 
 } // namespace detail

@@ -120,8 +120,8 @@ void lower_lnorm(plan_builder &b, const op &o) {
 } // namespace
 
 std::vector<op_def> norm_ops() {
-    return {{"BatchNormalization", 5, 5, check_bnorm, infer_bnorm, lower_bnorm},
-            {"LayerNormalization", 2, 3, check_lnorm, infer_lnorm, lower_lnorm}};
+    return {{"BatchNormalization", 5, 5, 5, check_bnorm, infer_bnorm, lower_bnorm},
+            {"LayerNormalization", 2, 3, 3, check_lnorm, infer_lnorm, lower_lnorm}};
 }
 
 } // namespace detail

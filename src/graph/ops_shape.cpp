@@ -150,12 +150,12 @@ void lower_shape_op(plan_builder &b, const op &o) {
 
 std::vector<op_def> shape_ops() {
     std::vector<op_def> v;
-    v.push_back({"Identity", 1, 1, nullptr, infer_shape_op, lower_shape_op});
-    v.push_back({"Flatten", 1, 1, nullptr, infer_shape_op, lower_shape_op});
-    v.push_back({"Reshape", 2, 2, check_reshape, infer_shape_op, lower_shape_op});
-    v.push_back({"Squeeze", 1, 2, check_reshape, infer_shape_op, lower_shape_op});
-    v.push_back({"Unsqueeze", 1, 2, check_reshape, infer_shape_op, lower_shape_op});
-    v.push_back({"Transpose", 1, 1, nullptr, infer_shape_op, lower_shape_op});
+    v.push_back({"Identity", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
+    v.push_back({"Flatten", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
+    v.push_back({"Reshape", 2, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
+    v.push_back({"Squeeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
+    v.push_back({"Unsqueeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
+    v.push_back({"Transpose", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
     return v;
 }
 
