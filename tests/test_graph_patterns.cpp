@@ -315,6 +315,30 @@ TEST_CASE("graph: activations written as several ops", "[graph]") {
             CHECK(has_fusion(cm.fusion_log(), "gelu_tanh", names));
         }
     }
+    SECTION("near misses are left as they are: a wrong constant, a shared intermediate, another x") {
+        builder b;
+        b.input("x", {2, 9}).input("z", {2, 9}).init_values("sqrt2", {}, {1.4142135f});
+        b.init_values("one", {}, {1.f}).init_values("c", {}, {0.6f});
+        b.op("Div", "Div_0", {"x", "sqrt2"}, {"d"});
+        b.op("Erf", "Erf_1", {"d"}, {"e"});
+        b.op("Add", "Add_2", {"e", "one"}, {"a"});
+        b.op("Mul", "Mul_3", {"x", "a"}, {"m"});
+        b.op("Mul", "Mul_4", {"m", "c"}, {"g"});       // 0.6, not 0.5
+        b.op("Sigmoid", "Sigmoid_5", {"x"}, {"s"});
+        b.op("Mul", "Mul_6", {"x", "s"}, {"sw"});      // s is read again below
+        b.op("Sigmoid", "Sigmoid_7", {"z"}, {"t"});
+        b.op("Mul", "Mul_8", {"x", "t"}, {"u"});       // sigmoid of z times x
+        b.op("Add", "Add_9", {"g", "sw"}, {"v"});
+        b.op("Add", "Add_10", {"v", "s"}, {"w"});
+        b.op("Add", "Add_11", {"w", "u"}, {"y"});
+        b.output("y");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        for (const auto &r : cm.fusion_log())
+            if (r.fused) {
+                CHECK(r.pattern.find("gelu") == std::string::npos);
+                CHECK(r.pattern.find("swish") == std::string::npos);
+            }
+    }
     SECTION("a lone Erf runs on the graph's kernel; Clip(0, 6) and a chain of activations") {
         builder b;
         b.m.opset = 13;
