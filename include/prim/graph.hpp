@@ -4,7 +4,8 @@
 // it. Once every input dim is known (from the model, options::batch, or the first run's inputs)
 // the shapes are inferred, the fuser merges ops into primitives with post-ops (doc/graph.md: the
 // patterns and the reasons a candidate is refused), and every primitive is created once. run()
-// then executes them as often as wanted; other input dims build (and keep) another plan.
+// then executes them as often as wanted; other input dims build another plan (the plans of the
+// four latest input dims are kept).
 // Every error is a prim::error naming the node, its op and the problem.
 #pragma once
 #include <map>
@@ -50,7 +51,7 @@ public:
     // -1 dims taking the given size) and returns every graph output by name. Runs are serialised.
     std::map<std::string, tensor> run(const std::map<std::string, tensor> &inputs) const;
 
-    // The fusion log of the latest plan (empty before the first plan exists).
+    // The fusion log of the latest plan used (empty before the first plan exists).
     std::vector<fusion_record> fusion_log() const;
     // The steps of the latest plan, one line each, in execution order ("Conv_0+Relu_1:
     // convolution jit:avx512 post-ops relu", "reorder Conv_0 -> plain"...), for tests and tools.

@@ -18,10 +18,28 @@ struct compiled_model::state {
     options opt;
     std::vector<size_t> order;
     mutable std::mutex mu;
-    mutable std::map<std::string, memory::dims> plan_dims; // the dims the plan was built for
-    mutable std::unique_ptr<plan> current;
+    // The plans of the latest input dims (at most plans_kept, the least recently used dropped);
+    // current: the latest used.
+    using dims_key = std::map<std::string, memory::dims>;
+    static constexpr size_t plans_kept = 4;
+    mutable std::vector<std::pair<dims_key, std::shared_ptr<plan>>> plans;
+    mutable std::shared_ptr<plan> current;
 
-    std::unique_ptr<plan> build(const std::map<std::string, memory::dims> &dims) const {
+    void use_plan(const dims_key &dims) const {
+        for (size_t i = 0; i < plans.size(); ++i)
+            if (plans[i].first == dims) {
+                auto entry = plans[i];
+                plans.erase(plans.begin() + static_cast<long>(i));
+                plans.push_back(entry);
+                current = entry.second;
+                return;
+            }
+        current = build(dims);
+        plans.push_back({dims, current});
+        if (plans.size() > plans_kept) plans.erase(plans.begin());
+    }
+
+    std::shared_ptr<plan> build(const std::map<std::string, memory::dims> &dims) const {
         graph_ir g;
         g.m = &m;
         infer_shapes(g, order, dims);
@@ -66,7 +84,7 @@ struct compiled_model::state {
         }
         b.finish(outs);
         b.result.log = g.log;
-        return std::make_unique<plan>(std::move(b.result));
+        return std::make_shared<plan>(std::move(b.result));
     }
 
     // The inputs' dims with -1 replaced by options::batch (dim 0) or by given (when not null).
@@ -111,8 +129,7 @@ compiled_model::compiled_model(const model &m, const options &opt) : s_(new stat
     bool complete = false;
     auto dims = s_->resolve(nullptr, complete);
     if (complete) {
-        s_->current = s_->build(dims);
-        s_->plan_dims = dims;
+        s_->use_plan(dims);
     }
 }
 
@@ -129,10 +146,7 @@ std::map<std::string, tensor> compiled_model::run(const std::map<std::string, te
     }
     bool complete = false;
     auto dims = s_->resolve(&inputs, complete);
-    if (!s_->current || dims != s_->plan_dims) {
-        s_->current = s_->build(dims);
-        s_->plan_dims = dims;
-    }
+    s_->use_plan(dims);
     plan &p = *s_->current;
     for (auto &kv : p.inputs) {
         const tensor &t = inputs.at(kv.first);
