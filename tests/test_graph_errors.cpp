@@ -50,32 +50,20 @@ TEST_CASE("graph: refusals are logged with their reason", "[graph]") {
         auto cm = check_model(b.m, make_inputs(b.m, {}));
         CHECK(has_refusal(cm.fusion_log(), "Relu_1 not fused into Conv_0: Conv_0's output is a graph output"));
     }
-    SECTION("batch normalization after a Gemm, then BatchNormalization + Relu instead") {
+    SECTION("a binary entry after LayerNormalization: the chain starts after it") {
         builder b;
-        b.input("a", {4, 5}).init("w", {5, 6}).init("s", {6}).init("sh", {6}).init("mu", {6}).init("v", {6}, 0.5f, 1.f);
-        b.op("Gemm", "Gemm_0", {"a", "w"}, {"g"});
-        b.op("BatchNormalization", "BatchNormalization_1", {"g", "s", "sh", "mu", "v"}, {"n"});
-        b.op("Relu", "Relu_2", {"n"}, {"y"});
+        b.input("x", {3, 8}).input("z", {3, 8}).init("s", {8});
+        b.op("Tanh", "Tanh_0", {"x"}, {"t"});
+        b.op("LayerNormalization", "LayerNormalization_1", {"t", "s"}, {"n"});
+        b.op("Tanh", "Tanh_2", {"n"}, {"u"});
+        b.op("Add", "Add_3", {"u", "z"}, {"y"});
         b.output("y");
         auto cm = check_model(b.m, make_inputs(b.m, {}));
         const auto log = cm.fusion_log();
         INFO(log_text(log));
-        CHECK(has_refusal(log, "BatchNormalization_1 not fused into Gemm_0: batch normalization fuses only into a Conv"));
-        CHECK(has_fusion(log, "BatchNormalization+Relu", {"BatchNormalization_1", "Relu_2"}));
-    }
-    SECTION("batch normalization after an activation of the Conv") {
-        builder b;
-        b.input("x", {1, 4, 5, 5}).init("w", {4, 4, 1, 1});
-        b.init("s", {4}).init("sh", {4}).init("mu", {4}).init("v", {4}, 0.5f, 1.f);
-        b.op("Conv", "Conv_0", {"x", "w"}, {"c"});
-        b.op("Relu", "Relu_1", {"c"}, {"r"});
-        b.op("BatchNormalization", "BatchNormalization_2", {"r", "s", "sh", "mu", "v"}, {"y"});
-        b.output("y");
-        auto cm = check_model(b.m, make_inputs(b.m, {}));
-        const auto log = cm.fusion_log();
-        INFO(log_text(log));
-        CHECK(has_refusal(log, "BatchNormalization_2 not fused into Conv_0: Conv_0 already has post-ops before it"));
-        CHECK(has_fusion(log, "Conv+Relu", {"Conv_0", "Relu_1"}));
+        CHECK(has_refusal(log, "Add_3 not fused into LayerNormalization_1: layer normalization takes only eltwise "
+                               "entries after it"));
+        CHECK(has_fusion(log, "Tanh+Add(binary)", {"Tanh_2", "Add_3"}));
     }
     SECTION("the Conv's result as the right operand of Sub, an operand that broadcasts the result") {
         builder b;

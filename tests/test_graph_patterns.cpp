@@ -168,6 +168,40 @@ TEST_CASE("graph: weights and biases as graph inputs, grouped Conv + folded batc
     }
 }
 
+TEST_CASE("graph: batch normalization after other ops: per-channel entries", "[graph]") {
+    SECTION("after a Gemm") {
+        builder b;
+        b.input("a", {4, 5}).init("w", {5, 6}).init("s", {6}).init("sh", {6}).init("mu", {6}).init("v", {6}, 0.5f, 1.f);
+        b.op("Gemm", "Gemm_0", {"a", "w"}, {"g"});
+        b.op("BatchNormalization", "BatchNormalization_1", {"g", "s", "sh", "mu", "v"}, {"n"});
+        b.op("Relu", "Relu_2", {"n"}, {"y"});
+        b.output("y");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "Gemm+BatchNormalization(per-channel)+Relu",
+                         {"Gemm_0", "BatchNormalization_1", "Relu_2"}));
+    }
+    SECTION("after the Conv's activation; after a constant bias add it still folds") {
+        builder b;
+        b.input("x", {1, 4, 5, 5}).init("w", {4, 4, 1, 1}).init("k", {4, 1, 1});
+        for (const char *p : {"1", "2"}) {
+            for (const char *n : {"s", "sh", "mu"}) b.init(std::string(n) + p, {4});
+            b.init(std::string("v") + p, {4}, 0.5f, 1.f);
+        }
+        b.op("Conv", "Conv_0", {"x", "w"}, {"c"});
+        b.op("Relu", "Relu_1", {"c"}, {"r"});
+        b.op("BatchNormalization", "BatchNormalization_2", {"r", "s1", "sh1", "mu1", "v1"}, {"y"});
+        b.op("Conv", "Conv_3", {"y", "w"}, {"c3"});
+        b.op("Add", "Add_4", {"c3", "k"}, {"a4"});
+        b.op("BatchNormalization", "BatchNormalization_5", {"a4", "s2", "sh2", "mu2", "v2"}, {"z"});
+        b.output("z");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        const auto log = cm.fusion_log();
+        INFO(log_text(log));
+        CHECK(has_fusion(log, "Conv+Relu+BatchNormalization(per-channel)", {"Conv_0", "Relu_1", "BatchNormalization_2"}));
+        CHECK(has_fusion(log, "Conv+Add(bias)+BatchNormalization(folded)", {"Conv_3", "Add_4", "BatchNormalization_5"}));
+    }
+}
+
 TEST_CASE("graph: residual Add as a sum or a binary post-op", "[graph]") {
     SECTION("the other branch is read only by the Add: sum in its buffer") {
         builder b;

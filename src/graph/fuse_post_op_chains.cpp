@@ -63,29 +63,25 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
         t.pattern += "+" + tail_name(tail);
         return true;
     }
+    if (h.type == "LayerNormalization") {
+        why = "layer normalization takes only eltwise entries after it";
+        return false;
+    }
     if (tail.type == "BatchNormalization") {
-        if (h.type != "Conv") {
-            why = "batch normalization fuses only into a Conv";
-            return false;
-        }
-        if (!t.post.empty()) {
-            why = hname + " already has post-ops before it";
-            return false;
-        }
+        // y = x * a + c per channel: folded into a Conv's constant weights and bias when nothing
+        // but constant bias adds came before it, else two per-channel entries (after anything).
+        bool folded = h.type == "Conv" && all_initializers(g, *tail.n, 1) && all_initializers(g, *h.n, 1);
+        for (const auto &e : t.post)
+            folded = folded && e.k == post_entry::kind::bias_add && g.is_initializer(e.operand);
         post_entry e;
         e.k = post_entry::kind::bnorm;
         e.bn = tail.n;
         t.post.push_back(e);
-        const bool folded = all_initializers(g, *tail.n, 1) && all_initializers(g, *h.n, 1);
         t.pattern += folded ? "+BatchNormalization(folded)" : "+BatchNormalization(per-channel)";
         return true;
     }
     if (!is_binary(tail)) {
         why = tail.type + " cannot follow " + h.type;
-        return false;
-    }
-    if (h.type == "LayerNormalization") {
-        why = "layer normalization takes only eltwise entries after it";
         return false;
     }
     const bool data_left = tail.inputs[0] == data_in;

@@ -117,6 +117,7 @@ void lower_erf(plan_builder &b, const op &o) {
     b.step(o.n->name + ": erf graph kernel", [src, dst, n] {
         const float *s = static_cast<const float *>(src.get_data_handle());
         float *d = static_cast<float *>(dst.get_data_handle());
+#pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < n; ++i) d[i] = std::erf(s[i]);
     }, constant, {src, dst});
     b.set(o.outputs[0], dst, constant, true);
