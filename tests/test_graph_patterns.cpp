@@ -512,6 +512,20 @@ TEST_CASE("graph: intermediate results share one arena when their lifetimes do n
     check_model(b.m, in);
 }
 
+TEST_CASE("graph: scalars and 1D tensors", "[graph]") {
+    builder b;
+    b.input("s", {}).input("v", {7}).init_values("k", {}, {0.5f});
+    b.op("Mul", "Mul_0", {"s", "k"}, {"sk"});
+    b.op("Tanh", "Tanh_1", {"sk"}, {"st"});
+    b.op("Add", "Add_2", {"v", "st"}, {"y"});
+    b.op("Relu", "Relu_3", {"y"}, {"z"});
+    b.output("st").output("z");
+    auto cm = check_model(b.m, make_inputs(b.m, {}));
+    const auto out = cm.run(make_inputs(b.m, {}));
+    CHECK(out.at("st").dims == dims{});
+    CHECK(out.at("z").dims == dims{7});
+}
+
 TEST_CASE("graph: nodes in any order are sorted", "[graph]") {
     builder b;
     b.input("x", {2, 7}).init("w", {7, 3});

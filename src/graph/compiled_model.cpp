@@ -79,8 +79,8 @@ struct compiled_model::state {
         }
         std::vector<memory> outs;
         for (const auto &out : m.outputs) {
-            b.result.outputs.push_back({out.name, b.plain(out.name)});
-            outs.push_back(b.result.outputs.back().second);
+            b.result.outputs.push_back({out.name, g.dims_of(out.name), b.plain(out.name)});
+            outs.push_back(b.result.outputs.back().mem);
         }
         b.finish(outs);
         b.result.log = g.log;
@@ -156,12 +156,11 @@ std::map<std::string, tensor> compiled_model::run(const std::map<std::string, te
     std::map<std::string, tensor> out;
     for (const auto &o : p.outputs) {
         tensor t;
-        const memory::desc &md = o.second.get_desc();
-        t.dims = md.get_dims();
+        t.dims = o.dims;
         const size_t n = static_cast<size_t>(product(t.dims));
-        const float *src = static_cast<const float *>(o.second.get_data_handle());
+        const float *src = static_cast<const float *>(o.mem.get_data_handle());
         t.data.assign(src, src + n);
-        out[o.first] = std::move(t);
+        out[o.name] = std::move(t);
     }
     return out;
 }

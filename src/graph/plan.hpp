@@ -30,7 +30,12 @@ struct plan {
     std::map<std::string, memory> inputs;  // graph inputs, plain; run() copies into them
     std::vector<memory> storage;           // the buffers: the arena and the persistent ones
     std::vector<step> steps;
-    std::vector<std::pair<std::string, memory>> outputs; // plain
+    struct output {
+        std::string name;
+        memory::dims dims; // the tensor's own ({} for a scalar, whose memory has dims {1})
+        memory mem;        // plain
+    };
+    std::vector<output> outputs;
     std::vector<fusion_record> log;
     std::vector<std::string> step_texts;   // every step, those run at build time marked
     size_t arena_bytes = 0;
