@@ -14,7 +14,8 @@ namespace detail {
 // model's order). Throws invalid_arguments (unimplemented for an unknown op) naming the node.
 std::vector<size_t> check_and_sort(const model &m);
 
-// Every tensor's dims: initializers', the inputs' (given), then each node's in order.
+// Every tensor's dims: initializers', the inputs' (given), then each node's in order; the
+// declared output dims checked (shape_inference.cpp).
 void infer_shapes(graph_ir &g, const std::vector<size_t> &order,
                   const std::map<std::string, memory::dims> &input_dims);
 
