@@ -168,6 +168,27 @@ TEST_CASE("graph: weights and biases as graph inputs, grouped Conv + folded batc
     }
 }
 
+TEST_CASE("graph: batch norm written as Mul and Add of per-channel constants folds into the Conv", "[graph]") {
+    for (bool weights_input : {false, true}) {
+        builder b;
+        b.input("x", {2, 6, 5, 5}).init("k", {6, 1, 1}).init("sh", {1, 6, 1, 1}).init("cb", {6});
+        if (weights_input) b.input("w", {6, 3, 3, 3}); else b.init("w", {6, 3, 3, 3});
+        b.op("Conv", "Conv_0", {"x", "w", "cb"}, {"c"}, {{"group", ai(2)}});
+        b.op("Mul", "Mul_1", {"k", "c"}, {"m"});
+        b.op("Add", "Add_2", {"m", "sh"}, {"a"});
+        b.op("Relu", "Relu_3", {"a"}, {"y"});
+        b.output("y");
+        auto cm = check_model(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "Conv+Mul(scale)+Add(bias)+Relu", {"Conv_0", "Mul_1", "Add_2", "Relu_3"}));
+        const std::string steps = steps_text(cm);
+        INFO(steps);
+        if (weights_input)
+            CHECK(steps.find("post-ops mul:f32:per_oc+add:f32:per_oc+relu") != std::string::npos);
+        else
+            CHECK(steps.find("folded scale k folded bias sh post-ops relu") != std::string::npos);
+    }
+}
+
 TEST_CASE("graph: batch normalization after other ops: per-channel entries", "[graph]") {
     SECTION("after a Gemm") {
         builder b;

@@ -31,6 +31,11 @@ bool can_follow(const graph_ir &g, const op &o) {
     return is_activation(g, o) || o.type == "BatchNormalization" || is_binary(o);
 }
 
+// An entry a Conv's weights and bias may absorb (when its operand is constant).
+bool per_channel_linear(const post_entry &e) {
+    return e.k == post_entry::kind::bias_add || e.k == post_entry::kind::scale;
+}
+
 std::string tail_name(const op &o) {
     return o.type == "Eltwise" ? std::string(algorithm_name(o.fn.alg)) : o.type;
 }
@@ -72,7 +77,7 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
         // but constant bias adds came before it, else two per-channel entries (after anything).
         bool folded = h.type == "Conv" && all_initializers(g, *tail.n, 1) && all_initializers(g, *h.n, 1);
         for (const auto &e : t.post)
-            folded = folded && e.k == post_entry::kind::bias_add && g.is_initializer(e.operand);
+            folded = folded && per_channel_linear(e) && g.is_initializer(e.operand);
         post_entry e;
         e.k = post_entry::kind::bnorm;
         e.bn = tail.n;
@@ -107,9 +112,15 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
     bool per_channel = out.size() >= 2;
     for (size_t i = 0; i < od.size(); ++i)
         if (i != 1 && od[i] != 1) per_channel = false;
-    if (tail.type == "Add" && has_weights(h) && t.post.empty() && per_channel) {
+    // Per-channel Add and Mul right after the weights (or other such entries) may fold into them.
+    bool after_weights = has_weights(h);
+    for (const auto &p : t.post) after_weights = after_weights && per_channel_linear(p);
+    if (tail.type == "Add" && after_weights && per_channel) {
         e.k = post_entry::kind::bias_add;
         t.pattern += "+Add(bias)";
+    } else if (tail.type == "Mul" && after_weights && per_channel) {
+        e.k = post_entry::kind::scale;
+        t.pattern += "+Mul(scale)";
     } else if (tail.type == "Add" && od == out && g.producer(other) >= 0 && !g.is_graph_output(other) &&
                g.readers(other) == 1 && !t.has_sum) {
         e.k = post_entry::kind::sum;

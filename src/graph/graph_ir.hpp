@@ -32,12 +32,13 @@ struct post_entry {
         sum,      // x += operand, computed in operand's buffer when it may be overwritten
         binary,   // x = x alg operand (the operand broadcast to the output)
         bias_add, // x += per-channel operand: into the bias at load time when constant
+        scale,    // x *= per-channel operand: into the weights and bias at load time when constant
         bnorm,    // x = BatchNormalization(x): into weights and bias when constant
     };
     kind k = kind::eltwise;
     eltwise_fn fn;            // eltwise
     algorithm alg = algorithm::undef; // binary
-    std::string operand;      // sum, binary, bias_add
+    std::string operand;      // sum, binary, bias_add, scale
     const node *bn = nullptr; // bnorm
 };
 

@@ -91,6 +91,22 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
                 add_binary(algorithm::binary_add, broadcast_operand(b, e.operand, out));
             }
             break;
+        case post_entry::kind::scale:
+            if (folding && b.is_constant(e.operand) && m.initializers.count(e.operand) &&
+                !fold->weights.empty()) {
+                const auto v = channel_values(m, e.operand, fold->oc);
+                const size_t per_oc = fold->weights.size() / fold->oc;
+                for (int64_t i = 0; i < fold->oc; ++i) {
+                    for (size_t k = 0; k < per_oc; ++k) fold->weights[i * per_oc + k] *= v[i];
+                    fold->bias[i] *= v[i];
+                }
+                fold->changed = true;
+                c.folded.push_back("scale " + e.operand);
+            } else {
+                folding = false;
+                add_binary(algorithm::binary_mul, broadcast_operand(b, e.operand, out));
+            }
+            break;
         case post_entry::kind::bnorm: {
             const bn_params p = bn_of(*e.bn);
             const bool params_constant = m.initializers.count(p.scale) && m.initializers.count(p.shift) &&

@@ -1,6 +1,6 @@
 // The fused entries of an op as prim post-ops: eltwise entries as they are, a sum reading the
 // residual's buffer, binary entries with their operands broadcast to the output, and the
-// per-channel entries (bias add, batch norm) folded into the weights and bias where the host has
+// per-channel entries (bias add, scale, batch norm) folded into the weights and bias where the host has
 // constant ones and nothing came before them, else per-channel binary entries.
 #pragma once
 #include <string>
