@@ -24,7 +24,8 @@ bool has_weights(const op &o) { return o.type == "Conv" || o.type == "Gemm" || o
 // An op that may start a chain: every primitive with post-ops.
 bool can_host(const graph_ir &g, const op &o) {
     return has_weights(o) || o.type == "BatchNormalization" || o.type == "LayerNormalization" ||
-           is_binary(o) || is_activation(g, o);
+           o.type == "MaxPool" || o.type == "AveragePool" || o.type == "GlobalAveragePool" ||
+           o.type == "GlobalMaxPool" || o.type == "Softmax" || is_binary(o) || is_activation(g, o);
 }
 // An op that may be merged into the op before it.
 bool can_follow(const graph_ir &g, const op &o) {

@@ -33,6 +33,8 @@ std::vector<op_def> eltwise_ops();
 std::vector<op_def> binary_ops();
 std::vector<op_def> norm_ops();
 std::vector<op_def> shape_ops();
+std::vector<op_def> pool_ops();
+std::vector<op_def> softmax_concat_ops();
 
 // What an activation op computes, for the fuser and the eltwise lowering: false when the op is
 // not a single eltwise function (Erf, a Pow whose exponent is not a constant scalar...).

@@ -21,10 +21,11 @@ float scalar_input(const model &m, const node &n, size_t i, const char *what) {
     return t.data[0];
 }
 
-// Clip's bounds: attributes before opset 11, optional constant inputs after.
+// Clip's bounds: attributes before opset 11, optional constant inputs after. The ONNX front end
+// gives them as attributes at every opset (prim/onnx.hpp).
 void clip_bounds(const model &m, const node &n, float &lo, float &hi) {
     const float inf = std::numeric_limits<float>::infinity();
-    if (m.opset < 11) {
+    if (m.opset < 11 || has_attr(n, "min") || has_attr(n, "max")) {
         lo = attr_float(n, "min", -inf);
         hi = attr_float(n, "max", inf);
     } else {

@@ -11,8 +11,10 @@ namespace detail {
 
 namespace {
 
+// Squeeze/Unsqueeze's axes and Reshape's shape: attributes (before opset 13 for axes, and at
+// every opset from the ONNX front end, prim/onnx.hpp), else a constant input.
 std::vector<int64_t> axes_of(const model &m, const node &n, bool required) {
-    if (m.opset < 13) {
+    if (m.opset < 13 || has_attr(n, "axes")) {
         if (required && !has_attr(n, "axes")) fail(n, "attribute axes is required");
         return attr_ints(n, "axes", {});
     }
@@ -24,6 +26,12 @@ std::vector<int64_t> axes_of(const model &m, const node &n, bool required) {
     return std::vector<int64_t>(t.data.begin(), t.data.end());
 }
 
+std::vector<int64_t> shape_of(const model &m, const node &n) {
+    if (has_attr(n, "shape")) return attr_ints(n, "shape", {});
+    const tensor &t = constant_input(m, n, 1, "shape");
+    return std::vector<int64_t>(t.data.begin(), t.data.end());
+}
+
 int64_t norm_axis(const node &n, int64_t a, size_t rank) {
     const int64_t r = static_cast<int64_t>(rank);
     if (a < -r || a >= r) fail(n, "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
@@ -31,7 +39,7 @@ int64_t norm_axis(const node &n, int64_t a, size_t rank) {
 }
 
 void check_reshape(const model &m, const node &n) {
-    if (n.op_type == "Reshape") (void)constant_input(m, n, 1, "shape");
+    if (n.op_type == "Reshape") (void)shape_of(m, n);
     if (n.op_type == "Unsqueeze") (void)axes_of(m, n, true);
     if (n.op_type == "Squeeze") (void)axes_of(m, n, false);
 }
@@ -50,13 +58,13 @@ std::vector<memory::dims> infer_shape_op(const model &m, const node &n, const st
                  product(memory::dims(x.begin() + axis, x.end()))}};
     }
     if (t == "Reshape") {
-        const tensor &s = constant_input(m, n, 1, "shape");
+        const std::vector<int64_t> shape = shape_of(m, n);
         const bool allowzero = attr_int(n, "allowzero", 0) != 0;
         memory::dims out;
         int infer_at = -1;
         int64_t known = 1;
-        for (size_t i = 0; i < s.data.size(); ++i) {
-            int64_t v = static_cast<int64_t>(s.data[i]);
+        for (size_t i = 0; i < shape.size(); ++i) {
+            int64_t v = shape[i];
             if (v == 0 && !allowzero) {
                 if (i >= x.size()) fail(n, "shape copies dim " + std::to_string(i) + " that X does not have");
                 v = x[i];
@@ -152,7 +160,7 @@ std::vector<op_def> shape_ops() {
     std::vector<op_def> v;
     v.push_back({"Identity", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
     v.push_back({"Flatten", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
-    v.push_back({"Reshape", 2, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
+    v.push_back({"Reshape", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
     v.push_back({"Squeeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
     v.push_back({"Unsqueeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
     v.push_back({"Transpose", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});

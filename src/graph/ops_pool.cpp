@@ -1,0 +1,134 @@
+// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool as prim's pooling primitive, with
+// its fused chain. ONNX's geometry (pads, auto_pad, ceil_mode, dilations) becomes explicit
+// padding; the source stays in the layout its producer left it (a convolution's blocked output).
+#include <algorithm>
+
+#include "graph/op_registry.hpp"
+#include "graph/post_ops_lowering.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+namespace {
+
+bool is_global(const node &n) { return n.op_type.rfind("Global", 0) == 0; }
+
+struct pool_geometry {
+    algorithm alg = algorithm::pooling_max;
+    memory::dims kernel, strides, dilates, pad_l, pad_r, out;
+};
+
+pool_geometry geometry(const node &n, const memory::dims &x) {
+    if (x.size() < 3 || x.size() > 5) fail(n, "X must have 3 to 5 dims, not " + dims_text(x));
+    const size_t nsp = x.size() - 2;
+    pool_geometry g;
+    const bool avg = n.op_type == "AveragePool" || n.op_type == "GlobalAveragePool";
+    if (is_global(n)) {
+        g.alg = avg ? algorithm::pooling_avg_exclude_padding : algorithm::pooling_max;
+        g.kernel.assign(x.begin() + 2, x.end());
+        g.strides.assign(nsp, 1);
+        g.dilates.assign(nsp, 0);
+        g.pad_l.assign(nsp, 0);
+        g.pad_r.assign(nsp, 0);
+        g.out = {x[0], x[1]};
+        g.out.insert(g.out.end(), nsp, 1);
+        return g;
+    }
+    g.kernel = attr_ints(n, "kernel_shape", {});
+    if (g.kernel.size() != nsp)
+        fail(n, "bad attribute kernel_shape: it needs " + std::to_string(nsp) + " values for X " + dims_text(x));
+    g.strides = attr_ints(n, "strides", memory::dims(nsp, 1));
+    const auto dil = attr_ints(n, "dilations", memory::dims(nsp, 1));
+    const auto pads = attr_ints(n, "pads", memory::dims(2 * nsp, 0));
+    if (g.strides.size() != nsp || dil.size() != nsp || pads.size() != 2 * nsp)
+        fail(n, "bad attribute: strides and dilations need " + std::to_string(nsp) + " values and pads " +
+                    std::to_string(2 * nsp));
+    const std::string auto_pad = attr_string(n, "auto_pad", "NOTSET");
+    if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
+        fail(n, "bad attribute auto_pad=" + auto_pad);
+    const bool ceil_mode = attr_int(n, "ceil_mode", 0) != 0;
+    const bool include_pad = attr_int(n, "count_include_pad", 0) != 0;
+    if (avg)
+        g.alg = include_pad ? algorithm::pooling_avg_include_padding : algorithm::pooling_avg_exclude_padding;
+    for (size_t i = 0; i < nsp; ++i) {
+        if (g.kernel[i] < 1 || g.strides[i] < 1 || dil[i] < 1)
+            fail(n, "bad attribute: kernel_shape, strides and dilations must be >= 1");
+        const int64_t in = x[2 + i], s = g.strides[i], ext = (g.kernel[i] - 1) * dil[i] + 1;
+        int64_t pb = pads[i], pe = pads[nsp + i];
+        if (pb < 0 || pe < 0) fail(n, "bad attribute: pads must be >= 0");
+        if (auto_pad == "VALID") pb = pe = 0;
+        if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+            const int64_t o = (in + s - 1) / s;
+            const int64_t total = std::max<int64_t>(0, (o - 1) * s + ext - in);
+            pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pe = total - pb;
+        }
+        if (in + pb + pe < ext)
+            fail(n, "the kernel (extent " + std::to_string(ext) + ") does not fit the padded input (" +
+                        std::to_string(in + pb + pe) + ") along spatial dim " + std::to_string(i));
+        int64_t o = (in + pb + pe - ext + (ceil_mode ? s - 1 : 0)) / s + 1;
+        // ONNX (as PyTorch): a window that would start in the end padding is dropped.
+        if (ceil_mode && (o - 1) * s >= in + pb) --o;
+        const int64_t pr = (o - 1) * s + ext - in - pb; // past pe only with ceil_mode
+        // ONNX divides such a last window by the taps inside input + pads; prim's include-padding
+        // average divides by the whole kernel, so that case is refused rather than run wrongly.
+        if (avg && include_pad && pr > pe)
+            fail(n, "AveragePool with ceil_mode=1 and count_include_pad=1 whose last window passes the "
+                    "padding is not supported", status::unimplemented);
+        g.dilates.push_back(dil[i] - 1);
+        g.pad_l.push_back(pb);
+        g.pad_r.push_back(std::max<int64_t>(pr, 0));
+        g.out.push_back(o);
+    }
+    g.out.insert(g.out.begin(), {x[0], x[1]});
+    return g;
+}
+
+void check_pool(const model &, const node &n) {
+    if (attr_int(n, "storage_order", 0) != 0)
+        fail(n, "bad attribute storage_order=1: only the row-major order is supported", status::unimplemented);
+    (void)attr_string(n, "auto_pad", "NOTSET");
+}
+
+std::vector<memory::dims> infer_pool(const model &, const node &n, const std::vector<memory::dims> &in) {
+    return {geometry(n, in[0]).out};
+}
+
+void lower_pool(plan_builder &b, const op &o) {
+    const memory::dims &xd = b.g.dims_of(o.inputs[0]);
+    const pool_geometry geo = geometry(*o.n, xd);
+    lowered_chain c = lower_chain(b, o, geo.out, post_ops(), nullptr);
+    const bool constant = b.all_constant(o);
+    const auto any = memory::desc(geo.out, memory::data_type::f32, memory::format_tag::any);
+    const auto make_pd = [&](const memory::desc &src_md) {
+        return pooling_forward::primitive_desc(
+                pooling_forward::desc(prop_kind::forward_inference, geo.alg, src_md, any, geo.strides,
+                                      geo.kernel, geo.dilates, geo.pad_l, geo.pad_r),
+                b.attr(c.po));
+    };
+    // The source as its producer left it when the pooling reads it there.
+    memory src = b.get(o.inputs[0]);
+    if (!src.get_desc().is_dense()) src = b.plain(o.inputs[0]);
+    pooling_forward::primitive_desc pd = make_pd(src.get_desc());
+    memory dst = host_destination(b, c, pd.dst_desc(), constant);
+    exec_args args = c.args;
+    args[PRIM_ARG_SRC] = src;
+    args[PRIM_ARG_DST] = dst;
+    b.primitive_step(step_text(o, "pooling", pd.impl_name(), c) + " src " + pd.src_desc().layout(),
+                     pooling_forward(pd), args, constant);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+} // namespace
+
+std::vector<op_def> pool_ops() {
+    return {{"MaxPool", 1, 1, 1, check_pool, infer_pool, lower_pool},
+            {"AveragePool", 1, 1, 1, check_pool, infer_pool, lower_pool},
+            {"GlobalAveragePool", 1, 1, 1, check_pool, infer_pool, lower_pool},
+            {"GlobalMaxPool", 1, 1, 1, check_pool, infer_pool, lower_pool}};
+}
+
+} // namespace detail
+} // namespace graph
+} // namespace prim
