@@ -154,10 +154,10 @@ std::optional<float> node_context::constant_input_scalar(size_t k, const char *i
     if (!c)
         refuse(std::string("input '") + input_name + "' (tensor '" + t
                 + "') must be a constant (an initializer, a Constant node or a fixed input)");
-    if (c->values.size() != 1) invalid(std::string("input '") + input_name + "' must be a scalar");
+    if (c->size() != 1) invalid(std::string("input '") + input_name + "' must be a scalar");
     if (c->elem_type != ::onnx::TensorProto::FLOAT)
         refuse(std::string("input '") + input_name + "' is " + elem_type_name(c->elem_type) + ", only f32 is supported");
-    return static_cast<float>(c->values[0]);
+    return static_cast<float>(c->at(0));
 }
 
 void node_context::keep_inputs(size_t n) {

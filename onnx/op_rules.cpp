@@ -308,10 +308,10 @@ constant_tensor constant_node_value(node_context &c, const ::onnx::NodeProto &pr
         if (n == "value") {
             t = read_constant(a.t(), "node '" + proto.name() + "' (Constant) attribute 'value'");
         } else if (n == "value_float") {
-            t.values = {a.f()};
+            t.f32 = {a.f()};
         } else if (n == "value_floats") {
             t.dims = {a.floats_size()};
-            t.values.assign(a.floats().begin(), a.floats().end());
+            t.f32.assign(a.floats().begin(), a.floats().end());
         } else if (n == "value_int") {
             t.elem_type = ::onnx::TensorProto::INT64;
             t.values = {static_cast<double>(a.i())};

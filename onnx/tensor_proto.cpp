@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "prim/error.hpp"
 
@@ -38,22 +39,26 @@ namespace {
 }
 
 // Copies `count` little-endian values of type T from raw bytes (x86 is little-endian).
-template <typename T>
-void read_raw(const std::string &raw, int64_t count, std::vector<double> &out,
+template <typename T, typename Out>
+void read_raw(const std::string &raw, int64_t count, std::vector<Out> &out,
         const std::string &what) {
     if (static_cast<int64_t>(raw.size()) != count * static_cast<int64_t>(sizeof(T)))
         bad(what, "raw_data holds " + std::to_string(raw.size()) + " bytes, the dims need "
                 + std::to_string(count * sizeof(T)));
     out.resize(count);
-    for (int64_t k = 0; k < count; ++k) {
-        T v;
-        std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
-        out[k] = static_cast<double>(v);
+    if constexpr (std::is_same_v<T, Out>) {
+        std::memcpy(out.data(), raw.data(), raw.size()); // f32 weights: one copy
+    } else {
+        for (int64_t k = 0; k < count; ++k) {
+            T v;
+            std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
+            out[k] = static_cast<Out>(v);
+        }
     }
 }
 
-template <typename Field>
-void read_field(const Field &field, int64_t count, std::vector<double> &out,
+template <typename Field, typename Out>
+void read_field(const Field &field, int64_t count, std::vector<Out> &out,
         const std::string &what, const char *field_name) {
     if (field.size() != count)
         bad(what, std::string(field_name) + " holds " + std::to_string(field.size())
@@ -78,8 +83,8 @@ constant_tensor read_constant(const TensorProto &t, const std::string &what) {
     const bool raw = t.has_raw_data();
     switch (c.elem_type) {
         case TensorProto::FLOAT:
-            if (raw) read_raw<float>(t.raw_data(), count, c.values, what);
-            else read_field(t.float_data(), count, c.values, what, "float_data");
+            if (raw) read_raw<float>(t.raw_data(), count, c.f32, what);
+            else read_field(t.float_data(), count, c.f32, what, "float_data");
             break;
         case TensorProto::INT64:
             if (raw) read_raw<int64_t>(t.raw_data(), count, c.values, what);
@@ -99,6 +104,10 @@ constant_tensor read_constant(const TensorProto &t, const std::string &what) {
 graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what) {
     graph::tensor t;
     t.dims = c.dims;
+    if (c.elem_type == TensorProto::FLOAT) {
+        t.data = c.f32;
+        return t;
+    }
     t.data.resize(c.values.size());
     for (size_t k = 0; k < c.values.size(); ++k) {
         const double v = c.values[k];
@@ -112,7 +121,8 @@ graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what) {
 
 std::vector<int64_t> to_ints(const constant_tensor &c, const std::string &what) {
     std::vector<int64_t> out;
-    for (double v : c.values) {
+    for (size_t i = 0; i < c.size(); ++i) {
+        const double v = c.at(i);
         if (!(std::nearbyint(v) == v) || std::fabs(v) > 9.0e15)
             bad(what, "value " + std::to_string(v) + " is not an integer");
         out.push_back(static_cast<int64_t>(v));

@@ -16,7 +16,10 @@ namespace onnx_impl {
 struct constant_tensor {
     memory::dims dims;
     int elem_type = ::onnx::TensorProto::FLOAT;
-    std::vector<double> values;
+    std::vector<float> f32;      // FLOAT data, as stored (weights: no conversion on the way)
+    std::vector<double> values;  // INT64 / INT32 data (shapes, axes), exact in a double
+    size_t size() const { return elem_type == ::onnx::TensorProto::FLOAT ? f32.size() : values.size(); }
+    double at(size_t i) const { return elem_type == ::onnx::TensorProto::FLOAT ? f32[i] : values[i]; }
 };
 
 // Name of an ONNX element type for messages ("int64", "uint8"...).

@@ -42,7 +42,8 @@ class PRIM_API compiled_model {
 public:
     // Checks and sorts the model (a copy is kept); builds the plan at once when every input dim is
     // known. Throws prim::error (invalid_arguments or unimplemented) naming node, op and problem.
-    explicit compiled_model(const model &m, const options &opt = options());
+    // m by value: std::move a model that is not needed any more (its weights are not copied).
+    explicit compiled_model(model m, const options &opt = options());
     ~compiled_model();
     compiled_model(compiled_model &&) noexcept;
     compiled_model &operator=(compiled_model &&) noexcept;

@@ -122,8 +122,8 @@ struct compiled_model::state {
     }
 };
 
-compiled_model::compiled_model(const model &m, const options &opt) : s_(new state) {
-    s_->m = m;
+compiled_model::compiled_model(model m, const options &opt) : s_(new state) {
+    s_->m = std::move(m);
     s_->opt = opt;
     s_->order = check_and_sort(s_->m);
     bool complete = false;
