@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# benchdnn_lite --onnx on real models written at test time (scripts/models: ResNet-50 v1.5 and
+# MobileNet v2, mb1, seeded random weights), fused and unfused, against ONNX Runtime's outputs
+# (scripts/ort, npm's onnxruntime-node, a test-time competitor: installed here with
+# --ignore-scripts when npm can reach its registry). Without ONNX Runtime the fused run is
+# compared with the unfused one. Prints "onnx_models_e2e: OK" when every model passed.
+#   onnx_models_e2e.sh BENCHDNN_LITE SOURCE_DIR
+set -euo pipefail
+bdl=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ort="$src/scripts/ort"
+if [ ! -d "$ort/node_modules/onnxruntime-node" ] && command -v npm >/dev/null; then
+  (cd "$ort" && timeout 300 npm install --ignore-scripts --no-audit --no-fund >/dev/null 2>&1) || true
+fi
+have_ort=0
+if [ -d "$ort/node_modules/onnxruntime-node" ] && node "$ort/check_install.js" >/dev/null 2>&1; then
+  have_ort=1
+fi
+status=0
+for model in resnet50 mobilenet_v2; do
+  /usr/bin/python3 "$src/scripts/models/$model.py" -o "$tmp/$model.onnx" --batch 1 --data "$tmp/$model" >/dev/null
+  data="$tmp/$model/test_data_set_0"
+  if [ $have_ort = 1 ]; then
+    node "$ort/run_model.js" "$tmp/$model.onnx" "$data" >/dev/null 2>&1
+    echo "$model: against ONNX Runtime's output"
+    "$bdl" --onnx --fused=both --data="$data" "$tmp/$model.onnx" || status=1
+  else
+    echo "$model: ONNX Runtime is not installed; fused against unfused"
+    "$bdl" --onnx "$tmp/$model.onnx" || status=1
+  fi
+done
+[ $status = 0 ] && echo "onnx_models_e2e: OK"
+exit $status
