@@ -13,11 +13,9 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "resnet50_layers.hpp"
 using tag = prim::memory::format_tag;
-struct layer {
-    long ic, ih, oc, oh, k, s, p;
-    const char *name;
-};
 static double now() {
     return std::chrono::duration<double, std::milli>(
                std::chrono::steady_clock::now().time_since_epoch())
@@ -33,32 +31,13 @@ struct runner {
 };
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 15;
-    std::vector<layer> L = {{3, 224, 64, 112, 7, 2, 3, "conv1"},
-                            {64, 56, 256, 56, 1, 1, 0, "res2a_branch1"},
-                            {64, 56, 64, 56, 1, 1, 0, "res2a_branch2a"},
-                            {64, 56, 64, 56, 3, 1, 1, "res2a_branch2b"},
-                            {256, 56, 64, 56, 1, 1, 0, "res2b_branch2a"},
-                            {256, 56, 512, 28, 1, 2, 0, "res3a_branch1"},
-                            {256, 56, 128, 28, 1, 2, 0, "res3a_branch2a"},
-                            {128, 28, 128, 28, 3, 1, 1, "res3a_branch2b"},
-                            {128, 28, 512, 28, 1, 1, 0, "res3a_branch2c"},
-                            {512, 28, 128, 28, 1, 1, 0, "res3b_branch2a"},
-                            {512, 28, 1024, 14, 1, 2, 0, "res4a_branch1"},
-                            {512, 28, 256, 14, 1, 2, 0, "res4a_branch2a"},
-                            {256, 14, 256, 14, 3, 1, 1, "res4a_branch2b"},
-                            {256, 14, 1024, 14, 1, 1, 0, "res4a_branch2c"},
-                            {1024, 14, 256, 14, 1, 1, 0, "res4b_branch2a"},
-                            {1024, 14, 2048, 7, 1, 2, 0, "res5a_branch1"},
-                            {1024, 14, 512, 7, 1, 2, 0, "res5a_branch2a"},
-                            {512, 7, 512, 7, 3, 1, 1, "res5a_branch2b"},
-                            {512, 7, 2048, 7, 1, 1, 0, "res5a_branch2c"},
-                            {2048, 7, 512, 7, 1, 1, 0, "res5b_branch2a"}};
+    const std::vector<bench::resnet_layer> &L = bench::resnet50_layers();
     dnnl::engine eng(dnnl::engine::kind::cpu, 0);
     dnnl::stream strm(eng);
     std::vector<double> r_bn_relu, r_bn_dnnl, r_res_sum;
     printf("%-16s %9s %9s %9s %9s %9s | %7s %7s %7s\n", "layer", "relu", "bn+relu", "dnnl_bn",
            "sum+relu", "add+relu", "bn/relu", "dnnl/us", "add/sum");
-    for (const layer &l : L) {
+    for (const bench::resnet_layer &l : L) {
         const long mb = 2, pe = (l.oh - 1) * l.s - l.ih + l.k - l.p;
         prim::memory::dims sd{mb, l.ic, l.ih, l.ih}, wd{l.oc, l.ic, l.k, l.k},
             dd{mb, l.oc, l.oh, l.oh};
