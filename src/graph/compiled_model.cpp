@@ -67,6 +67,7 @@ struct compiled_model::state {
                                    const_cast<float *>(kv.second.data.data())), true, false);
         for (const auto &o : g.ops) {
             if (!o.alive) continue;
+            b.current_op = static_cast<size_t>(&o - g.ops.data());
             try {
                 find_op_def(o.type)->lower(b, o);
             } catch (const error &e) {

@@ -123,7 +123,11 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
         e.k = post_entry::kind::scale;
         t.pattern += "+Mul(scale)";
     } else if (tail.type == "Add" && od == out && g.producer(other) >= 0 && !g.is_graph_output(other) &&
-               g.readers(other) == 1 && !t.has_sum) {
+               !g.read_after(other, static_cast<size_t>(t.host - g.ops.data()), &tail) &&
+               !std::count(h.inputs.begin(), h.inputs.end(), other) && !t.has_sum) {
+        // Every other reader of the residual runs before the host (a ResNet block's shortcut is
+        // read by its first convolution too), and the host does not read it: its buffer may
+        // take the sum.
         e.k = post_entry::kind::sum;
         t.has_sum = true;
         t.pattern += "+Add(sum)";

@@ -44,6 +44,18 @@ int graph_ir::readers(const std::string &t) const {
     return count;
 }
 
+bool graph_ir::read_after(const std::string &t, size_t index, const op *except) const {
+    if (is_graph_output(t)) return true;
+    for (size_t i = index + 1; i < ops.size(); ++i) {
+        const op &o = ops[i];
+        if (!o.alive || &o == except) continue;
+        if (std::count(o.inputs.begin(), o.inputs.end(), t)) return true;
+        for (const auto &e : o.post)
+            if (e.operand == t) return true;
+    }
+    return false;
+}
+
 const memory::dims &graph_ir::dims_of(const std::string &t) const {
     auto it = shapes.find(t);
     if (it == shapes.end()) throw error(status::runtime_error, "graph: no shape for tensor " + t);

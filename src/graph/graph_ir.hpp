@@ -67,6 +67,10 @@ struct graph_ir {
     int producer(const std::string &t) const;
     // How many times t is read: live ops' inputs, fused operands, graph outputs.
     int readers(const std::string &t) const;
+    // True when t is read after position `index` of ops (by a live op's input or fused operand,
+    // or as a graph output), not counting op `except`: a buffer nothing reads later may be
+    // overwritten in place (a residual add becomes a sum into it).
+    bool read_after(const std::string &t, size_t index, const op *except = nullptr) const;
     const memory::dims &dims_of(const std::string &t) const;
 };
 

@@ -31,8 +31,9 @@ void plan_builder::set(const std::string &t, const memory &m, bool constant, boo
 }
 
 bool plan_builder::may_overwrite(const std::string &t) const {
-    return owned_.count(t) && !constants_.count(t) && !g.is_graph_output(t) &&
-           !g.is_graph_input(t) && g.readers(t) == 1;
+    const std::vector<std::string> &reads = g.ops.at(current_op).inputs; // the op being lowered
+    return owned_.count(t) && !constants_.count(t) && !g.is_graph_output(t) && !g.is_graph_input(t) &&
+           !std::count(reads.begin(), reads.end(), t) && !g.read_after(t, current_op);
 }
 
 memory::desc plan_builder::plain_desc(const memory::dims &d) {

@@ -59,6 +59,8 @@ public:
     // when t has no other reader); a view or a graph input is not.
     void set(const std::string &t, const memory &m, bool constant, bool owned);
     bool may_overwrite(const std::string &t) const;
+    // The position in g.ops of the op being lowered (set by the caller): reads before it have run.
+    size_t current_op = 0;
 
     // t in the dense row-major layout (a reorder when it is not, made once per tensor).
     memory plain(const std::string &t);
