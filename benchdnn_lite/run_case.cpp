@@ -193,16 +193,6 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     return ok;
 }
 
-// P mode, convolution and inner product: the roof line of a rate (report.hpp), against the FMA
-// peak measured at the first such line.
-void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops) {
-    if (driver != driver_kind::conv && driver != driver_kind::ip) return;
-    const fma_peak &peak = roof_peak();
-    if (peak.isa == prim::cpu_isa::none) return;
-    rep.roof_line(driver_name(driver), desc, gflops, prim::cpu_isa_name(peak.isa), peak.threads,
-                  peak.gflops);
-}
-
 // P mode: times what --fused asks for and prints the perf lines (and the roof lines).
 void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
                          reporter &rep) {
@@ -250,6 +240,16 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
 }
 
 } // namespace
+
+// P mode, convolution and inner product: the roof line of a rate (report.hpp), against the FMA
+// peak measured at the first such line.
+void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops) {
+    if (driver != driver_kind::conv && driver != driver_kind::ip) return;
+    const fma_peak &peak = roof_peak();
+    if (peak.isa == prim::cpu_isa::none) return;
+    rep.roof_line(driver_name(driver), desc, gflops, prim::cpu_isa_name(peak.isa), peak.threads,
+                  peak.gflops);
+}
 
 void report_error_case(const std::exception &e, const std::string &repro, reporter &rep) {
     const int64_t index = rep.begin_case();
