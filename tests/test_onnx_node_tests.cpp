@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "prim/error.hpp"
+#include "prim/graph.hpp"
 #include "prim/onnx.hpp"
 
 namespace fs = std::filesystem;
@@ -72,6 +74,18 @@ const std::map<std::string, std::vector<std::string>> &expected_refusals() {
     return r;
 }
 
+// Loaded models that the graph refuses at compile or run time: folder -> words the message must
+// hold. Every other loaded model must run and match its expected outputs.
+const std::map<std::string, std::vector<std::string>> &expected_run_refusals() {
+    static const std::map<std::string, std::vector<std::string>> r = {
+        {"test_matmul_3d", {"(MatMul)", "only 2D MatMul", "2x3x4 x 2x4x3"}},
+        {"test_matmul_4d", {"(MatMul)", "only 2D MatMul", "1x2x3x4 x 1x2x4x3"}},
+        // An empty tensor (dims 0x3x4) is not a valid graph input for prim.
+        {"test_reshape_allowzero_reordered", {"input data", "bad dim 0"}},
+    };
+    return r;
+}
+
 // Attributes every loaded node of these ops must hold (defaults filled in).
 const std::map<std::string, std::vector<std::string>> &required_attrs() {
     static const std::map<std::string, std::vector<std::string>> r = {
@@ -107,7 +121,69 @@ memory::dims spatial_out(const graph::node &n, const memory::dims &in) {
 
 struct folder_result {
     std::string name, status;  // "loaded" or the refusal message
+    std::string run;           // when loaded: "passed", or "refused: MESSAGE", or "failed: ..."
 };
+
+// CONTRACT's comparison of one output: |a - b| <= 1e-4*max(1, M) + 1e-3*|b|, M = max|b|; NaN
+// matches NaN only. Returns "" or what went wrong.
+std::string compare_output(const std::string &name, const graph::tensor &got, const graph::tensor &want) {
+    if (got.dims != want.dims) return "output '" + name + "' has other dims";
+    if (got.data.size() != want.data.size()) return "output '" + name + "' has another size";
+    float m = 0.f;
+    for (float b : want.data)
+        if (!std::isnan(b)) m = std::max(m, std::fabs(b));
+    int errors = 0;
+    double worst = 0.;
+    for (size_t i = 0; i < want.data.size(); ++i) {
+        const float a = got.data[i], b = want.data[i];
+        if (std::isnan(a) || std::isnan(b)) {
+            errors += std::isnan(a) != std::isnan(b);
+            continue;
+        }
+        const double diff = std::fabs(double(a) - double(b));
+        if (std::isinf(b) ? a != b : diff > 1e-4 * std::max(1.f, m) + 1e-3 * std::fabs(b)) {
+            ++errors;
+            worst = std::max(worst, diff);
+        }
+    }
+    if (errors == 0) return "";
+    return "output '" + name + "': " + std::to_string(errors) + " of " + std::to_string(want.data.size()) +
+           " wrong, worst |a-b| " + std::to_string(worst);
+}
+
+// Runs a loaded model fused and unfused, on the best ISA and capped at AVX2, on test_data_set_0's
+// inputs and compares with its outputs. A compile or run error is a refusal (its message).
+std::string run_model(const graph::model &m, const fs::path &data, const std::vector<std::string> &input_names) {
+    std::map<std::string, graph::tensor> inputs;
+    for (size_t i = 0; i < input_names.size(); ++i)
+        for (const auto &v : m.inputs)
+            if (v.name == input_names[i])
+                inputs[v.name] = read_tensor_pb((data / ("input_" + std::to_string(i) + ".pb")).string());
+    std::vector<graph::tensor> expected;
+    for (size_t o = 0; o < m.outputs.size(); ++o)
+        expected.push_back(read_tensor_pb((data / ("output_" + std::to_string(o) + ".pb")).string()));
+    for (const bool fuse : {true, false})
+        for (const cpu_isa isa : {cpu_isa::all, cpu_isa::avx2}) {
+            const std::string config = std::string(fuse ? "fused" : "unfused") + ", " + cpu_isa_name(isa) + ": ";
+            graph::options opt;
+            opt.fuse = fuse;
+            opt.max_isa = isa;
+            std::map<std::string, graph::tensor> out;
+            try {
+                const graph::compiled_model cm(m, opt);
+                out = cm.run(inputs);
+            } catch (const prim::error &e) {
+                return std::string("refused: ") + e.what();
+            }
+            for (size_t o = 0; o < m.outputs.size(); ++o) {
+                auto it = out.find(m.outputs[o].name);
+                if (it == out.end()) return "failed: " + config + "no output '" + m.outputs[o].name + "'";
+                const std::string err = compare_output(m.outputs[o].name, it->second, expected[o]);
+                if (!err.empty()) return "failed: " + config + err;
+            }
+        }
+    return "passed";
+}
 
 folder_result run_folder(const fs::path &dir, const std::string &op) {
     const fs::path data = dir / "test_data_set_0";
@@ -139,7 +215,7 @@ folder_result run_folder(const fs::path &dir, const std::string &op) {
     try {
         m = load_onnx((dir / "model.onnx").string(), opt);
     } catch (const prim::error &e) {
-        return {dir.filename().string(), e.what()};
+        return {dir.filename().string(), e.what(), ""};
     }
     INFO(dir.filename().string());
     // The model's inputs, in order, are the test data's (less the fixed ones), dims equal.
@@ -175,7 +251,7 @@ folder_result run_folder(const fs::path &dir, const std::string &op) {
         }
     }
     (void)op;
-    return {dir.filename().string(), "loaded"};
+    return {dir.filename().string(), "loaded", run_model(m, data, input_names)};
 }
 
 } // namespace
@@ -191,8 +267,8 @@ TEST_CASE("ONNX node tests of the claimed ops load or are refused as listed", "[
     std::sort(dirs.begin(), dirs.end());
 
     std::set<std::string> ops_seen, ops_loaded;
-    int loaded = 0, refused = 0;
-    std::set<std::string> refusals_seen;
+    int loaded = 0, refused = 0, passed = 0, run_refused = 0;
+    std::set<std::string> refusals_seen, run_refusals_seen;
     for (const auto &dir : dirs) {
         if (!fs::exists(dir / "model.onnx")) continue;
         const ::onnx::ModelProto proto = read_proto(dir / "model.onnx");
@@ -211,6 +287,19 @@ TEST_CASE("ONNX node tests of the claimed ops load or are refused as listed", "[
             CHECK(expected == expected_refusals().end());
             ops_loaded.insert(op);
             ++loaded;
+            auto run_expected = expected_run_refusals().find(r.name);
+            if (r.run == "passed") {
+                CHECK(run_expected == expected_run_refusals().end());
+                ++passed;
+                continue;
+            }
+            std::cout << "not run " << r.name << ": " << r.run << "\n";
+            CHECK(contains(r.run, "refused: "));
+            CHECK(run_expected != expected_run_refusals().end());
+            if (run_expected == expected_run_refusals().end()) continue;
+            for (const auto &w : run_expected->second) CHECK(contains(r.run, w));
+            run_refusals_seen.insert(r.name);
+            ++run_refused;
         } else {
             std::cout << "refused " << r.name << ": " << r.status << "\n";
             CHECK(expected != expected_refusals().end());
@@ -222,14 +311,38 @@ TEST_CASE("ONNX node tests of the claimed ops load or are refused as listed", "[
         }
     }
     std::cout << "ONNX node tests of claimed ops: " << loaded << " loaded, " << refused << " refused, ops "
-              << ops_loaded.size() << " of " << claimed.size() << " claimed loaded\n";
+              << ops_loaded.size() << " of " << claimed.size() << " claimed loaded; of the loaded " << passed
+              << " run and pass, " << run_refused << " are refused by the graph\n";
     // Every listed refusal was met (the list is not stale), and every claimed op has a loading test.
     for (const auto &e : expected_refusals()) {
         INFO("listed refusal " << e.first);
         CHECK(refusals_seen.count(e.first) == 1);
     }
+    for (const auto &e : expected_run_refusals()) {
+        INFO("listed graph refusal " << e.first);
+        CHECK(run_refusals_seen.count(e.first) == 1);
+    }
     for (const auto &op : claimed) {
         INFO("claimed op " << op << " has a node test that loads");
         CHECK(ops_loaded.count(op) == 1);
     }
+}
+
+TEST_CASE("The node tests' comparison holds CONTRACT's tolerance and NaN rule", "[onnx][node_tests]") {
+    const graph::tensor want{{4}, {100.f, -2.f, 0.f, NAN}};
+    const auto with = [&](size_t i, float v) {
+        graph::tensor t = want;
+        t.data[i] = v;
+        return t;
+    };
+    CHECK(compare_output("y", want, want).empty());
+    // M = 100: the bound at b = -2 is 1e-4*100 + 1e-3*2 = 0.012.
+    CHECK(compare_output("y", with(1, -2.011f), want).empty());
+    CHECK(contains(compare_output("y", with(1, -2.013f), want), "1 of 4 wrong"));
+    CHECK(compare_output("y", with(0, 100.1f), want).empty());
+    CHECK(!compare_output("y", with(0, 100.2f), want).empty());
+    CHECK(!compare_output("y", with(2, 0.02f), want).empty());
+    CHECK(!compare_output("y", with(3, 0.f), want).empty());     // NaN expected
+    CHECK(!compare_output("y", with(2, NAN), want).empty());     // NaN not expected
+    CHECK(!compare_output("y", graph::tensor{{2, 2}, want.data}, want).empty());
 }
