@@ -250,8 +250,8 @@ void pool_common(node_context &c, bool is_max) {
     // ONNX defines dilations for MaxPool only (opset 10 on, AveragePool from 19).
     const std::vector<int64_t> dilations = is_max ? take_spatial(c, "dilations", sp, 1)
                                                   : std::vector<int64_t>(sp, 1);
-    if (std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; }))
-        c.refuse("attribute 'dilations' " + list(dilations) + " is not supported (only 1)");
+    if (std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d < 1; }))
+        c.invalid("attribute 'dilations' " + list(dilations) + " must be >= 1");
     const bool ceil_mode = c.take_i("ceil_mode", 0) != 0;
     if (is_max) {
         if (c.take_i("storage_order", 0) != 0) c.refuse("attribute 'storage_order' = 1 is not supported");

@@ -55,7 +55,6 @@ const std::map<std::string, std::vector<std::string>> &expected_refusals() {
         {"test_clip_default_int8_min", {"(Clip)", "input 'min'", "constant"}},
         {"test_batchnorm_epsilon_training_mode", {"(BatchNormalization)", "'training_mode'"}},
         {"test_batchnorm_example_training_mode", {"(BatchNormalization)", "'training_mode'"}},
-        {"test_maxpool_2d_dilations", {"(MaxPool)", "'dilations'"}},
         {"test_maxpool_with_argmax_2d_precomputed_pads", {"(MaxPool)", "'Indices'"}},
         {"test_maxpool_with_argmax_2d_precomputed_strides", {"(MaxPool)", "'storage_order'"}},
         {"test_identity_opt", {"(Identity)", "input 'opt_in'", "optional"}},
