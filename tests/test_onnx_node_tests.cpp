@@ -345,3 +345,119 @@ TEST_CASE("The node tests' comparison holds CONTRACT's tolerance and NaN rule", 
     CHECK(!compare_output("y", with(2, NAN), want).empty());     // NaN not expected
     CHECK(!compare_output("y", graph::tensor{{2, 2}, want.data}, want).empty());
 }
+
+// ONNX's AveragePool, computed directly: a window divides by its taps inside the input (or, with
+// count_include_pad, inside input + pads); with ceil_mode a last partial window is kept unless it
+// starts in the end padding.
+graph::tensor onnx_average_pool(const graph::tensor &x, const std::vector<int64_t> &k, const std::vector<int64_t> &s,
+                                const std::vector<int64_t> &pads, bool ceil_mode, bool include_pad) {
+    const size_t nsp = k.size();
+    graph::tensor y;
+    y.dims = {x.dims[0], x.dims[1]};
+    for (size_t i = 0; i < nsp; ++i) {
+        const int64_t in = x.dims[2 + i], span = in + pads[i] + pads[nsp + i] - k[i];
+        int64_t o = (ceil_mode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
+        if (ceil_mode && (o - 1) * s[i] >= in + pads[i]) --o;
+        y.dims.push_back(o);
+    }
+    // Spatial dims as three.
+    int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, kk[3] = {1, 1, 1}, ss[3] = {1, 1, 1}, pb[3] = {0, 0, 0},
+            pe[3] = {0, 0, 0};
+    for (size_t i = 0; i < nsp; ++i) {
+        const size_t j = 3 - nsp + i;
+        in[j] = x.dims[2 + i], out[j] = y.dims[2 + i], kk[j] = k[i], ss[j] = s[i];
+        pb[j] = pads[i], pe[j] = pads[nsp + i];
+    }
+    const int64_t rows = x.dims[0] * x.dims[1];
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t oz = 0; oz < out[0]; ++oz)
+            for (int64_t oy = 0; oy < out[1]; ++oy)
+                for (int64_t ow = 0; ow < out[2]; ++ow) {
+                    double sum = 0.;
+                    int64_t count = 0;
+                    const int64_t o3[3] = {oz, oy, ow};
+                    int64_t lo[3], hi[3]; // window [lo, hi) clipped to input (+ pads)
+                    for (int j = 0; j < 3; ++j) {
+                        const int64_t start = o3[j] * ss[j] - pb[j];
+                        const int64_t lim_lo = include_pad ? -pb[j] : 0, lim_hi = include_pad ? in[j] + pe[j] : in[j];
+                        lo[j] = std::max(start, lim_lo);
+                        hi[j] = std::min(start + kk[j], lim_hi);
+                    }
+                    for (int64_t z = lo[0]; z < hi[0]; ++z)
+                        for (int64_t yy = lo[1]; yy < hi[1]; ++yy)
+                            for (int64_t w = lo[2]; w < hi[2]; ++w) {
+                                ++count;
+                                if (z >= 0 && z < in[0] && yy >= 0 && yy < in[1] && w >= 0 && w < in[2])
+                                    sum += x.data[((r * in[0] + z) * in[1] + yy) * in[2] + w];
+                            }
+                    y.data.push_back(static_cast<float>(sum / static_cast<double>(count)));
+                }
+    return y;
+}
+
+graph::attribute ints_attr(const std::vector<int64_t> &v) {
+    graph::attribute a;
+    a.kind = graph::attribute::type::ints;
+    a.ints = v;
+    return a;
+}
+graph::attribute int_attr(int64_t v) {
+    graph::attribute a;
+    a.kind = graph::attribute::type::i;
+    a.i = v;
+    return a;
+}
+
+TEST_CASE("AveragePool with ceil_mode and count_include_pad divides as ONNX does", "[onnx][node_tests]") {
+    struct pool_case {
+        memory::dims x;
+        std::vector<int64_t> k, s, pads;
+    };
+    // Last windows that pass the end padding (by one or more taps, in one or every dim), that
+    // stop inside it, without padding, a last window dropped because it would start in the padding.
+    const std::vector<pool_case> cases = {
+        {{1, 3, 6, 6}, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+        {{2, 5, 7, 8}, {3, 2}, {2, 3}, {1, 0, 0, 0}},
+        {{1, 2, 5, 5}, {2, 2}, {2, 2}, {0, 0, 0, 0}},
+        {{1, 4, 9, 5}, {4, 3}, {3, 3}, {2, 1, 1, 1}},
+        {{1, 17, 10}, {3}, {4}, {1, 1}},
+        {{1, 2, 5, 6, 7}, {2, 3, 3}, {2, 2, 3}, {1, 0, 1, 0, 1, 1}},
+        {{1, 3, 6, 6}, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+    };
+    unsigned seed = 7;
+    for (const auto &pc : cases)
+        for (const bool ceil_mode : {true, false})
+            for (const bool include_pad : {true, false}) {
+                graph::model m;
+                m.inputs = {{"x", pc.x}};
+                graph::node pool{"AveragePool_0", "AveragePool", {"x"}, {"p"}, {}};
+                pool.attrs["kernel_shape"] = ints_attr(pc.k);
+                pool.attrs["strides"] = ints_attr(pc.s);
+                pool.attrs["pads"] = ints_attr(pc.pads);
+                pool.attrs["ceil_mode"] = int_attr(ceil_mode);
+                pool.attrs["count_include_pad"] = int_attr(include_pad);
+                // A following activation joins the pooling's chain when fused.
+                m.nodes = {pool, graph::node{"Relu_1", "Relu", {"p"}, {"y"}, {}}};
+                m.outputs = {{"y", {}}};
+                graph::tensor x{pc.x, {}};
+                int64_t size = 1;
+                for (auto d : pc.x) size *= d;
+                for (int64_t i = 0; i < size; ++i) {
+                    seed = seed * 1103515245u + 12345u;
+                    x.data.push_back(static_cast<float>((seed >> 16) % 17) - 4.f);
+                }
+                graph::tensor want = onnx_average_pool(x, pc.k, pc.s, pc.pads, ceil_mode, include_pad);
+                for (auto &v : want.data) v = std::max(v, 0.f);
+                for (const bool fuse : {true, false})
+                    for (const cpu_isa isa : {cpu_isa::all, cpu_isa::avx2, cpu_isa::none}) {
+                        INFO("x " << x.dims.size() << "D case, ceil_mode " << ceil_mode << ", count_include_pad "
+                                  << include_pad << ", fuse " << fuse << ", " << cpu_isa_name(isa));
+                        graph::options opt;
+                        opt.fuse = fuse;
+                        opt.max_isa = isa;
+                        const graph::compiled_model cm(m, opt);
+                        const auto out = cm.run({{"x", x}});
+                        CHECK(compare_output("y", out.at("y"), want) == "");
+                    }
+            }
+}
