@@ -461,3 +461,63 @@ TEST_CASE("AveragePool with ceil_mode and count_include_pad divides as ONNX does
                     }
             }
 }
+
+TEST_CASE("LayerNormalization's Mean and InvStdDev outputs, read by the graph and by later nodes", "[onnx][node_tests]") {
+    // X 2x3x4x5 normalized from `axis` on; Y goes through a Relu, Mean through an Exp, InvStdDev
+    // is a graph output. The Relu is not fused: the fused op would take the Relu's place and
+    // outputs, and Mean and InvStdDev are read.
+    const memory::dims xd = {2, 3, 4, 5};
+    for (const int64_t axis : {-1, 1, 2, 0}) {
+        const int64_t a = axis < 0 ? axis + 4 : axis;
+        int64_t rows = 1, d = 1;
+        for (int64_t i = 0; i < 4; ++i) (i < a ? rows : d) *= xd[i];
+        graph::model m;
+        m.inputs = {{"x", xd}};
+        const memory::dims norm(xd.begin() + a, xd.end());
+        graph::tensor scale{norm, {}}, bias{norm, {}};
+        for (int64_t j = 0; j < d; ++j) {
+            scale.data.push_back(0.5f + 0.25f * static_cast<float>(j % 5));
+            bias.data.push_back(static_cast<float>(j % 3) - 1.f);
+        }
+        m.initializers = {{"s", scale}, {"b", bias}};
+        graph::node ln{"LayerNormalization_0", "LayerNormalization", {"x", "s", "b"}, {"y0", "mean", "inv"}, {}};
+        ln.attrs["axis"] = int_attr(axis);
+        m.nodes = {ln, graph::node{"Relu_1", "Relu", {"y0"}, {"y"}, {}},
+                   graph::node{"Exp_2", "Exp", {"mean"}, {"e"}, {}}};
+        m.outputs = {{"y", {}}, {"e", {}}, {"inv", {}}};
+        graph::tensor x{xd, {}};
+        for (int64_t i = 0; i < rows * d; ++i) x.data.push_back(static_cast<float>((i * 37) % 23) * 0.25f - 2.f);
+        memory::dims sd = xd;
+        for (int64_t i = a; i < 4; ++i) sd[i] = 1;
+        graph::tensor y{xd, {}}, e{sd, {}}, inv{sd, {}};
+        for (int64_t r = 0; r < rows; ++r) {
+            double mu = 0., var = 0.;
+            for (int64_t j = 0; j < d; ++j) mu += x.data[r * d + j];
+            mu /= d;
+            for (int64_t j = 0; j < d; ++j) var += (x.data[r * d + j] - mu) * (x.data[r * d + j] - mu);
+            const double is = 1. / std::sqrt(var / d + 1e-5);
+            e.data.push_back(static_cast<float>(std::exp(mu)));
+            inv.data.push_back(static_cast<float>(is));
+            for (int64_t j = 0; j < d; ++j)
+                y.data.push_back(std::max(0.f, static_cast<float>((x.data[r * d + j] - mu) * is * scale.data[j] + bias.data[j])));
+        }
+        for (const bool fuse : {true, false})
+            for (const cpu_isa isa : {cpu_isa::all, cpu_isa::avx2}) {
+                INFO("axis " << axis << ", fuse " << fuse << ", " << cpu_isa_name(isa));
+                graph::options opt;
+                opt.fuse = fuse;
+                opt.max_isa = isa;
+                const graph::compiled_model cm(m, opt);
+                const auto out = cm.run({{"x", x}});
+                CHECK(compare_output("y", out.at("y"), y) == "");
+                CHECK(compare_output("e", out.at("e"), e) == "");
+                CHECK(compare_output("inv", out.at("inv"), inv) == "");
+                if (fuse) {
+                    const auto log = cm.fusion_log();
+                    CHECK(std::any_of(log.begin(), log.end(), [](const graph::fusion_record &r) {
+                        return !r.fused && contains(r.reason, "LayerNormalization_0 also writes mean, which is read");
+                    }));
+                }
+            }
+    }
+}
