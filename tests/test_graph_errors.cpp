@@ -171,8 +171,10 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
          status::invalid_arguments, "Relu_1 (Relu): has 2 outputs; Relu has 1"},
         {"the internal op", [](builder &b) { b.op("Eltwise", "Eltwise_1", {"y"}, {"z"}); },
          status::invalid_arguments, "Eltwise_1 (Eltwise): Eltwise is the graph's internal op"},
-        {"bad input dim", [](builder &b) { b.m.inputs[0].dims = {1, 3, 0, 5}; },
-         status::invalid_arguments, "graph: input x has a bad dim 0"},
+        {"bad input dim", [](builder &b) { b.m.inputs[0].dims = {1, 3, -2, 5}; },
+         status::invalid_arguments, "graph: input x has a bad dim -2"},
+        {"empty input", [](builder &b) { b.m.inputs[0].dims = {1, 3, 0, 5}; },
+         status::unimplemented, "graph: input x has a dim of 0 (dims 1x3x0x5): empty tensors are not supported"},
     };
     for (const auto &c : cases) {
         INFO(c.what);
