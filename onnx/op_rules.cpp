@@ -130,6 +130,14 @@ void reshape(node_context &c) {
     c.keep_inputs(1);
 }
 
+// Expand (opsets 8, 13): the shape input becomes the attribute "shape" (ints).
+void expand(node_context &c) {
+    auto shape = c.constant_input_ints(1, "shape");
+    if (!shape) c.invalid("input 'shape' is missing");
+    c.set_ints("shape", *shape);
+    c.keep_inputs(1);
+}
+
 void squeeze(node_context &c) {
     auto axes = c.opset() < 13 ? c.take_ints("axes") : c.constant_input_ints(1, "axes");
     if (!axes) {
@@ -269,7 +277,7 @@ const std::map<std::string, op_rule> &rules() {
     static const std::map<std::string, op_rule> table = {
         {"Abs", no_attributes}, {"Add", binary}, {"AveragePool", average_pool},
         {"BatchNormalization", batch_norm}, {"Clip", clip}, {"Concat", concat}, {"Conv", conv},
-        {"Div", binary}, {"Elu", elu}, {"Erf", no_attributes}, {"Exp", no_attributes},
+        {"Div", binary}, {"Elu", elu}, {"Erf", no_attributes}, {"Exp", no_attributes}, {"Expand", expand},
         {"Flatten", flatten}, {"Gemm", gemm}, {"GlobalAveragePool", no_attributes},
         {"HardSigmoid", hard_sigmoid}, {"HardSwish", no_attributes}, {"Identity", no_attributes},
         {"LayerNormalization", layer_norm}, {"LeakyRelu", leaky_relu}, {"Log", no_attributes},

@@ -44,7 +44,8 @@ fs::path node_tests_dir() {
 // Inputs a runtime must know before running, because the front end turns them into attributes:
 // the node tests give them as graph inputs, so the test fixes them from test_data_set_0.
 bool is_attribute_input(const std::string &op, int k) {
-    return (op == "Clip" && k >= 1) || ((op == "Reshape" || op == "Squeeze" || op == "Unsqueeze") && k == 1);
+    return (op == "Clip" && k >= 1) ||
+           ((op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Expand") && k == 1);
 }
 
 // Expected refusals: folder -> words the message must hold (node name, op, attribute or input).
@@ -101,7 +102,7 @@ const std::map<std::string, std::vector<std::string>> &required_attrs() {
         {"BatchNormalization", {"epsilon", "training_mode"}},
         {"LayerNormalization", {"axis", "epsilon", "stash_type"}},
         {"Flatten", {"axis"}}, {"Softmax", {"axis"}}, {"Concat", {"axis"}}, {"Transpose", {"perm"}},
-        {"Reshape", {"shape", "allowzero"}}, {"Squeeze", {"axes"}}, {"Unsqueeze", {"axes"}},
+        {"Reshape", {"shape", "allowzero"}}, {"Squeeze", {"axes"}}, {"Unsqueeze", {"axes"}}, {"Expand", {"shape"}},
     };
     return r;
 }
@@ -524,4 +525,62 @@ TEST_CASE("LayerNormalization's Mean and InvStdDev outputs, read by the graph an
                 }
             }
     }
+}
+
+TEST_CASE("Expand with its shape as a constant input broadcasts as numpy does, or names the mismatch", "[onnx][node_tests]") {
+    struct expand_case {
+        memory::dims x;
+        std::vector<int64_t> shape;
+        memory::dims out;
+    };
+    // Rank grows, 1s grow, a shape shorter than X, a shape of 1s (X's dims kept).
+    for (const auto &ec : std::vector<expand_case>{{{3, 1}, {2, 1, 6}, {2, 3, 6}},
+                                                   {{1, 4, 1, 5}, {3, 1, 2, 1}, {3, 4, 2, 5}},
+                                                   {{2, 3, 4}, {4}, {2, 3, 4}},
+                                                   {{7}, {1, 1}, {1, 7}}}) {
+        graph::model m;
+        m.inputs = {{"x", ec.x}};
+        m.initializers["s"] = graph::tensor{{static_cast<int64_t>(ec.shape.size())},
+                                            std::vector<float>(ec.shape.begin(), ec.shape.end())};
+        m.nodes = {graph::node{"Expand_0", "Expand", {"x", "s"}, {"y"}, {}}};
+        m.outputs = {{"y", {}}};
+        graph::tensor x{ec.x, {}};
+        int64_t size = 1;
+        for (auto d : ec.x) size *= d;
+        for (int64_t i = 0; i < size; ++i) x.data.push_back(static_cast<float>(i) - 3.f);
+        // Expected: each output element reads X at its coordinates, 0 along X's dims of 1.
+        graph::tensor want{ec.out, {}};
+        int64_t total = 1;
+        for (auto d : ec.out) total *= d;
+        for (int64_t i = 0; i < total; ++i) {
+            int64_t rest = i, ix = 0, stride = 1;
+            for (size_t k = ec.out.size(); k-- > 0;) {
+                const int64_t c = rest % ec.out[k];
+                rest /= ec.out[k];
+                const int64_t kx = static_cast<int64_t>(k) - static_cast<int64_t>(ec.out.size() - ec.x.size());
+                if (kx >= 0) {
+                    if (ec.x[kx] != 1) ix += c * stride;
+                    stride *= ec.x[kx];
+                }
+            }
+            want.data.push_back(x.data[ix]);
+        }
+        for (const bool fuse : {true, false}) {
+            graph::options opt;
+            opt.fuse = fuse;
+            const graph::compiled_model cm(m, opt);
+            CHECK(compare_output("y", cm.run({{"x", x}}).at("y"), want) == "");
+        }
+    }
+    graph::model bad;
+    bad.inputs = {{"x", {2, 3}}};
+    bad.initializers["s"] = graph::tensor{{2}, {4.f, 3.f}};
+    bad.nodes = {graph::node{"Expand_0", "Expand", {"x", "s"}, {"y"}, {}}};
+    bad.outputs = {{"y", {}}};
+    CHECK_THROWS_WITH(graph::compiled_model(bad), Catch::Contains("Expand_0 (Expand): shape mismatch: X 2x3 does not broadcast to 4x3"));
+    bad.initializers["s"] = graph::tensor{{2}, {0.f, 3.f}};
+    CHECK_THROWS_WITH(graph::compiled_model(bad), Catch::Contains("Expand_0 (Expand): bad shape: dims must be >= 1, not 0"));
+    bad.inputs.push_back({"s2", {2}});
+    bad.nodes[0].inputs[1] = "s2";
+    CHECK_THROWS_WITH(graph::compiled_model(bad), Catch::Contains("Expand_0 (Expand): shape (input 1) must be an initializer"));
 }
