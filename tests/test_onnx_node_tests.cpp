@@ -584,3 +584,20 @@ TEST_CASE("Expand with its shape as a constant input broadcasts as numpy does, o
     bad.nodes[0].inputs[1] = "s2";
     CHECK_THROWS_WITH(graph::compiled_model(bad), Catch::Contains("Expand_0 (Expand): shape (input 1) must be an initializer"));
 }
+
+TEST_CASE("Pow whose exponent raises the rank is not an eltwise entry", "[onnx][node_tests]") {
+    // Relu -> Pow(., 2 of dims 1x1x1): the result is 1x2x3, so the Pow cannot join the Relu's chain.
+    graph::model m;
+    m.inputs = {{"x", {2, 3}}};
+    m.initializers["e"] = graph::tensor{{1, 1, 1}, {2.f}};
+    m.nodes = {graph::node{"Relu_0", "Relu", {"x"}, {"r"}, {}}, graph::node{"Pow_1", "Pow", {"r", "e"}, {"y"}, {}}};
+    m.outputs = {{"y", {}}};
+    const graph::tensor x{{2, 3}, {-1.f, 2.f, -3.f, 4.f, 0.5f, 6.f}};
+    const graph::tensor want{{1, 2, 3}, {0.f, 4.f, 0.f, 16.f, 0.25f, 36.f}};
+    for (const bool fuse : {true, false}) {
+        graph::options opt;
+        opt.fuse = fuse;
+        const graph::compiled_model cm(m, opt);
+        CHECK(compare_output("y", cm.run({{"x", x}}).at("y"), want) == "");
+    }
+}

@@ -59,8 +59,9 @@ bool activation_of(const model &m, const op &o, eltwise_fn &fn) {
         fn.alg = algorithm::eltwise_clip;
         clip_bounds(m, n, fn.alpha, fn.beta);
     } else if (t == "Pow") {
+        // One value of rank 0 or 1: the result keeps X's dims (a 1x1 exponent could raise the rank).
         auto it = m.initializers.find(n.inputs[1]);
-        if (it == m.initializers.end() || it->second.data.size() != 1) return false;
+        if (it == m.initializers.end() || it->second.data.size() != 1 || it->second.dims.size() > 1) return false;
         fn = {algorithm::eltwise_pow, 1.f, it->second.data[0]};
     } else return false;
     return true;
