@@ -130,6 +130,14 @@ void reshape(node_context &c) {
     c.keep_inputs(1);
 }
 
+// Expand (opsets 8, 13): the shape input becomes the attribute "shape" (ints).
+void expand(node_context &c) {
+    auto shape = c.constant_input_ints(1, "shape");
+    if (!shape) c.invalid("input 'shape' is missing");
+    c.set_ints("shape", *shape);
+    c.keep_inputs(1);
+}
+
 void squeeze(node_context &c) {
     auto axes = c.opset() < 13 ? c.take_ints("axes") : c.constant_input_ints(1, "axes");
     if (!axes) {
@@ -250,8 +258,8 @@ void pool_common(node_context &c, bool is_max) {
     // ONNX defines dilations for MaxPool only (opset 10 on, AveragePool from 19).
     const std::vector<int64_t> dilations = is_max ? take_spatial(c, "dilations", sp, 1)
                                                   : std::vector<int64_t>(sp, 1);
-    if (std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; }))
-        c.refuse("attribute 'dilations' " + list(dilations) + " is not supported (only 1)");
+    if (std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d < 1; }))
+        c.invalid("attribute 'dilations' " + list(dilations) + " must be >= 1");
     const bool ceil_mode = c.take_i("ceil_mode", 0) != 0;
     if (is_max) {
         if (c.take_i("storage_order", 0) != 0) c.refuse("attribute 'storage_order' = 1 is not supported");
@@ -269,7 +277,7 @@ const std::map<std::string, op_rule> &rules() {
     static const std::map<std::string, op_rule> table = {
         {"Abs", no_attributes}, {"Add", binary}, {"AveragePool", average_pool},
         {"BatchNormalization", batch_norm}, {"Clip", clip}, {"Concat", concat}, {"Conv", conv},
-        {"Div", binary}, {"Elu", elu}, {"Erf", no_attributes}, {"Exp", no_attributes},
+        {"Div", binary}, {"Elu", elu}, {"Erf", no_attributes}, {"Exp", no_attributes}, {"Expand", expand},
         {"Flatten", flatten}, {"Gemm", gemm}, {"GlobalAveragePool", no_attributes},
         {"HardSigmoid", hard_sigmoid}, {"HardSwish", no_attributes}, {"Identity", no_attributes},
         {"LayerNormalization", layer_norm}, {"LeakyRelu", leaky_relu}, {"Log", no_attributes},

@@ -7,7 +7,7 @@
 //  - every attribute an op defines is present, defaults filled in (LeakyRelu's alpha 0.01,
 //    Softmax's axis, Conv's kernel_shape from the weights...), in the latest opset's form;
 //  - inputs that some opsets give as attributes and others as constant inputs are attributes:
-//    Clip "min"/"max" (f), Squeeze/Unsqueeze "axes" (ints), Reshape "shape" (ints); the node
+//    Clip "min"/"max" (f), Squeeze/Unsqueeze "axes" (ints), Reshape and Expand "shape" (ints); the node
 //    keeps only its data input;
 //  - auto_pad SAME_UPPER/SAME_LOWER/VALID becomes explicit "pads" (auto_pad "NOTSET") when the
 //    input's spatial dims are known, and is kept as given otherwise;

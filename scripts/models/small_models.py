@@ -224,6 +224,9 @@ def sweep_cases():
                 add(op, v, [helper.make_node(op, ["x"], ["y"], axes=[0])], io)
             else:
                 add(op, v, [helper.make_node(op, ["x", "a"], ["y"])], io, [const("a", [0], np.int64)])
+    for v in (8, 13):
+        add("Expand", v, [helper.make_node("Expand", ["x", "s"], ["y"])],
+            ([vi("x", [3, 1])], [vi("y", [2, 3, 4])]), [const("s", [2, 1, 4], np.int64)])
     for v in (1, 13):
         add("Transpose", v, [helper.make_node("Transpose", ["x"], ["y"], perm=[1, 0])],
             ([vi("x", [2, 3])], [vi("y", [3, 2])]))

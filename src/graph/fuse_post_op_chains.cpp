@@ -142,6 +142,14 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
     return true;
 }
 
+// An output past the first that something reads (LayerNormalization's Mean or InvStdDev): the
+// fused op would take the chain's last op's outputs and place, so such a host is not fused.
+std::string read_extra_output(const graph_ir &g, const op &p) {
+    for (size_t k = 1; k < p.outputs.size(); ++k)
+        if (!p.outputs[k].empty() && g.readers(p.outputs[k]) > 0) return p.outputs[k];
+    return "";
+}
+
 std::string other_reader_reason(const graph_ir &g, const op &p, const std::string &t) {
     if (g.is_graph_output(t)) return p.n->name + "'s output is a graph output";
     return p.n->name + "'s output has another consumer";
@@ -164,6 +172,14 @@ void fuse_post_op_chains(graph_ir &g) {
             for (const auto &t : cands) {
                 const int p = g.producer(t);
                 if (p < 0 || !can_host(g, g.ops[p])) continue;
+                const std::string extra = read_extra_output(g, g.ops[p]);
+                if (!extra.empty()) {
+                    if (why.empty()) {
+                        why = g.ops[p].n->name + " also writes " + extra + ", which is read";
+                        refused_by = g.ops[p].n->name;
+                    }
+                    continue;
+                }
                 if (g.readers(t) != 1) {
                     if (why.empty()) {
                         why = other_reader_reason(g, g.ops[p], t);

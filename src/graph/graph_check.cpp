@@ -14,10 +14,15 @@ std::vector<size_t> check_and_sort(const model &m) {
     std::set<std::string> names, sources;  // sources: graph inputs and initializers
     for (const auto &in : m.inputs) {
         if (in.name.empty()) throw error(status::invalid_arguments, "graph: a graph input has no name");
-        for (auto d : in.dims)
-            if (d < -1 || d == 0)
+        for (auto d : in.dims) {
+            if (d < -1)
                 throw error(status::invalid_arguments, "graph: input " + in.name + " has a bad dim " +
                                                            std::to_string(d) + " (dims " + dims_text(in.dims) + ")");
+            // ONNX allows empty tensors; prim's primitives do not take them.
+            if (d == 0)
+                throw error(status::unimplemented, "graph: input " + in.name + " has a dim of 0 (dims " +
+                                                       dims_text(in.dims) + "): empty tensors are not supported");
+        }
         sources.insert(in.name);
     }
     for (const auto &kv : m.initializers) {

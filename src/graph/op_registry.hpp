@@ -35,6 +35,7 @@ std::vector<op_def> norm_ops();
 std::vector<op_def> shape_ops();
 std::vector<op_def> pool_ops();
 std::vector<op_def> softmax_concat_ops();
+std::vector<op_def> expand_ops();
 
 // What an activation op computes, for the fuser and the eltwise lowering: false when the op is
 // not a single eltwise function (Erf, a Pow whose exponent is not a constant scalar...).

@@ -1,6 +1,7 @@
 // Activations (one prim eltwise each, later entries of its chain fused after it), the
 // recognised multi-node forms ("Eltwise": swish, gelu, hardswish), and Erf, which prim has no
-// eltwise algorithm for: a lone Erf runs on a small graph-level kernel.
+// eltwise algorithm for: a lone Erf runs on a small graph-level kernel, as does a Pow whose
+// exponent is not a constant scalar.
 #include <cmath>
 #include <limits>
 
@@ -58,8 +59,9 @@ bool activation_of(const model &m, const op &o, eltwise_fn &fn) {
         fn.alg = algorithm::eltwise_clip;
         clip_bounds(m, n, fn.alpha, fn.beta);
     } else if (t == "Pow") {
+        // One value of rank 0 or 1: the result keeps X's dims (a 1x1 exponent could raise the rank).
         auto it = m.initializers.find(n.inputs[1]);
-        if (it == m.initializers.end() || it->second.data.size() != 1) return false;
+        if (it == m.initializers.end() || it->second.data.size() != 1 || it->second.dims.size() > 1) return false;
         fn = {algorithm::eltwise_pow, 1.f, it->second.data[0]};
     } else return false;
     return true;
@@ -72,9 +74,8 @@ void check_activation(const model &m, const node &n) {
     o.n = &n;
     o.type = n.op_type;
     eltwise_fn fn;
-    if (!activation_of(m, o, fn))
-        fail(n, n.op_type == "Pow" ? "the exponent (input 1) must be a constant holding one value"
-                                   : "not an eltwise function", status::unimplemented);
+    if (n.op_type == "Pow" && !activation_of(m, o, fn)) return; // an exponent tensor: lower_pow
+    if (!activation_of(m, o, fn)) fail(n, "not an eltwise function", status::unimplemented);
     // Let prim check the parameters (soft_relu's alpha, NaN...), worded for this node.
     try {
         post_ops po;
@@ -107,6 +108,57 @@ void lower_activation(plan_builder &b, const op &o) {
     b.set(o.outputs[0], dst, constant, true);
 }
 
+std::vector<memory::dims> infer_pow(const model &, const node &n, const std::vector<memory::dims> &in) {
+    memory::dims out;
+    if (!broadcast_dims(in[0], in[1], out))
+        fail(n, "shape mismatch: " + dims_text(in[0]) + " and " + dims_text(in[1]) + " do not broadcast");
+    return {out};
+}
+
+// Strides of a tensor of dims d read at every element of out (numpy broadcasting: 0 along the
+// dims d broadcasts), aligned to out's rank.
+std::vector<int64_t> broadcast_strides(const memory::dims &d, const memory::dims &out) {
+    std::vector<int64_t> s(out.size(), 0);
+    int64_t stride = 1;
+    for (size_t k = d.size(); k-- > 0;) {
+        if (d[k] != 1) s[out.size() - d.size() + k] = stride;
+        stride *= d[k];
+    }
+    return s;
+}
+
+// Pow with a constant scalar exponent is prim's eltwise pow (and fuses as one); any other
+// exponent (a graph input, an array) runs on a small graph kernel with numpy broadcasting and
+// C's powf, as ONNX's reference computes it.
+void lower_pow(plan_builder &b, const op &o) {
+    const memory::dims &out = b.g.dims_of(o.outputs[0]);
+    eltwise_fn fn;
+    if (activation_of(*b.g.m, o, fn) && b.g.dims_of(o.inputs[0]) == out) return lower_activation(b, o);
+    memory x = b.plain(o.inputs[0]), y = b.plain(o.inputs[1]);
+    memory dst = b.alloc(plan_builder::plain_desc(out));
+    const auto sx = broadcast_strides(b.g.dims_of(o.inputs[0]), out);
+    const auto sy = broadcast_strides(b.g.dims_of(o.inputs[1]), out);
+    const int64_t total = product(out);
+    const bool constant = b.all_constant(o);
+    b.step(o.n->name + ": pow graph kernel", [x, y, dst, out, sx, sy, total] {
+        const float *px = static_cast<const float *>(x.get_data_handle());
+        const float *py = static_cast<const float *>(y.get_data_handle());
+        float *d = static_cast<float *>(dst.get_data_handle());
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < total; ++i) {
+            int64_t rest = i, ix = 0, iy = 0;
+            for (size_t k = out.size(); k-- > 0;) {
+                const int64_t c = rest % out[k];
+                rest /= out[k];
+                ix += c * sx[k];
+                iy += c * sy[k];
+            }
+            d[i] = std::pow(px[ix], py[iy]);
+        }
+    }, constant, {x, y, dst});
+    b.set(o.outputs[0], dst, constant, true);
+}
+
 void check_erf(const model &, const node &) {}
 
 void lower_erf(plan_builder &b, const op &o) {
@@ -136,7 +188,7 @@ std::vector<op_def> eltwise_ops() {
                           "Sqrt", "Exp", "Log", "Abs", "Softplus"})
         v.push_back({t, 1, 1, 1, check_activation, same_dims, lower_activation});
     v.push_back({"Clip", 1, 3, 1, check_activation, same_dims, lower_activation});
-    v.push_back({"Pow", 2, 2, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Pow", 2, 2, 1, check_activation, infer_pow, lower_pow});
     v.push_back({"Eltwise", 1, 1, 1, check_internal, same_dims, lower_activation});
     v.push_back({"Erf", 1, 1, 1, check_erf, same_dims, lower_erf});
     return v;

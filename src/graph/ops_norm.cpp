@@ -1,5 +1,9 @@
 // BatchNormalization (inference, statistics given) and LayerNormalization as prim's batch and
-// layer normalization primitives, with their fused chains.
+// layer normalization primitives, with their fused chains; LayerNormalization's Mean and
+// InvStdDev outputs on a small graph kernel.
+#include <algorithm>
+#include <cmath>
+
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -71,10 +75,7 @@ int64_t lnorm_axis(const node &n, size_t rank) {
     return axis;
 }
 
-void check_lnorm(const model &, const node &n) {
-    (void)attr_float(n, "epsilon", 1e-5f);
-    refuse_extra_outputs(n);
-}
+void check_lnorm(const model &, const node &n) { (void)attr_float(n, "epsilon", 1e-5f); }
 
 std::vector<memory::dims> infer_lnorm(const model &, const node &n, const std::vector<memory::dims> &in) {
     if (in[0].empty()) fail(n, "X must have at least one dim");
@@ -84,7 +85,43 @@ std::vector<memory::dims> infer_lnorm(const model &, const node &n, const std::v
         if (has_input(n, i) && product(in[i]) != product(norm))
             fail(n, "shape mismatch: " + std::string(i == 1 ? "Scale" : "B") + " has dims " +
                         dims_text(in[i]) + ", the normalized dims are " + dims_text(norm));
-    return {in[0]};
+    // Mean and InvStdDev keep X's rank with the normalized dims as 1.
+    memory::dims stats = in[0];
+    std::fill(stats.begin() + axis, stats.end(), 1);
+    return {in[0], stats, stats};
+}
+
+// ONNX's optional outputs Mean and InvStdDev (1 / sqrt(variance + epsilon)) of each row, when a
+// node or the graph reads them: prim's inference primitive does not return its statistics, so a
+// small graph kernel computes them (in double) before the primitive runs, as the primitive may
+// write Y over X.
+void lower_lnorm_stats(plan_builder &b, const op &o, const memory &src, int64_t rows, int64_t d) {
+    const node &n = *o.n;
+    const bool want_mean = n.outputs.size() > 1 && !n.outputs[1].empty();
+    const bool want_inv = n.outputs.size() > 2 && !n.outputs[2].empty();
+    if (!want_mean && !want_inv) return;
+    const memory::dims &sd = b.g.dims_of(want_mean ? n.outputs[1] : n.outputs[2]);
+    memory mean = b.alloc(plan_builder::plain_desc(sd)), inv = b.alloc(plan_builder::plain_desc(sd));
+    const bool constant = b.all_constant(o);
+    const double eps = attr_float(n, "epsilon", 1e-5f);
+    b.step(n.name + ": layer normalization statistics graph kernel", [src, mean, inv, rows, d, eps] {
+        const float *x = static_cast<const float *>(src.get_data_handle());
+        float *mu = static_cast<float *>(mean.get_data_handle());
+        float *is = static_cast<float *>(inv.get_data_handle());
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < rows; ++r) {
+            const float *row = x + r * d;
+            double sum = 0.;
+            for (int64_t j = 0; j < d; ++j) sum += row[j];
+            const double m = sum / static_cast<double>(d);
+            double sq = 0.;
+            for (int64_t j = 0; j < d; ++j) sq += (row[j] - m) * (row[j] - m);
+            mu[r] = static_cast<float>(m);
+            is[r] = static_cast<float>(1. / std::sqrt(sq / static_cast<double>(d) + eps));
+        }
+    }, constant, {src, mean, inv});
+    if (want_mean) b.set(n.outputs[1], mean, constant, true);
+    if (want_inv) b.set(n.outputs[2], inv, constant, true);
 }
 
 // Normalized over the dims from axis on: viewed as rows x D (plain), or in its own dims when the
@@ -99,6 +136,7 @@ void lower_lnorm(plan_builder &b, const op &o) {
     lowered_chain c = lower_chain(b, o, view, post_ops(), nullptr);
     const bool constant = b.all_constant(o);
     memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc(view));
+    lower_lnorm_stats(b, o, src, product(xd) / d, d);
     memory dst = host_destination(b, c, src.get_desc(), constant);
     auto flags = normalization_flags::use_scale;
     if (has_input(n, 2)) flags |= normalization_flags::use_shift;
