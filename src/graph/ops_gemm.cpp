@@ -1,6 +1,9 @@
-// Gemm and 2D MatMul as a prim inner product: A (M x K) is the source, B seen as N x K the
-// weights (a transposition is a layout, reordered once when B is constant), C the bias when it is
-// a constant per-column vector and alpha is 1, else entries of the chain (alpha, + C, beta).
+// Gemm and MatMul as prim inner products: A (M x K) is the source, B seen as N x K the weights (a
+// transposition is a layout, reordered once when B is constant). Gemm: C the bias when it is a
+// constant per-column vector and alpha is 1, else entries of the chain (alpha, + C, beta).
+// MatMul (numpy semantics): with a 2D B, A's leading dims flatten into M (one inner product);
+// with batch dims on both sides, one inner product per batch, each reading its operands through
+// strided views (a transposed operand is a layout, not a copy).
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -18,10 +21,7 @@ struct gemm_shape {
 gemm_shape shape_of(const node &n, const memory::dims &a, const memory::dims &bd) {
     const bool is_gemm = n.op_type == "Gemm";
     if (a.size() != 2 || bd.size() != 2)
-        fail(n, is_gemm ? "A and B must be 2D, not " + dims_text(a) + " and " + dims_text(bd)
-                        : "only 2D MatMul is supported, not " + dims_text(a) + " x " + dims_text(bd) +
-                              " (batched or 1D MatMul is not implemented)",
-             is_gemm ? status::invalid_arguments : status::unimplemented);
+        fail(n, "A and B must be 2D, not " + dims_text(a) + " and " + dims_text(bd));
     gemm_shape s;
     s.trans_a = is_gemm && attr_int(n, "transA", 0) != 0;
     s.trans_b = is_gemm && attr_int(n, "transB", 0) != 0;
@@ -134,11 +134,250 @@ void lower_gemm(plan_builder &b, const op &o) {
     b.set(o.outputs[0], dst, constant, true);
 }
 
+// ---- MatMul ---------------------------------------------------------------------------------
+
+struct matmul_shape {
+    memory::dims a, b;     // the operands' dims, a 1D A promoted to 1 x K, a 1D B to K x 1
+    bool a_vec, b_vec;     // which operand was 1D (its M or N dim is not in the output)
+    memory::dims batch;    // A's and B's leading dims, broadcast
+    int64_t m, k, n;
+    memory::dims full;     // batch + {M, N}: what is computed
+    memory::dims out;      // the output's dims: full without the 1D operands' dims
+};
+
+matmul_shape matmul_shape_of(const node &n, const memory::dims &ad, const memory::dims &bd) {
+    if (ad.empty() || bd.empty())
+        fail(n, "A and B must have at least one dim, not " + dims_text(ad) + " and " + dims_text(bd));
+    matmul_shape s;
+    s.a_vec = ad.size() == 1;
+    s.b_vec = bd.size() == 1;
+    s.a = s.a_vec ? memory::dims{1, ad[0]} : ad;
+    s.b = s.b_vec ? memory::dims{bd[0], 1} : bd;
+    s.m = s.a[s.a.size() - 2];
+    s.k = s.a.back();
+    s.n = s.b.back();
+    if (s.b[s.b.size() - 2] != s.k)
+        fail(n, "shape mismatch: A (" + dims_text(ad) + ") and B (" + dims_text(bd) + ") do not agree on K");
+    const memory::dims a_batch(s.a.begin(), s.a.end() - 2), b_batch(s.b.begin(), s.b.end() - 2);
+    if (!broadcast_dims(a_batch, b_batch, s.batch))
+        fail(n, "shape mismatch: the batch dims of A (" + dims_text(ad) + ") and B (" + dims_text(bd) +
+                    ") do not broadcast");
+    s.full = s.batch;
+    s.full.push_back(s.m);
+    s.full.push_back(s.n);
+    s.out = s.batch;
+    if (!s.a_vec) s.out.push_back(s.m);
+    if (!s.b_vec) s.out.push_back(s.n);
+    if (s.full.size() > 6)
+        fail(n, "MatMul of rank " + std::to_string(s.full.size()) + " is not supported (at most 6)",
+             status::unimplemented);
+    if (s.k == 0 && product(s.full) != 0)
+        fail(n, "K = 0 (an empty inner dim) is not supported", status::unimplemented);
+    return s;
+}
+
+std::vector<memory::dims> infer_matmul(const model &, const node &n, const std::vector<memory::dims> &in) {
+    return {matmul_shape_of(n, in[0], in[1]).out};
+}
+
+// d (broadcasting to the output's dims) as a dims of full's rank: 1s in front, and 1 where the
+// output lacks M or N.
+memory::dims to_full_rank(const matmul_shape &s, memory::dims d) {
+    d.insert(d.begin(), s.out.size() - d.size(), 1);
+    if (s.a_vec) d.insert(d.begin() + static_cast<long>(s.batch.size()), 1);
+    if (s.b_vec) d.push_back(1);
+    return d;
+}
+
+// A constant [.., 1, N] operand of an Add: the values a bias takes.
+bool is_bias_row(const model &m, const graph_ir &g, const matmul_shape &s, const post_entry &e) {
+    const bool add = e.k == post_entry::kind::bias_add ||
+                     (e.k == post_entry::kind::binary && e.alg == algorithm::binary_add);
+    if (!add || s.b_vec || !m.initializers.count(e.operand)) return false;
+    const memory::dims d = to_full_rank(s, g.dims_of(e.operand));
+    return product(d) == d.back() && (d.back() == s.n || d.back() == 1);
+}
+
+// t's memory as its producer left it when that is a layout by strides (a Transpose's view, a
+// plain buffer), else its plain copy: the inner product reads a strided layout itself.
+memory strided_or_plain(plan_builder &b, const std::string &t) {
+    const memory mem = b.get(t);
+    const memory::desc &md = mem.get_desc();
+    try {
+        if (md == memory::desc(md.get_dims(), memory::data_type::f32, md.strides())) return mem;
+    } catch (const error &) {
+        // a blocked layout whose outer strides are no layout by themselves
+    }
+    return b.plain(t);
+}
+
+// One argument of the per-batch inner products: the base memory, the desc one batch sees, and
+// each batch's offset into the base, in elements.
+struct batch_arg {
+    int key;
+    memory base;
+    memory::desc md;
+    std::vector<int64_t> offsets;
+};
+
+// Offsets of each batch (row-major over s.batch) into a tensor of dims d (its batch dims
+// broadcasting to s.batch, right-aligned) and strides st: broadcast dims do not move.
+std::vector<int64_t> batch_offsets(const matmul_shape &s, const memory::dims &d, const memory::dims &st) {
+    const size_t nb = s.batch.size(), lead = d.size() - 2;
+    std::vector<int64_t> offs(static_cast<size_t>(product(s.batch)), 0);
+    memory::dims idx(nb, 0);
+    for (size_t bi = 0; bi < offs.size(); ++bi) {
+        int64_t off = 0;
+        for (size_t j = 0; j < lead; ++j) {
+            const size_t bj = nb - lead + j; // this dim's place among the batch dims
+            if (d[j] != 1) off += idx[bj] * st[j];
+        }
+        offs[bi] = off;
+        for (int j = static_cast<int>(nb) - 1; j >= 0; --j) {
+            if (++idx[j] < s.batch[j]) break;
+            idx[j] = 0;
+        }
+    }
+    return offs;
+}
+
+// A 2D desc of the last two dims of a strided desc (rows x cols), or its transposition.
+memory::desc last_two(const memory::dims &d, const memory::dims &st, bool transposed) {
+    const size_t r = d.size();
+    return transposed ? memory::desc({d[r - 1], d[r - 2]}, memory::data_type::f32, memory::dims{st[r - 1], st[r - 2]})
+                      : memory::desc({d[r - 2], d[r - 1]}, memory::data_type::f32, memory::dims{st[r - 2], st[r - 1]});
+}
+
+void lower_matmul(plan_builder &b, const op &o) {
+    const node &n = *o.n;
+    const model &m = *b.g.m;
+    const matmul_shape s = matmul_shape_of(n, b.g.dims_of(o.inputs[0]), b.g.dims_of(o.inputs[1]));
+    const bool constant = b.all_constant(o);
+
+    // Leading Adds of a constant row of N values become the bias (BERT's projections).
+    op rest = o;
+    std::vector<float> bias_values(static_cast<size_t>(s.n), 0.f);
+    std::vector<std::string> folded;
+    size_t lead = 0;
+    for (; lead < o.post.size() && is_bias_row(m, b.g, s, o.post[lead]); ++lead) {
+        const auto &v = m.initializers.at(o.post[lead].operand).data;
+        for (int64_t i = 0; i < s.n; ++i) bias_values[i] += v[v.size() == 1 ? 0 : i];
+        folded.push_back("bias " + o.post[lead].operand);
+    }
+    rest.post.erase(rest.post.begin(), rest.post.begin() + static_cast<long>(lead));
+    // The chain over the output's dims (each operand viewed with its rank), then each binary
+    // operand plain and of full's rank.
+    lowered_chain c = lower_chain(b, rest, s.out, post_ops(), nullptr);
+    c.folded = folded;
+    std::vector<memory> operands(c.po.len());
+    for (int i = 0; i < c.po.len(); ++i) {
+        if (c.po.entries()[i].kind != post_ops::kind::binary) continue;
+        const int key = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1;
+        memory x = c.args.at(key);
+        const memory::dims d = x.get_desc().get_dims();
+        x = b.in_layout_memory(x, plan_builder::plain_desc(d), constant);
+        operands[i] = b.view(x, plan_builder::plain_desc(to_full_rank(s, d)));
+    }
+
+    // One inner product over A's flattened rows when B has no batch dims and every operand either
+    // varies along all of the output's rows or along none.
+    const int64_t rows = product(s.batch) * s.m;
+    bool flat = product(s.b) == s.k * s.n;
+    for (const auto &x : operands) {
+        if (x.is_empty()) continue;
+        const memory::dims &d = x.get_desc().get_dims();
+        const int64_t lead_rows = product(d) / d.back();
+        flat = flat && (lead_rows == 1 || lead_rows == rows);
+    }
+
+    memory bias;
+    if (!folded.empty()) {
+        bias = b.persistent(plan_builder::plain_desc({s.n}));
+        std::copy(bias_values.begin(), bias_values.end(), static_cast<float *>(bias.get_data_handle()));
+    }
+    memory dst = host_destination(b, c, plan_builder::plain_desc(s.out), constant);
+
+    // The chain with each operand as one inner product sees it.
+    post_ops po;
+    std::vector<batch_arg> walk;
+    for (int i = 0; i < c.po.len(); ++i) {
+        const post_ops::entry &e = c.po.entries()[i];
+        if (e.kind == post_ops::kind::eltwise) po.append_eltwise(e.alg, e.alpha, e.beta, e.scale);
+        else if (e.kind == post_ops::kind::sum) po.append_sum(e.scale);
+        if (e.kind != post_ops::kind::binary) continue;
+        const memory::desc &fd = operands[i].get_desc();
+        const memory::dims &d = fd.get_dims();
+        const int64_t lead_rows = product(d) / d.back();
+        const memory::desc md = flat ? plan_builder::plain_desc({lead_rows, d.back()})
+                                     : last_two(d, fd.strides(), false);
+        po.append_binary(e.alg, md);
+        walk.push_back({PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1, operands[i], md,
+                        flat ? std::vector<int64_t>{0} : batch_offsets(s, d, fd.strides())});
+    }
+    auto ip_desc = [&](const memory::desc &src, const memory::desc &wei, const memory::desc &dd) {
+        return bias.is_empty()
+                       ? inner_product_forward::desc(prop_kind::forward_inference, src, wei, dd)
+                       : inner_product_forward::desc(prop_kind::forward_inference, src, wei,
+                                                     bias.get_desc(), dd);
+    };
+    const memory::desc dst2d = plan_builder::plain_desc({flat ? rows : s.m, s.n});
+
+    if (flat) {
+        // A plain as rows x K; B (K x N plain) seen as N x K, packed once when constant.
+        memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc({rows, s.k}));
+        memory wei_view = b.view(b.plain(o.inputs[1]),
+                                 memory::desc({s.n, s.k}, memory::data_type::f32, memory::dims{1, s.n}));
+        const memory::desc wei_any({s.n, s.k}, memory::data_type::f32, memory::format_tag::any);
+        inner_product_forward::primitive_desc pd(ip_desc(src.get_desc(), wei_any, dst2d), b.attr(po));
+        memory wei = b.in_layout_memory(wei_view, pd.weights_desc(), b.is_constant(o.inputs[1]));
+        exec_args args;
+        for (const auto &w : walk) args[w.key] = b.view(w.base, w.md);
+        if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
+        args[PRIM_ARG_SRC] = src;
+        args[PRIM_ARG_WEIGHTS] = wei;
+        args[PRIM_ARG_DST] = b.view(dst, dst2d);
+        b.primitive_step(step_text(o, "inner_product", pd.impl_name(), c), inner_product_forward(pd), args,
+                         constant);
+        b.set(o.outputs[0], dst, constant, true);
+        return;
+    }
+
+    // Batched: per batch, A's M x K and B's N x K (B's K x N transposed) as strided views.
+    const memory am = strided_or_plain(b, o.inputs[0]), bm = strided_or_plain(b, o.inputs[1]);
+    memory::dims a_st = am.get_desc().strides(), b_st = bm.get_desc().strides();
+    if (s.a_vec) a_st.insert(a_st.begin(), s.k);
+    if (s.b_vec) b_st.push_back(1);
+    const memory::desc a2d = last_two(s.a, a_st, false), b2d = last_two(s.b, b_st, true);
+    inner_product_forward::primitive_desc pd(ip_desc(a2d, b2d, dst2d), b.attr(po));
+    walk.push_back({PRIM_ARG_SRC, am, a2d, batch_offsets(s, s.a, a_st)});
+    walk.push_back({PRIM_ARG_WEIGHTS, bm, b2d, batch_offsets(s, s.b, b_st)});
+    const memory::desc dst_full = plan_builder::plain_desc(s.full);
+    walk.push_back({PRIM_ARG_DST, dst, dst2d, batch_offsets(s, s.full, dst_full.strides())});
+    if (!bias.is_empty()) walk.push_back({PRIM_ARG_BIAS, bias, bias.get_desc(), {}});
+    std::vector<memory> uses;
+    for (const auto &w : walk) uses.push_back(w.base);
+    const inner_product_forward ip(pd);
+    const size_t batches = static_cast<size_t>(product(s.batch));
+    b.step(step_text(o, "inner_product", pd.impl_name(), c) + " x" + std::to_string(batches) + " batches",
+           [ip, walk, batches] {
+               for (size_t bi = 0; bi < batches; ++bi) {
+                   exec_args args;
+                   for (const auto &w : walk) {
+                       float *base = static_cast<float *>(w.base.get_data_handle());
+                       args[w.key] = memory(w.md, base + (w.offsets.empty() ? 0 : w.offsets[bi]));
+                   }
+                   ip.execute(args);
+               }
+           },
+           constant, uses);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
 } // namespace
 
 std::vector<op_def> gemm_ops() {
     return {{"Gemm", 2, 3, 1, check_gemm, infer_gemm, lower_gemm},
-            {"MatMul", 2, 2, 1, nullptr, infer_gemm, lower_gemm}};
+            {"MatMul", 2, 2, 1, nullptr, infer_matmul, lower_matmul}};
 }
 
 } // namespace detail
