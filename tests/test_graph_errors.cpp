@@ -155,10 +155,10 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
              b.input("lo", {});
              b.op("Clip", "Clip_1", {"y", "lo"}, {"z"});
          }, status::unimplemented, "Clip_1 (Clip): min (input 1) must be an initializer"},
-        {"batched MatMul", [](builder &b) {
-             b.init("m", {1, 8, 3, 2});
+        {"batched MatMul whose K differs", [](builder &b) {
+             b.init("m", {1, 8, 4, 2});
              b.op("MatMul", "MatMul_1", {"y", "m"}, {"z"});
-         }, status::unimplemented, "MatMul_1 (MatMul): only 2D MatMul is supported"},
+         }, status::invalid_arguments, "MatMul_1 (MatMul): shape mismatch: A (1x8x3x3) and B (1x8x4x2) do not agree on K"},
         {"training batch norm", [](builder &b) {
              b.init("s", {8}).init("sh", {8}).init("mu", {8}).init("v", {8});
              b.op("BatchNormalization", "BatchNormalization_1", {"y", "s", "sh", "mu", "v"}, {"z"},

@@ -186,6 +186,7 @@ TEST_CASE("graph: batched MatMul, batch dims broadcast, one inner product per ba
         {{4, 5}, {3, 5, 7}},            // 2D A against a batched B
         {{2, 1, 7, 9}, {1, 3, 9, 17}},  // tails
         {{1, 1, 4, 5}, {1, 1, 5, 6}},   // batch dims of 1
+        {{4, 3, 33, 64}, {3, 64, 47}},  // enough work for the batches to run on several threads
     };
     for (size_t i = 0; i < cases.size(); ++i) {
         INFO("case " << i);
