@@ -157,6 +157,16 @@ TEST_CASE("graph: MatMul of a 3D A and a 2D B is one inner product with its chai
         b.output("y");
         check_nd(b.m, make_inputs(b.m, {}));
     }
+    SECTION("B given at run time through a Transpose: read in place") {
+        builder b;
+        b.input("a", {2, 5, 9}).input("bt", {11, 9});
+        b.op("Transpose", "Transpose_0", {"bt"}, {"w"}, {{"perm", ais({1, 0})}});
+        b.op("MatMul", "MatMul_1", {"a", "w"}, {"y"});
+        b.output("y");
+        auto cm = check_nd(b.m, make_inputs(b.m, {}));
+        INFO(steps_text(cm));
+        CHECK(steps_text(cm).find("reorder") == std::string::npos);
+    }
     SECTION("the GELU form after a projection becomes one chain") {
         builder b;
         b.input("a", {1, 9, 16}).init("w", {16, 24}).init("bias", {24});

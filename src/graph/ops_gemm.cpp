@@ -322,14 +322,22 @@ void lower_matmul(plan_builder &b, const op &o) {
     };
     const memory::desc dst2d = plan_builder::plain_desc({flat ? rows : s.m, s.n});
 
+    // B's N x K (its K x N transposed) as a strided view.
+    const memory bm = strided_or_plain(b, o.inputs[1]);
+    memory::dims b_st = bm.get_desc().strides();
+    if (s.b_vec) b_st.push_back(1);
+    const memory::desc b2d = last_two(s.b, b_st, true);
+
     if (flat) {
-        // A plain as rows x K; B (K x N plain) seen as N x K, packed once when constant.
+        // A plain as rows x K; B packed once when constant, else read through its view (the
+        // inner product packs it per call).
         memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc({rows, s.k}));
-        memory wei_view = b.view(b.plain(o.inputs[1]),
-                                 memory::desc({s.n, s.k}, memory::data_type::f32, memory::dims{1, s.n}));
+        memory wei_view = b.view(bm, b2d);
+        const bool b_constant = b.is_constant(o.inputs[1]);
         const memory::desc wei_any({s.n, s.k}, memory::data_type::f32, memory::format_tag::any);
-        inner_product_forward::primitive_desc pd(ip_desc(src.get_desc(), wei_any, dst2d), b.attr(po));
-        memory wei = b.in_layout_memory(wei_view, pd.weights_desc(), b.is_constant(o.inputs[1]));
+        inner_product_forward::primitive_desc pd(ip_desc(src.get_desc(), b_constant ? wei_any : b2d, dst2d),
+                                                 b.attr(po));
+        memory wei = b.in_layout_memory(wei_view, pd.weights_desc(), b_constant);
         exec_args args;
         for (const auto &w : walk) args[w.key] = b.view(w.base, w.md);
         if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
@@ -343,11 +351,10 @@ void lower_matmul(plan_builder &b, const op &o) {
     }
 
     // Batched: per batch, A's M x K and B's N x K (B's K x N transposed) as strided views.
-    const memory am = strided_or_plain(b, o.inputs[0]), bm = strided_or_plain(b, o.inputs[1]);
-    memory::dims a_st = am.get_desc().strides(), b_st = bm.get_desc().strides();
+    const memory am = strided_or_plain(b, o.inputs[0]);
+    memory::dims a_st = am.get_desc().strides();
     if (s.a_vec) a_st.insert(a_st.begin(), s.k);
-    if (s.b_vec) b_st.push_back(1);
-    const memory::desc a2d = last_two(s.a, a_st, false), b2d = last_two(s.b, b_st, true);
+    const memory::desc a2d = last_two(s.a, a_st, false);
     inner_product_forward::primitive_desc pd(ip_desc(a2d, b2d, dst2d), b.attr(po));
     walk.push_back({PRIM_ARG_SRC, am, a2d, batch_offsets(s, s.a, a_st)});
     walk.push_back({PRIM_ARG_WEIGHTS, bm, b2d, batch_offsets(s, s.b, b_st)});
