@@ -209,6 +209,28 @@ TEST_CASE("graph: batched MatMul, batch dims broadcast, one inner product per ba
         auto cm = check_nd(b.m, make_inputs(b.m, {}));
         CHECK(has_fusion(cm.fusion_log(), "MatMul+Div(binary)+Sigmoid", {"MatMul_0", "Div_1", "Sigmoid_2"}));
     }
+    SECTION("a residual computed by an op: a sum into its buffer, batch by batch") {
+        builder b;
+        b.input("a", {2, 3, 4, 6}).input("b", {2, 3, 6, 5}).input("x", {2, 3, 4, 5});
+        b.op("Tanh", "Tanh_0", {"x"}, {"t"});
+        b.op("MatMul", "MatMul_1", {"a", "b"}, {"m"});
+        b.op("Add", "Add_2", {"m", "t"}, {"y"});
+        b.output("y");
+        auto cm = check_nd(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "MatMul+Add(sum)", {"MatMul_1", "Add_2"}));
+    }
+    SECTION("both operands constant: computed once, at load time") {
+        builder b;
+        b.input("x", {2, 3, 5}).init("a", {2, 3, 4}).init("w", {2, 4, 5});
+        b.op("MatMul", "MatMul_0", {"a", "w"}, {"m"});
+        b.op("Relu", "Relu_1", {"x"}, {"r"});
+        b.op("Add", "Add_2", {"r", "m"}, {"y"});
+        b.output("y");
+        auto cm = check_nd(b.m, make_inputs(b.m, {}));
+        const std::string steps = steps_text(cm);
+        INFO(steps);
+        CHECK(steps.find("x2 batches (at load time)") != std::string::npos);
+    }
     SECTION("constant batched B, an operand varying along the batch") {
         builder b;
         b.input("a", {3, 4, 5}).init("w", {3, 5, 6}).init("o", {3, 1, 6});
