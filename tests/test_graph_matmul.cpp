@@ -150,6 +150,18 @@ TEST_CASE("graph: MatMul of a 3D A and a 2D B is one inner product with its chai
         INFO(log_text(cm.fusion_log()));
         CHECK(has_fusion(cm.fusion_log(), "MatMul+Add(sum)+Elu", {"MatMul_1", "Add_2", "Elu_3"}));
     }
+    SECTION("BatchNormalization over dim 1 of the result: per-channel entries, per batch") {
+        builder b;
+        b.input("a", {2, 4, 6}).init("w", {6, 5});
+        b.init("s", {4}).init("sh", {4}).init("mu", {4}).init("v", {4}, 0.5f, 2.f);
+        b.op("MatMul", "MatMul_0", {"a", "w"}, {"m"});
+        b.op("BatchNormalization", "BatchNormalization_1", {"m", "s", "sh", "mu", "v"}, {"n"});
+        b.op("Relu", "Relu_2", {"n"}, {"y"});
+        b.output("y");
+        auto cm = check_nd(b.m, make_inputs(b.m, {}));
+        CHECK(has_fusion(cm.fusion_log(), "MatMul+BatchNormalization(per-channel)+Relu",
+                         {"MatMul_0", "BatchNormalization_1", "Relu_2"}));
+    }
     SECTION("B given at run time, an A with tails in every dim") {
         builder b;
         b.input("a", {3, 17, 33}).input("w", {33, 19});
