@@ -83,8 +83,6 @@ const std::map<std::string, std::vector<std::string>> &expected_refusals() {
 // hold. Every other loaded model must run and match its expected outputs.
 const std::map<std::string, std::vector<std::string>> &expected_run_refusals() {
     static const std::map<std::string, std::vector<std::string>> r = {
-        {"test_matmul_3d", {"(MatMul)", "only 2D MatMul", "2x3x4 x 2x4x3"}},
-        {"test_matmul_4d", {"(MatMul)", "only 2D MatMul", "1x2x3x4 x 1x2x4x3"}},
         {"test_reshape_allowzero_reordered", {"input data", "dims 0x3x4", "empty tensors are not supported"}},
     };
     return r;
