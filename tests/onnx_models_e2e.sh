@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# benchdnn_lite --onnx on real models written at test time (scripts/models: ResNet-50 v1.5 and
-# MobileNet v2, mb1, seeded random weights), fused and unfused, against ONNX Runtime's outputs
+# benchdnn_lite --onnx on real models written at test time (scripts/models: ResNet-50 v1.5,
+# MobileNet v2 and a BERT-base encoder layer (seq 128), mb1, seeded random weights), fused and
+# unfused, against ONNX Runtime's outputs
 # (scripts/ort, npm's onnxruntime-node, a test-time competitor: installed here with
 # --ignore-scripts when npm can reach its registry). Without ONNX Runtime the fused run is
 # compared with the unfused one. Each model runs on AVX-512 and on AVX2 (PRIM_MAX_CPU_ISA). Prints "onnx_models_e2e: OK" when every model passed.
@@ -19,7 +20,7 @@ if [ -d "$ort/node_modules/onnxruntime-node" ] && node "$ort/check_install.js" >
   have_ort=1
 fi
 status=0
-for model in resnet50 mobilenet_v2; do
+for model in resnet50 mobilenet_v2 bert_encoder; do
   /usr/bin/python3 "$src/scripts/models/$model.py" -o "$tmp/$model.onnx" --batch 1 --data "$tmp/$model" >/dev/null
   data="$tmp/$model/test_data_set_0"
   [ $have_ort = 1 ] && node "$ort/run_model.js" "$tmp/$model.onnx" "$data" >/dev/null 2>&1
