@@ -56,6 +56,17 @@ bool graph_ir::read_after(const std::string &t, size_t index, const op *except) 
     return false;
 }
 
+void apply_auto_pad(const std::string &auto_pad, int64_t in, int64_t s, int64_t ext, int64_t &pb,
+                    int64_t &pe) {
+    if (auto_pad == "VALID") pb = pe = 0;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+        const int64_t o = (in + s - 1) / s;
+        const int64_t total = std::max<int64_t>(0, (o - 1) * s + ext - in);
+        pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+        pe = total - pb;
+    }
+}
+
 const memory::dims &graph_ir::dims_of(const std::string &t) const {
     auto it = shapes.find(t);
     if (it == shapes.end()) throw error(status::runtime_error, "graph: no shape for tensor " + t);

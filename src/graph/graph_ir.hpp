@@ -87,6 +87,12 @@ inline bool has_input(const node &n, size_t i) { return i < n.inputs.size() && !
 // The values of a constant input (an initializer); fails naming the node when it is not one.
 const tensor &constant_input(const model &m, const node &n, size_t i, const char *what);
 
+// ONNX's auto_pad along one spatial dim (input size in, stride s, kernel extent ext): VALID is no
+// padding, SAME_UPPER / SAME_LOWER pad to ceil(in / s) outputs (the odd one at the end / start),
+// NOTSET keeps pb and pe.
+void apply_auto_pad(const std::string &auto_pad, int64_t in, int64_t s, int64_t ext, int64_t &pb,
+                    int64_t &pe);
+
 int64_t product(const memory::dims &d);
 std::string dims_text(const memory::dims &d); // "2x3x4"
 // numpy broadcasting of two shapes; false when they do not broadcast.

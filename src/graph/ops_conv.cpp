@@ -45,13 +45,7 @@ conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims 
         if (pads[i] < 0 || pads[nsp + i] < 0) fail(n, "bad attribute: pads must be >= 0");
         const int64_t in = x[2 + i], s = g.strides[i], ext = (w[2 + i] - 1) * dil[i] + 1;
         int64_t pb = pads[i], pe = pads[nsp + i];
-        if (auto_pad == "VALID") pb = pe = 0;
-        if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-            const int64_t o = (in + s - 1) / s;
-            const int64_t total = std::max<int64_t>(0, (o - 1) * s + ext - in);
-            pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-            pe = total - pb;
-        }
+        apply_auto_pad(auto_pad, in, s, ext, pb, pe);
         const int64_t o = (in + pb + pe - ext) / s + 1;
         if (in + pb + pe < ext || o < 1)
             fail(n, "the kernel (extent " + std::to_string(ext) + ") does not fit the padded input (" +

@@ -65,13 +65,7 @@ pool_geometry geometry(const node &n, const memory::dims &x) {
         const int64_t in = x[2 + i], s = g.strides[i], ext = (g.kernel[i] - 1) * dil[i] + 1;
         int64_t pb = pads[i], pe = pads[nsp + i];
         if (pb < 0 || pe < 0) fail(n, "bad attribute: pads must be >= 0");
-        if (auto_pad == "VALID") pb = pe = 0;
-        if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-            const int64_t o = (in + s - 1) / s;
-            const int64_t total = std::max<int64_t>(0, (o - 1) * s + ext - in);
-            pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-            pe = total - pb;
-        }
+        apply_auto_pad(auto_pad, in, s, ext, pb, pe);
         if (in + pb + pe < ext)
             fail(n, "the kernel (extent " + std::to_string(ext) + ") does not fit the padded input (" +
                         std::to_string(in + pb + pe) + ") along spatial dim " + std::to_string(i));

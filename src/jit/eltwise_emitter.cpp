@@ -533,24 +533,29 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
             h_.vandps(v, v, cb(abs_bits));          // even or odd power of |x|
         else
             neg_inf_to_pos_inf();
-        log_core(v, 0, true);                       // x < 0, non-integer beta: NaN
-        // y = beta (hi + lo) as y_hi + y_lo, then e^y without rounding y: exp would amplify
-        // y's rounding error by |y| (up to 89).
-        const Vmm lo = t(2), y_lo = t(1);
-        h_.vmulps(t(0), v, c(beta_));
-        h_.vmovaps(y_lo, t(0));
-        h_.vfmsub231ps(y_lo, v, c(beta_));
-        h_.vfmadd231ps(y_lo, lo, c(beta_));
-        h_.vmovaps(v, t(0));
-        h_.vminps(y_lo, y_lo, c(1e-5f));            // |y_lo| <= ulp(89) where it matters; finite
-        h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-        exp_core(v, t(0), y_lo, true, &y_lo);
+        exp_of_beta_log(v);                         // x < 0, non-integer beta: NaN
         if (odd) {
             h_.vandps(x, x, cb(sign_bit));
             h_.vorps(v, v, x);
         }
     }
     if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
+}
+
+template <cpu_isa isa>
+void eltwise_emitter<isa>::exp_of_beta_log(const Vmm &v) {
+    log_core(v, 0, true);
+    // y = beta (hi + lo) as y_hi + y_lo, then e^y without rounding y: exp would amplify y's
+    // rounding error by |y| (up to 89).
+    const Vmm lo = t(2), y_lo = t(1);
+    h_.vmulps(t(0), v, c(beta_));
+    h_.vmovaps(y_lo, t(0));
+    h_.vfmsub231ps(y_lo, v, c(beta_));
+    h_.vfmadd231ps(y_lo, lo, c(beta_));
+    h_.vmovaps(v, t(0));
+    h_.vminps(y_lo, y_lo, c(1e-5f)); // |y_lo| <= ulp(89) where it matters; finite
+    h_.vmaxps(y_lo, y_lo, c(-1e-5f));
+    exp_core(v, t(0), y_lo, true, &y_lo);
 }
 
 template <cpu_isa isa>
@@ -563,16 +568,7 @@ void eltwise_emitter<isa>::pow_runtime_beta(const Vmm &v) {
     const Vmm x = t(log_aux_count());
     h_.vmovaps(x, v);
     h_.vandps(v, v, cb(abs_bits));
-    log_core(v, 0, true);
-    const Vmm lo = t(2), y_lo = t(1);
-    h_.vmulps(t(0), v, c(beta_));
-    h_.vmovaps(y_lo, t(0));
-    h_.vfmsub231ps(y_lo, v, c(beta_));
-    h_.vfmadd231ps(y_lo, lo, c(beta_));
-    h_.vmovaps(v, t(0));
-    h_.vminps(y_lo, y_lo, c(1e-5f));
-    h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-    exp_core(v, t(0), y_lo, true, &y_lo);
+    exp_of_beta_log(v);
     // Masks (opmasks k(0), k(1) on AVX-512; t(0), t(1) on AVX2): integer beta, odd beta.
     const int m_int = is_avx512 ? mask_k(0) : t(0).getIdx(), m_odd = is_avx512 ? mask_k(1) : t(1).getIdx();
     const Vmm b = t(2), half = is_avx512 ? t(0) : t(3); // x is in t(3) on AVX-512, t(4) on AVX2

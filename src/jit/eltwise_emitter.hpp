@@ -94,6 +94,8 @@ private:
     void pow(const Vmm &v);
     // pow with beta read from the table at run time (a runtime parameter).
     void pow_runtime_beta(const Vmm &v);
+    // v = e^(beta ln v) with ln's low part carried into exp; uses t(0)..t(log_aux_count() - 1).
+    void exp_of_beta_log(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
     // e^v, flushed to 0 below v = flush_below (-87: results under 1.65e-38), so that no
