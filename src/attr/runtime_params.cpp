@@ -49,6 +49,10 @@ int runtime_slot_of_bits(uint32_t bits, bool *negated) {
 
 bool is_runtime_param(float v) { return is_runtime_f32(v) || runtime_slot_of_bits(bits_of(v)) >= 0; }
 
+bool has_runtime_fields(const post_ops::entry &e) {
+    return is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale);
+}
+
 post_ops with_runtime_slots(const post_ops &user_chain) {
     if (!user_chain.has_runtime_params()) return user_chain;
     post_ops out;

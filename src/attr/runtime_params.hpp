@@ -28,6 +28,9 @@ float runtime_slot_value(int slot);
 int runtime_slot_of_bits(uint32_t bits, bool *negated = nullptr);
 // PRIM_RUNTIME_F32_VAL or a slot: a value given at execute.
 bool is_runtime_param(float v);
+// True when one of the entry's alpha, beta, scale is PRIM_RUNTIME_F32_VAL (the user's chain): it
+// takes a PRIM_ARG_ATTR_POST_OP_PARAMS argument.
+bool has_runtime_fields(const post_ops::entry &e);
 
 // The chain with each PRIM_RUNTIME_F32_VAL field replaced by its slot.
 post_ops with_runtime_slots(const post_ops &user_chain);

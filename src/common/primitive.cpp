@@ -63,10 +63,6 @@ memory::desc runtime_params_md() {
     return memory::desc({impl::runtime_fields}, memory::data_type::f32, memory::format_tag::x);
 }
 
-bool entry_has_runtime_params(const post_ops::entry &e) {
-    return is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale);
-}
-
 } // namespace
 
 memory::desc primitive_desc_base::query_md(int exec_arg) const {
@@ -81,7 +77,7 @@ memory::desc primitive_desc_base::query_md(int exec_arg) const {
     for (int i = 0; i < chain.len(); ++i) {
         if (exec_arg == impl::operand_arg(chain.entries()[i], i)) return impl_->operand_mds[i];
         if (exec_arg == (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS)
-            && entry_has_runtime_params(chain.entries()[i]))
+            && impl::has_runtime_fields(chain.entries()[i]))
             return runtime_params_md();
     }
     return memory::desc();
@@ -172,7 +168,7 @@ void read_runtime_params(const impl::chosen_impl &pi, const exec_args &args, std
     static const memory::desc md = runtime_params_md();
     for (int i = 0; i < chain.len(); ++i) {
         const post_ops::entry &e = chain.entries()[i];
-        if (!entry_has_runtime_params(e)) continue;
+        if (!impl::has_runtime_fields(e)) continue;
         const auto *given = static_cast<const float *>(arg_data(
                 pi, args, PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS,
                 [&] { return "post-op " + std::to_string(i) + " runtime parameters"; }, md));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "attr/runtime_params.hpp"
 #include "common/verbose.hpp"
 #include "plan/activation_map.hpp"
 #include "prim/error.hpp"

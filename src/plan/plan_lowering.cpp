@@ -19,10 +19,6 @@ void append(lowered_plan &lp, const entry_source &src) { lp.sources.push_back(sr
 
 } // namespace
 
-bool has_runtime_fields(const post_ops::entry &e) {
-    return is_runtime_f32(e.alpha) || is_runtime_f32(e.beta) || is_runtime_f32(e.scale);
-}
-
 lowered_plan lower_plan(const std::vector<plan_op> &ops) {
     lowered_plan lp;
     const float rt = PRIM_RUNTIME_F32_VAL;

@@ -33,8 +33,5 @@ struct lowered_plan {
 
 lowered_plan lower_plan(const std::vector<plan_op> &ops);
 
-// True when the entry has a PRIM_RUNTIME_F32_VAL field (its values go in a params argument).
-bool has_runtime_fields(const post_ops::entry &e);
-
 } // namespace impl
 } // namespace prim
