@@ -47,7 +47,7 @@ void read_raw(const std::string &raw, int64_t count, std::vector<Out> &out,
                 + std::to_string(count * sizeof(T)));
     out.resize(count);
     if constexpr (std::is_same_v<T, Out>) {
-        std::memcpy(out.data(), raw.data(), raw.size()); // f32 weights: one copy
+        if (!raw.empty()) std::memcpy(out.data(), raw.data(), raw.size()); // f32 weights: one copy
     } else {
         for (int64_t k = 0; k < count; ++k) {
             T v;
