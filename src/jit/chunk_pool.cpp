@@ -1,0 +1,105 @@
+// The pool behind run_chunks() (chunk_pool.hpp): chunks are claimed from one atomic counter,
+// pool threads join a call only while it still has seats, and the caller waits only for the
+// pool threads that joined.
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <omp.h>
+
+#include "jit/chunk_pool.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+using chunk_fn = std::function<void(int64_t)>;
+
+struct call {
+    const chunk_fn *fn = nullptr;
+    int64_t n = 0;
+    std::atomic<int64_t> next {0}; // the next unclaimed chunk
+    int seats = 0;                 // pool threads that may still join (under the pool's mutex)
+};
+
+thread_local bool running_chunks = false; // a nested call runs on its thread alone
+
+// Claims and runs chunks until none is left.
+void run_claimed(call &c) {
+    running_chunks = true;
+    for (int64_t i; (i = c.next.fetch_add(1, std::memory_order_relaxed)) < c.n;) (*c.fn)(i);
+    running_chunks = false;
+}
+
+class chunk_pool {
+public:
+    // Never destroyed: its threads sleep on the condition variable until the process exits.
+    static chunk_pool &instance() {
+        static chunk_pool *pool = new chunk_pool();
+        return *pool;
+    }
+
+    // False, having run nothing, when another call holds the pool.
+    bool try_run(int64_t n, int threads, const chunk_fn &fn) {
+        std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+        if (!busy.owns_lock()) return false;
+        call c;
+        c.fn = &fn;
+        c.n = n;
+        c.seats = threads - 1;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            while (static_cast<int>(threads_.size()) < threads - 1)
+                threads_.emplace_back([this] { serve(); });
+            current_ = &c;
+            ++generation_;
+        }
+        wake_.notify_all();
+        run_claimed(c);
+        // Every chunk is claimed: close the call to late threads, then wait for the ones that
+        // joined (they are running their last chunk).
+        std::unique_lock<std::mutex> lock(mutex_);
+        current_ = nullptr;
+        idle_.wait(lock, [this] { return joined_ == 0; });
+        return true;
+    }
+
+private:
+    void serve() {
+        uint64_t seen = 0;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return current_ && generation_ != seen; });
+            seen = generation_;
+            call &c = *current_;
+            if (c.seats == 0) continue;
+            --c.seats;
+            ++joined_;
+            lock.unlock();
+            run_claimed(c);
+            lock.lock();
+            if (--joined_ == 0) idle_.notify_all();
+        }
+    }
+
+    std::mutex busy_;  // held by the call using the pool
+    std::mutex mutex_; // guards everything below
+    std::condition_variable wake_, idle_;
+    std::vector<std::thread> threads_;
+    call *current_ = nullptr; // the open call, if any
+    uint64_t generation_ = 0; // counts calls, so a thread joins each at most once
+    int joined_ = 0;          // pool threads inside the current call
+};
+
+} // namespace
+
+void run_chunks(int64_t n_chunks, int threads, const chunk_fn &chunk) {
+    const bool alone = threads <= 1 || n_chunks <= 1 || running_chunks || omp_in_parallel();
+    if (alone || !chunk_pool::instance().try_run(n_chunks, threads, chunk))
+        for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
+}
+
+} // namespace jit
+} // namespace prim
