@@ -2,12 +2,14 @@
 // pool threads join a call only while it still has seats, and the caller waits only for the
 // pool threads that joined.
 #include <atomic>
+#include <cstdlib>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include <omp.h>
+#include <strings.h>
 
 #include "jit/chunk_pool.hpp"
 
@@ -93,11 +95,30 @@ private:
     int joined_ = 0;          // pool threads inside the current call
 };
 
+// OMP_WAIT_POLICY=passive, read once (case-insensitive, as libgomp reads it).
+bool passive_wait() {
+    static const bool passive = [] {
+        const char *policy = std::getenv("OMP_WAIT_POLICY");
+        return policy && strcasecmp(policy, "passive") == 0;
+    }();
+    return passive;
+}
+
 } // namespace
 
 void run_chunks(int64_t n_chunks, int threads, const chunk_fn &chunk) {
-    const bool alone = threads <= 1 || n_chunks <= 1 || running_chunks || omp_in_parallel();
-    if (alone || !chunk_pool::instance().try_run(n_chunks, threads, chunk))
+    if (threads <= 1 || n_chunks <= 1 || running_chunks || omp_in_parallel()) {
+        for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
+        return;
+    }
+    if (!passive_wait()) {
+        // OpenMP's threads spin between regions, so its join is cheap, and a second set of
+        // threads would compete with them for the cores.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
+        return;
+    }
+    if (!chunk_pool::instance().try_run(n_chunks, threads, chunk))
         for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
 }
 

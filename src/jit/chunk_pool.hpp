@@ -10,10 +10,12 @@
 // run, waiting only for pool threads that claimed one. A pool thread that wakes late finds no
 // chunk left and sleeps again. Which thread runs a chunk never changes what the chunk computes.
 //
-// The pool's threads are started on first use and sleep on a condition variable between calls
-// (never spinning). One call uses the pool at a time: a call made while it is busy (another
-// user thread's primitive), or from inside a chunk or an OpenMP region, runs its chunks on the
-// calling thread alone.
+// The pool serves OMP_WAIT_POLICY=passive, the policy for a shared machine: its threads start
+// on first use and sleep on a condition variable between calls (never spinning). One call uses
+// the pool at a time: a call made while it is busy (another user thread's primitive), or from
+// inside a chunk or an OpenMP region, runs its chunks on the calling thread alone. Under any
+// other wait policy OpenMP's threads spin between regions, its join costs little, and a second
+// set of threads would only compete with them: the chunks then run as an OpenMP loop.
 #pragma once
 #include <cstdint>
 #include <functional>
