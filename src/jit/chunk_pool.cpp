@@ -64,6 +64,7 @@ public:
                 threads_.emplace_back([this] { serve(); });
             current_ = &c;
             ++generation_;
+            published_.store(generation_, std::memory_order_release);
         }
         wake_.notify_all();
         const auto start = clock::now();
@@ -85,8 +86,19 @@ public:
 private:
     void serve() {
         uint64_t seen = 0;
+        clock::duration chunk_time {0}; // of this thread's last chunk
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
+            // A graph's next primitive usually calls within microseconds: watch for it about as
+            // long as a chunk took (yielding the core) before sleeping, which would cost the
+            // next call a wake-up of 8-50 us (MobileNet v2 mb1: 4.6 -> 4.2 ms on quiet rounds).
+            if (chunk_time.count() > 0 && !(current_ && generation_ != seen)) {
+                lock.unlock();
+                const auto until = clock::now() + chunk_time;
+                while (published_.load(std::memory_order_acquire) == seen && clock::now() < until)
+                    std::this_thread::yield();
+                lock.lock();
+            }
             wake_.wait(lock, [&] { return current_ && generation_ != seen; });
             seen = generation_;
             call &c = *current_;
@@ -95,7 +107,9 @@ private:
             ++joined_;
             c.running.fetch_add(1, std::memory_order_relaxed);
             lock.unlock();
-            run_claimed(c);
+            const auto start = clock::now();
+            const int64_t ran = run_claimed(c);
+            if (ran > 0) chunk_time = (clock::now() - start) / ran;
             c.running.fetch_sub(1, std::memory_order_release);
             lock.lock();
             if (--joined_ == 0) idle_.notify_all();
@@ -109,6 +123,7 @@ private:
     call *current_ = nullptr; // the open call, if any
     uint64_t generation_ = 0; // counts calls, so a thread joins each at most once
     int joined_ = 0;          // pool threads inside the current call
+    std::atomic<uint64_t> published_ {0}; // generation_, read without the mutex
 };
 
 // OMP_WAIT_POLICY=passive, read once (case-insensitive, as libgomp reads it).

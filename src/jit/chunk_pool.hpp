@@ -11,7 +11,9 @@
 // chunk left and sleeps again. Which thread runs a chunk never changes what the chunk computes.
 //
 // The pool serves OMP_WAIT_POLICY=passive, the policy for a shared machine: its threads start
-// on first use and sleep on a condition variable between calls (never spinning). One call uses
+// on first use and sleep on a condition variable between calls. Waits are bounded by the work's
+// own granularity: a pool thread watches for the next call, and the caller for a pool thread's
+// last chunk, for about one chunk's time, yielding the core, before sleeping. One call uses
 // the pool at a time: a call made while it is busy (another user thread's primitive), or from
 // inside a chunk or an OpenMP region, runs its chunks on the calling thread alone. Under any
 // other wait policy OpenMP's threads spin between regions, its join costs little, and a second
