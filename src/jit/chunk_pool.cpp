@@ -40,7 +40,11 @@ int64_t run_claimed(call &c) {
     return ran;
 }
 
-using clock = std::chrono::steady_clock;
+using steady = std::chrono::steady_clock;
+
+// The longest a pool thread watches for the next call: past a few wake-ups (8-50 us) watching
+// saves little, and a passive policy asks for idle threads to leave the processor.
+constexpr std::chrono::microseconds max_watch {200};
 
 class chunk_pool {
 public:
@@ -67,15 +71,15 @@ public:
             published_.store(generation_, std::memory_order_release);
         }
         wake_.notify_all();
-        const auto start = clock::now();
+        const auto start = steady::now();
         const int64_t ran = run_claimed(c);
         // Every chunk is claimed. A pool thread still running one finishes within about a
         // chunk's time: watch for that long (yielding the core) rather than sleep, which would
         // add a wake-up (8-50 us) to the call. Then close the call to late threads and wait
         // for the ones that joined.
-        const auto now = clock::now();
+        const auto now = steady::now();
         const auto until = now + (now - start) / std::max<int64_t>(1, ran);
-        while (c.running.load(std::memory_order_acquire) > 0 && clock::now() < until)
+        while (c.running.load(std::memory_order_acquire) > 0 && steady::now() < until)
             std::this_thread::yield();
         std::unique_lock<std::mutex> lock(mutex_);
         current_ = nullptr;
@@ -86,7 +90,7 @@ public:
 private:
     void serve() {
         uint64_t seen = 0;
-        clock::duration chunk_time {0}; // of this thread's last chunk
+        steady::duration chunk_time {0}; // of this thread's last chunk
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
             // A graph's next primitive usually calls within microseconds: watch for it about as
@@ -94,8 +98,8 @@ private:
             // next call a wake-up of 8-50 us (MobileNet v2 mb1: 4.6 -> 4.2 ms on quiet rounds).
             if (chunk_time.count() > 0 && !(current_ && generation_ != seen)) {
                 lock.unlock();
-                const auto until = clock::now() + chunk_time;
-                while (published_.load(std::memory_order_acquire) == seen && clock::now() < until)
+                const auto until = steady::now() + std::min<steady::duration>(chunk_time, max_watch);
+                while (published_.load(std::memory_order_acquire) == seen && steady::now() < until)
                     std::this_thread::yield();
                 lock.lock();
             }
@@ -107,9 +111,9 @@ private:
             ++joined_;
             c.running.fetch_add(1, std::memory_order_relaxed);
             lock.unlock();
-            const auto start = clock::now();
+            const auto start = steady::now();
             const int64_t ran = run_claimed(c);
-            if (ran > 0) chunk_time = (clock::now() - start) / ran;
+            if (ran > 0) chunk_time = (steady::now() - start) / ran;
             c.running.fetch_sub(1, std::memory_order_release);
             lock.lock();
             if (--joined_ == 0) idle_.notify_all();

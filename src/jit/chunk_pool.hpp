@@ -13,11 +13,12 @@
 // The pool serves OMP_WAIT_POLICY=passive, the policy for a shared machine: its threads start
 // on first use and sleep on a condition variable between calls. Waits are bounded by the work's
 // own granularity: a pool thread watches for the next call, and the caller for a pool thread's
-// last chunk, for about one chunk's time, yielding the core, before sleeping. One call uses
-// the pool at a time: a call made while it is busy (another user thread's primitive), or from
-// inside a chunk or an OpenMP region, runs its chunks on the calling thread alone. Under any
-// other wait policy OpenMP's threads spin between regions, its join costs little, and a second
-// set of threads would only compete with them: the chunks then run as an OpenMP loop.
+// last chunk, for about one chunk's time (a pool thread at most 0.2 ms), yielding the core,
+// before sleeping. One call uses the pool at a time: a call made while it is busy (another user
+// thread's primitive), or from inside a chunk or an OpenMP region, runs its chunks on the
+// calling thread alone. Under any other wait policy OpenMP's threads spin between regions, its
+// join costs little, and a second set of threads would only compete with them: the chunks then
+// run as an OpenMP loop.
 #pragma once
 #include <cstdint>
 #include <functional>
