@@ -7,10 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include <omp.h>
-
 #include "common/internal_reorder.hpp"
 #include "common/post_op_operands.hpp"
+#include "jit/chunk_pool.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -197,8 +196,8 @@ private:
         const int *order = groups_side_by_side ? order_groups_inner
                                                : c_.ocbg_inner ? order_inner : order_outer;
         const int64_t size[5] = {c_.n_ocbg, OH, OD, c_.mb, c_.g};
-        // Contiguous chunks of work items, several per thread, taken dynamically: a thread
-        // that the OS delays (the machine is shared) does not hold up the others, and results
+        // Contiguous chunks of work items, several per thread, taken dynamically (chunk_pool.hpp):
+        // a thread that the OS delays (the machine is shared) does not hold up the others, and results
         // stay identical because every item is computed the same way whoever takes it. Small
         // problems run on fewer threads, down to the calling one (work_threads.hpp).
         const double flops = 2.0 * c_.mb * c_.g * c_.ocg * (c_.depthwise ? 1 : c_.icg) * OD * OH
@@ -241,9 +240,9 @@ private:
         };
         if (threads == 1) return run_items(0, work);
         const int64_t n_chunks = std::min<int64_t>(work, 4 * static_cast<int64_t>(threads));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (int64_t chunk = 0; chunk < n_chunks; ++chunk)
+        jit::run_chunks(n_chunks, threads, [&](int64_t chunk) {
             run_items(work * chunk / n_chunks, work * (chunk + 1) / n_chunks);
+        });
     }
 
     const conv_setup s_;

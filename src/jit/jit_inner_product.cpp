@@ -5,8 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include <omp.h>
-
+#include "jit/chunk_pool.hpp"
 #include "jit/ip_blocking.hpp"
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/runtime_table.hpp"
@@ -154,16 +153,14 @@ private:
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
         if (threads == 1) return run_items(0, n_items, d);
-        // Each thread takes one contiguous range of items, the same on every call, so its
-        // weight panels may still be in its L2 from the previous call. No barrier but the
-        // region's end (each extra one costs a wake-up when a thread has been descheduled).
-#pragma omp parallel num_threads(threads)
-        {
-            // The team may be smaller than asked (OMP_DYNAMIC, a thread limit): split by its size.
-            const std::pair<int64_t, int64_t> r
-                    = items_of_thread(omp_get_thread_num(), omp_get_num_threads());
+        // One contiguous range of items per thread, the same ranges on every call, so a weight
+        // panel may still be in the L2 of the core that ran it last time. The ranges are claimed
+        // (chunk_pool.hpp): when a thread starts late the caller runs its range too, rather
+        // than waiting for it.
+        jit::run_chunks(threads, threads, [&](int64_t part) {
+            const std::pair<int64_t, int64_t> r = items_of_thread(static_cast<int>(part), threads);
             run_items(r.first, r.second, d);
-        }
+        });
     }
 
     // Items [first, last) in order, with one partial-sum tile for them when K is split.
