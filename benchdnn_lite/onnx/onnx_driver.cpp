@@ -226,7 +226,9 @@ case_status run_model(const onnx_job &j, int64_t index, reporter &rep) {
         prim::graph::options uo = fo;
         uo.fuse = false;
         const double t2 = now_ms();
-        if (need_unfused) unfused = std::make_unique<prim::graph::compiled_model>(m, uo); // a copy
+        if (need_unfused) // a copy of the model when the fused side needs it too
+            unfused = want_fused ? std::make_unique<prim::graph::compiled_model>(m, uo)
+                                 : std::make_unique<prim::graph::compiled_model>(std::move(m), uo);
         const double t3 = now_ms();
         if (want_fused) fused = std::make_unique<prim::graph::compiled_model>(std::move(m), fo);
         const double t4 = now_ms();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/buffer_slab.hpp"
 #include "graph/graph_ir.hpp"
 #include "prim/prim.hpp"
 
@@ -27,6 +28,7 @@ struct plan {
         std::string text;
         std::function<void()> run;
     };
+    buffer_slab slab;                      // the bytes of every buffer below
     std::map<std::string, memory> inputs;  // graph inputs, plain; run() copies into them
     std::vector<memory> storage;           // the buffers: the arena and the persistent ones
     std::vector<step> steps;
@@ -74,6 +76,12 @@ public:
     memory alloc(const memory::desc &md);
     // A zero-filled buffer of its own, usable at once (constants written while building, inputs).
     memory persistent(const memory::desc &md);
+    // Room for n floats that load-time steps may use while they run (a step run at once is done
+    // before the next asks): reused, so its pages are fresh only once per plan.
+    float *scratch(size_t n) {
+        if (scratch_.size() < n) scratch_.resize(n);
+        return scratch_.data();
+    }
     // base's buffer seen with another desc (the same bytes from the same address).
     memory view(const memory &base, const memory::desc &md);
 
@@ -108,6 +116,8 @@ private:
     buffer_group *track(const memory &m);
     void settle(buffer_group &g, void *address);
     void make_persistent(buffer_group &g);
+    // A zero-filled buffer from the plan's slab, kept as long as the plan.
+    memory own(const memory::desc &md);
 
     std::vector<buffer_group> groups_;
     std::map<uintptr_t, size_t> group_at_; // placeholder address -> group
@@ -117,6 +127,7 @@ private:
     std::map<std::string, memory> plain_cache_;
     std::map<std::string, std::vector<memory>> layout_cache_; // t's reordered copies
     std::set<std::string> constants_, owned_;
+    std::vector<float> scratch_;
 };
 
 // Lowers one op (with its fused entries): defined by each op family, found through the registry.
