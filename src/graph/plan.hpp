@@ -11,6 +11,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,8 +80,11 @@ public:
     // Room for n floats that load-time steps may use while they run (a step run at once is done
     // before the next asks): reused, so its pages are fresh only once per plan.
     float *scratch(size_t n) {
-        if (scratch_.size() < n) scratch_.resize(n);
-        return scratch_.data();
+        if (scratch_size_ < n) { // contents need not survive: no copy, no zero-fill
+            scratch_.reset(new float[n]);
+            scratch_size_ = n;
+        }
+        return scratch_.get();
     }
     // base's buffer seen with another desc (the same bytes from the same address).
     memory view(const memory &base, const memory::desc &md);
@@ -127,7 +131,8 @@ private:
     std::map<std::string, memory> plain_cache_;
     std::map<std::string, std::vector<memory>> layout_cache_; // t's reordered copies
     std::set<std::string> constants_, owned_;
-    std::vector<float> scratch_;
+    std::unique_ptr<float[]> scratch_;
+    size_t scratch_size_ = 0;
 };
 
 // Lowers one op (with its fused entries): defined by each op family, found through the registry.
