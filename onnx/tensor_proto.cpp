@@ -5,7 +5,6 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sys/mman.h>
 
 #include "prim/error.hpp"
 
@@ -37,7 +36,7 @@ std::string elem_type_name(int elem_type) {
 
 namespace {
 
-// Reads the f32 at a byte position: lets vector::assign copy from unaligned bytes, which it
+// Reads the f32 at a byte position: lets a vector be built from unaligned bytes, which it
 // does into uninitialised storage (resize() would write zeros first, an extra pass over
 // memory that is touched for the first time, for nothing).
 struct f32_bytes_iterator {
@@ -105,19 +104,8 @@ void read_field(const Field &field, int64_t count, std::vector<Out> &out,
 } // namespace
 
 std::vector<float> f32_from_bytes(const char *bytes, size_t count) {
-    std::vector<float> out;
-    out.reserve(count);
-#ifdef MADV_HUGEPAGE
-    // Weights are copied into memory never touched before: in 2 MiB pages, 512 times fewer
-    // page faults (the kernel only uses them where asked to, on most distributions).
-    constexpr uintptr_t huge = uintptr_t(2) << 20;
-    const uintptr_t from = (reinterpret_cast<uintptr_t>(out.data()) + huge - 1) & ~(huge - 1);
-    const uintptr_t to = (reinterpret_cast<uintptr_t>(out.data() + count)) & ~(huge - 1);
-    if (to > from) ::madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);
-#endif
     const f32_bytes_iterator first{bytes};
-    out.assign(first, first + static_cast<std::ptrdiff_t>(count));
-    return out;
+    return std::vector<float>(first, first + static_cast<std::ptrdiff_t>(count));
 }
 
 constant_tensor read_constant(const TensorProto &t, const std::string &what) {
