@@ -3,7 +3,8 @@
 // 16b, 16a, 128a, 48a, three blocked dims) to and from plain, nhwc-like orders and strides with
 // gaps, with tails (channels not a multiple of the block, odd spatial sizes, a row of tiles
 // longer than 16 but not a multiple of it). A blocked dst's padding must come out zero though it
-// held garbage; a linear dst's gaps must keep what they held.
+// held garbage; a linear dst's gaps must keep what they held. A few cases are large enough for
+// the copy to run on several threads.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -58,7 +59,8 @@ md with_gaps(const memory::dims &d, memory::dim gap) {
 
 TEST_CASE("reorder tiles: conv weights 16b16a and 8a8b, full blocks and tails", "[reorder][tiles]") {
     for (const memory::dims &d : std::vector<memory::dims>{
-             {32, 16, 1, 1}, {32, 32, 3, 3}, {64, 3, 7, 7}, {19, 21, 3, 5}, {17, 33, 1, 2}}) {
+             {32, 16, 1, 1}, {32, 32, 3, 3}, {64, 3, 7, 7}, {19, 21, 3, 5}, {17, 33, 1, 2},
+             {256, 70, 3, 3}}) { // the last above reorder_parallel_elements: rows over threads
         check_both_ways(d, "ABcd16b16a", {tag(d, "abcd"), tag(d, "acdb"), tag(d, "cdba"), with_gaps(d, 3)});
         check_both_ways(d, "ABcd8a8b", {tag(d, "abcd"), tag(d, "acdb")});
     }
@@ -66,7 +68,7 @@ TEST_CASE("reorder tiles: conv weights 16b16a and 8a8b, full blocks and tails", 
 
 TEST_CASE("reorder tiles: data aBcd16b (nchw, nhwc), odd spatial sizes", "[reorder][tiles]") {
     for (const memory::dims &d : std::vector<memory::dims>{
-             {1, 64, 7, 7}, {2, 21, 5, 3}, {3, 16, 1, 17}, {1, 5, 9, 1}}) {
+             {1, 64, 7, 7}, {2, 21, 5, 3}, {3, 16, 1, 17}, {1, 5, 9, 1}, {1, 40, 57, 57}}) {
         check_both_ways(d, "aBcd16b", {tag(d, "abcd"), tag(d, "acdb"), with_gaps(d, 2)});
         check_both_ways(d, "aBcd8b", {tag(d, "abcd"), tag(d, "acdb")});
     }

@@ -107,8 +107,7 @@ void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, con
         if (i != inner && i != middle) outer_dims.push_back(i);
     const memory::dim n_middle = middle < 0 ? 1 : dims[middle];
     const memory::dim n_outer = total / dims[inner] / n_middle;
-    // One thread for small copies: a team costs more than it saves (far more on a busy core).
-#pragma omp parallel if (total >= (memory::dim(1) << 20))
+#pragma omp parallel if (total >= reorder_parallel_elements)
     {
         int nthr = 1, ithr = 0;
 #ifdef _OPENMP

@@ -22,10 +22,6 @@ namespace {
 
 using dim = memory::dim;
 
-// Below this many elements one thread does the copy: starting a second one costs more than it
-// saves, and far more when the other core is busy (the team waits for it to be scheduled).
-constexpr dim parallel_elements = dim(1) << 20;
-
 // A layout's dim order (outermost first) and inner blocks (outermost first), read from its
 // pattern ("ABcd16b16a": order a b c d, blocks 16 along b then 16 along a).
 struct pattern {
@@ -105,7 +101,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     dim rows = 1;
     for (int k = 0; k < n - 1; ++k) rows *= padded[pat.order[k]] / blk[pat.order[k]];
 
-#pragma omp parallel for schedule(static) if (rows * row_len * tile >= parallel_elements)
+#pragma omp parallel for schedule(static) if (rows * row_len * tile >= reorder_parallel_elements)
     for (dim row = 0; row < rows; ++row) {
         // The row's first logical index along each dim, and whether a dim other than the row's
         // ends inside it.
