@@ -76,6 +76,9 @@ memory constant_buffer(plan_builder &b, const memory::dims &d, const std::vector
     return m;
 }
 
+// Weights of at least this many elements are scaled on all threads (as the reorder does).
+constexpr size_t parallel_weights = size_t(1) << 16;
+
 // The weights t (viewed with dims wdims) in the layout the convolution reads. Folded per-channel
 // factors are applied on the way, in a plain scratch copy that the reorder reads: only the final
 // layout gets memory of its own, once (a copy of the weights per fold was a third of ResNet-50's
@@ -90,7 +93,9 @@ memory conv_weights(plan_builder &b, const std::string &t, const memory::dims &w
         memory scaled = want == plain ? b.persistent(plain) : memory(plain, b.scratch(w.size()));
         float *out = static_cast<float *>(scaled.get_data_handle());
         const int64_t per_oc = static_cast<int64_t>(w.size()) / fold.oc;
-        // The weights multiplied by each factor in turn (the products of the old copy-then-scale).
+        // The weights multiplied by each factor in turn (the products of the old copy-then-scale),
+        // on both threads for large weights (the read of the initializer is most of it).
+#pragma omp parallel for schedule(static) if (w.size() >= parallel_weights)
         for (int64_t i = 0; i < fold.oc; ++i) {
             const float *in = w.data() + i * per_oc;
             for (const auto &a : fold.weight_scales) {
