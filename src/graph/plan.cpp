@@ -44,13 +44,11 @@ memory::desc plan_builder::plain_desc(const memory::dims &d) {
     return memory::desc(d, memory::data_type::f32, strides);
 }
 
-memory plan_builder::own(const memory::desc &md) {
+memory plan_builder::persistent(const memory::desc &md) {
     memory m(md, result.slab.allocate(md.get_size()));
     result.storage.push_back(m);
     return m;
 }
-
-memory plan_builder::persistent(const memory::desc &md) { return own(md); }
 
 memory plan_builder::alloc(const memory::desc &md) {
     // Placeholders are spaced by their size, so that no two seem to overlap; they are never
@@ -89,7 +87,7 @@ void plan_builder::settle(buffer_group &g, void *address) {
 
 void plan_builder::make_persistent(buffer_group &g) {
     if (g.real) return;
-    settle(g, own(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
+    settle(g, persistent(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
                                memory::data_type::f32, memory::format_tag::a)).get_data_handle());
 }
 
@@ -168,7 +166,7 @@ void plan_builder::finish(const std::vector<memory> &outputs) {
     arena_bytes_ = end;
     result.arena_bytes = end;
     if (!end) return;
-    memory arena = own(memory::desc({static_cast<memory::dim>(end / sizeof(float))},
+    memory arena = persistent(memory::desc({static_cast<memory::dim>(end / sizeof(float))},
                                     memory::data_type::f32, memory::format_tag::a));
     char *base = static_cast<char *>(arena.get_data_handle());
     for (int s = 0; s < nsteps; ++s)

@@ -75,7 +75,8 @@ public:
     static memory::desc plain_desc(const memory::dims &d);
     // A transient buffer: its address is settled by finish().
     memory alloc(const memory::desc &md);
-    // A zero-filled buffer of its own, usable at once (constants written while building, inputs).
+    // A zero-filled buffer of its own from the plan's slab, usable at once (constants written
+    // while building, inputs), kept as long as the plan.
     memory persistent(const memory::desc &md);
     // Room for n floats that load-time steps may use while they run (a step run at once is done
     // before the next asks): reused, so its pages are fresh only once per plan.
@@ -120,8 +121,6 @@ private:
     buffer_group *track(const memory &m);
     void settle(buffer_group &g, void *address);
     void make_persistent(buffer_group &g);
-    // A zero-filled buffer from the plan's slab, kept as long as the plan.
-    memory own(const memory::desc &md);
 
     std::vector<buffer_group> groups_;
     std::map<uintptr_t, size_t> group_at_; // placeholder address -> group
