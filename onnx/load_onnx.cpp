@@ -1,7 +1,7 @@
 // load_onnx: file -> checked ModelProto -> fixed inputs and dims applied -> shapes inferred ->
 // constants folded -> one rule per node (op_rules) -> element types checked -> graph::model.
 #include <algorithm>
-#include <fstream>
+#include <exception>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -9,6 +9,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "model_file.hpp"
 #include "node_context.hpp"
 #include "op_rules.hpp"
 #include "prim/error.hpp"
@@ -28,18 +29,6 @@ constexpr int64_t max_opset = 17;
 
 [[noreturn]] void invalid(const std::string &msg) { throw error(status::invalid_arguments, msg); }
 [[noreturn]] void refuse(const std::string &msg) { throw error(status::unimplemented, msg); }
-
-ModelProto read_model(const std::string &path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) invalid("cannot open '" + path + "'");
-    std::string bytes(static_cast<size_t>(in.tellg()), '\0'); // one read, no stream copies
-    in.seekg(0);
-    in.read(&bytes[0], static_cast<std::streamsize>(bytes.size()));
-    if (!in) invalid("cannot read '" + path + "'");
-    ModelProto m;
-    if (!m.ParseFromString(bytes)) invalid("'" + path + "' is not an ONNX model (it does not parse as a ModelProto)");
-    return m;
-}
 
 void check_model(const ModelProto &m, const std::string &path) {
     try {
@@ -70,11 +59,13 @@ std::optional<memory::dims> dims_of(const TypeProto &t) {
 }
 
 // Graph inputs with a fixed value become initializers of the input's declared type.
-void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor> &fixed) {
+// (not_inputs: the stand-in inputs of detached initializers).
+void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor> &fixed,
+                       const std::set<std::string> &not_inputs) {
     auto *inputs = m.mutable_graph()->mutable_input();
     for (const auto &f : fixed) {
         auto it = std::find_if(inputs->begin(), inputs->end(), [&](const auto &v) { return v.name() == f.first; });
-        if (it == inputs->end()) invalid("fixed input '" + f.first + "' is not a graph input");
+        if (it == inputs->end() || not_inputs.count(f.first)) invalid("fixed input '" + f.first + "' is not a graph input");
         const std::string what = "fixed input '" + f.first + "'";
         if (auto d = dims_of(it->type())) {
             bool same = d->size() == f.second.dims.size();
@@ -103,6 +94,38 @@ void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor>
         *m.mutable_graph()->add_initializer() = t;
         inputs->erase(it);
     }
+}
+
+// The detached initializers (model_file) as graph inputs of their type and dims, for ONNX's checker
+// and shape inference, which then see every value the nodes read, as in the file. Returns the
+// inputs added: an IR < 4 model lists its initializers as inputs already.
+std::set<std::string> add_stand_in_inputs(ModelProto &m, const std::vector<detached_tensor> &detached,
+                                          const std::string &path) {
+    auto *g = m.mutable_graph();
+    std::set<std::string> inputs, initializers, added;
+    for (const auto &v : g->input()) inputs.insert(v.name());
+    for (const auto &t : g->initializer()) initializers.insert(t.name());
+    for (const auto &d : detached) {
+        // ONNX's checker refuses a name given to two initializers; it no longer sees these.
+        if (!initializers.insert(d.name).second)
+            invalid("'" + path + "': initializer '" + d.name + "' is given twice");
+        if (inputs.count(d.name)) continue;
+        auto *v = g->add_input();
+        v->set_name(d.name);
+        auto *tt = v->mutable_type()->mutable_tensor_type();
+        tt->set_elem_type(TensorProto::FLOAT);
+        auto *shape = tt->mutable_shape();
+        for (int64_t x : d.dims) shape->add_dim()->set_dim_value(x);
+        added.insert(d.name);
+    }
+    return added;
+}
+
+void remove_inputs(ModelProto &m, const std::set<std::string> &names) {
+    auto *inputs = m.mutable_graph()->mutable_input();
+    inputs->erase(std::remove_if(inputs->begin(), inputs->end(),
+                                 [&](const auto &v) { return names.count(v.name()) != 0; }),
+                  inputs->end());
 }
 
 void set_dim_values(ModelProto &m, const std::map<std::string, int64_t> &dim_values) {
@@ -141,7 +164,7 @@ struct known_values {
     constant_map constants;                      // initializers and Constant outputs
 };
 
-known_values collect_values(const ModelProto &m) {
+known_values collect_values(const ModelProto &m, const std::vector<detached_tensor> &detached) {
     known_values k;
     auto note = [&](const ::onnx::ValueInfoProto &v) {
         if (auto d = dims_of(v.type())) k.shapes[v.name()] = *d;
@@ -153,6 +176,27 @@ known_values collect_values(const ModelProto &m) {
     for (const auto &t : m.graph().initializer()) {
         k.constants[t.name()] = read_constant(t, "initializer '" + t.name() + "'");
         k.shapes[t.name()] = k.constants[t.name()].dims;
+    }
+    // The detached weights, copied by all threads: most of a copy's time is the first touch of
+    // its new memory, which each core then pays for its own pages.
+    std::vector<std::vector<float>> values(detached.size());
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t i = 0; i < detached.size(); ++i) {
+        try {
+            values[i] = f32_from_bytes(detached[i].bytes, detached[i].size / sizeof(float));
+        } catch (...) {
+#pragma omp critical(prim_onnx_copy_failure)
+            failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    for (size_t i = 0; i < detached.size(); ++i) {
+        constant_tensor &c = k.constants[detached[i].name];
+        c.dims = detached[i].dims;
+        c.elem_type = TensorProto::FLOAT;
+        c.f32 = std::move(values[i]);
+        k.shapes[detached[i].name] = detached[i].dims;
     }
     return k;
 }
@@ -245,7 +289,8 @@ void fill_graph_io(const ModelProto &m, known_values &k, graph::model &out) {
 } // namespace
 
 graph::model load_onnx(const std::string &path, const onnx_options &options) {
-    ModelProto m = read_model(path);
+    model_file file(path);
+    ModelProto m = file.parse();
     graph::model out;
     out.name = m.graph().name();
     out.opset = default_opset(m);
@@ -256,18 +301,20 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
     for (const auto &t : m.graph().initializer())
         if (t.data_location() == TensorProto::EXTERNAL)
             refuse("'" + path + "': initializer '" + t.name() + "': external data is not supported");
+    const std::set<std::string> stand_ins = add_stand_in_inputs(m, file.detached(), path);
     check_model(m, path);
     if (out.opset < 1) invalid("'" + path + "' imports no version of ONNX's default domain");
     if (m.graph().sparse_initializer_size() > 0) refuse("'" + path + "': sparse initializers are not supported");
 
-    fold_fixed_inputs(m, options.fixed_inputs);
+    fold_fixed_inputs(m, options.fixed_inputs, stand_ins);
     set_dim_values(m, options.dim_values);
     try {
         ::onnx::shape_inference::InferShapes(m);
     } catch (const std::exception &e) {
         invalid("'" + path + "': ONNX's shape inference fails: " + e.what());
     }
-    known_values k = collect_values(m);
+    remove_inputs(m, stand_ins);
+    known_values k = collect_values(m, file.detached());
     out.nodes = convert_nodes(m, out.opset, k);
     fill_graph_io(m, k, out);
     return out;

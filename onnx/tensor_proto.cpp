@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <type_traits>
+
 
 #include "prim/error.hpp"
 
@@ -34,6 +36,39 @@ std::string elem_type_name(int elem_type) {
 
 namespace {
 
+// Reads the f32 at a byte position: lets a vector be built from unaligned bytes, which it
+// does into uninitialised storage (resize() would write zeros first, an extra pass over
+// memory that is touched for the first time, for nothing).
+struct f32_bytes_iterator {
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = float;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const float *;
+    using reference = float;
+    const char *p;
+    float operator*() const {
+        float v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    float operator[](difference_type i) const { return *(*this + i); }
+    f32_bytes_iterator &operator++() { p += sizeof(float); return *this; }
+    f32_bytes_iterator operator++(int) { auto t = *this; ++*this; return t; }
+    f32_bytes_iterator &operator--() { p -= sizeof(float); return *this; }
+    f32_bytes_iterator operator--(int) { auto t = *this; --*this; return t; }
+    f32_bytes_iterator &operator+=(difference_type n) { p += n * difference_type(sizeof(float)); return *this; }
+    f32_bytes_iterator &operator-=(difference_type n) { return *this += -n; }
+    f32_bytes_iterator operator+(difference_type n) const { auto t = *this; return t += n; }
+    f32_bytes_iterator operator-(difference_type n) const { auto t = *this; return t -= n; }
+    difference_type operator-(const f32_bytes_iterator &o) const { return (p - o.p) / difference_type(sizeof(float)); }
+    bool operator==(const f32_bytes_iterator &o) const { return p == o.p; }
+    bool operator!=(const f32_bytes_iterator &o) const { return p != o.p; }
+    bool operator<(const f32_bytes_iterator &o) const { return p < o.p; }
+    bool operator>(const f32_bytes_iterator &o) const { return p > o.p; }
+    bool operator<=(const f32_bytes_iterator &o) const { return p <= o.p; }
+    bool operator>=(const f32_bytes_iterator &o) const { return p >= o.p; }
+};
+
 [[noreturn]] void bad(const std::string &what, const std::string &why) {
     throw error(status::invalid_arguments, what + ": " + why);
 }
@@ -45,10 +80,10 @@ void read_raw(const std::string &raw, int64_t count, std::vector<Out> &out,
     if (static_cast<int64_t>(raw.size()) != count * static_cast<int64_t>(sizeof(T)))
         bad(what, "raw_data holds " + std::to_string(raw.size()) + " bytes, the dims need "
                 + std::to_string(count * sizeof(T)));
-    out.resize(count);
-    if constexpr (std::is_same_v<T, Out>) {
-        if (!raw.empty()) std::memcpy(out.data(), raw.data(), raw.size()); // f32 weights: one copy
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Out, float>) {
+        out = f32_from_bytes(raw.data(), static_cast<size_t>(count));
     } else {
+        out.resize(count);
         for (int64_t k = 0; k < count; ++k) {
             T v;
             std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
@@ -67,6 +102,11 @@ void read_field(const Field &field, int64_t count, std::vector<Out> &out,
 }
 
 } // namespace
+
+std::vector<float> f32_from_bytes(const char *bytes, size_t count) {
+    const f32_bytes_iterator first{bytes};
+    return std::vector<float>(first, first + static_cast<std::ptrdiff_t>(count));
+}
 
 constant_tensor read_constant(const TensorProto &t, const std::string &what) {
     if (t.data_location() == TensorProto::EXTERNAL || t.external_data_size() > 0)

@@ -25,6 +25,10 @@ struct constant_tensor {
 // Name of an ONNX element type for messages ("int64", "uint8"...).
 std::string elem_type_name(int elem_type);
 
+// count little-endian f32 values from bytes (any alignment), copied once into a vector's storage
+// without zero-filling it first.
+std::vector<float> f32_from_bytes(const char *bytes, size_t count);
+
 // Reads f32, int64 and int32 tensors (raw_data or the typed fields); refuses external data,
 // segments, other types and a data size that does not match the dims. `what` names the tensor
 // in messages ("initializer 'W'").

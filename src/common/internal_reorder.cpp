@@ -11,6 +11,7 @@
 #endif
 
 #include "common/overlap.hpp"
+#include "common/reorder_tiles.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
 
@@ -64,10 +65,8 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
         invalid("reorder: memory descs differ from the ones the reorder was created for");
     const float *src = static_cast<const float *>(src_mem.get_data_handle());
     float *dst = static_cast<float *>(dst_mem.get_data_handle());
-    const auto &dims = src_md.get_dims();
-    const int n = static_cast<int>(dims.size());
     memory::dim total = 1;
-    for (auto d : dims) total *= d;
+    for (auto d : src_md.get_dims()) total *= d;
     if (total == 0) return;
     if (!src || !dst) invalid("reorder: null data handle");
     // In place only between equal descs on the same handle, where the copy is a no-op. Between
@@ -81,6 +80,17 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
         if (src != dst) std::memcpy(dst, src, src_md.get_size());
         return;
     }
+    // Blocked <-> unblocked (weights into their kernels' layouts): a tile at a time.
+    if (!reorder_by_tiles(src_md, dst_md, src, dst)) copy_by_offsets(src_md, dst_md, src, dst);
+}
+
+void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
+                     float *dst) {
+    const auto &dims = src_md.get_dims();
+    const int n = static_cast<int>(dims.size());
+    memory::dim total = 1;
+    for (auto d : dims) total *= d;
+    if (total == 0) return;
     // Padding of a blocked dst must hold zeros (kernels may read it). The gaps of a layout by
     // strides are not padding: they may be someone else's data.
     if (dst_md.padded_dims() != dims) std::memset(dst, 0, dst_md.get_size());
@@ -97,7 +107,7 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
         if (i != inner && i != middle) outer_dims.push_back(i);
     const memory::dim n_middle = middle < 0 ? 1 : dims[middle];
     const memory::dim n_outer = total / dims[inner] / n_middle;
-#pragma omp parallel
+#pragma omp parallel if (total >= reorder_parallel_elements)
     {
         int nthr = 1, ithr = 0;
 #ifdef _OPENMP

@@ -13,6 +13,12 @@ void check_reorder_descs(const memory::desc &src, const memory::desc &dst);
 void reorder_data(const memory::desc &src, const memory::desc &dst, const memory &src_mem,
                   const memory &dst_mem);
 
+// The copy itself, for any two layouts of the same dims (no check): element by element through
+// per-dim offset tables, dst's padding zeroed first. reorder_data uses it where the tile path
+// (common/reorder_tiles.hpp) does not apply; tests compare the two.
+void copy_by_offsets(const memory::desc &src, const memory::desc &dst, const float *src_data,
+                     float *dst_data);
+
 // A reorder run as part of another primitive's execution (e.g. user data repacked into the
 // layout a kernel reads). It prints no verbose line: the enclosing primitive prints one line
 // for the whole call, and a user's own prim::reorder prints its own.

@@ -45,7 +45,7 @@ memory::desc plan_builder::plain_desc(const memory::dims &d) {
 }
 
 memory plan_builder::persistent(const memory::desc &md) {
-    memory m(md);
+    memory m(md, result.slab.allocate(md.get_size()));
     result.storage.push_back(m);
     return m;
 }
@@ -87,10 +87,8 @@ void plan_builder::settle(buffer_group &g, void *address) {
 
 void plan_builder::make_persistent(buffer_group &g) {
     if (g.real) return;
-    memory own(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
-                            memory::data_type::f32, memory::format_tag::a));
-    result.storage.push_back(own);
-    settle(g, own.get_data_handle());
+    settle(g, persistent(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
+                               memory::data_type::f32, memory::format_tag::a)).get_data_handle());
 }
 
 void plan_builder::step(const std::string &text, std::function<void()> fn, bool constant,
@@ -168,9 +166,8 @@ void plan_builder::finish(const std::vector<memory> &outputs) {
     arena_bytes_ = end;
     result.arena_bytes = end;
     if (!end) return;
-    memory arena(memory::desc({static_cast<memory::dim>(end / sizeof(float))}, memory::data_type::f32,
-                              memory::format_tag::a));
-    result.storage.push_back(arena);
+    memory arena = persistent(memory::desc({static_cast<memory::dim>(end / sizeof(float))},
+                                    memory::data_type::f32, memory::format_tag::a));
     char *base = static_cast<char *>(arena.get_data_handle());
     for (int s = 0; s < nsteps; ++s)
         for (size_t i : starts[s]) settle(groups_[i], base + offset[i]);

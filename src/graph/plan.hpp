@@ -11,10 +11,12 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "graph/buffer_slab.hpp"
 #include "graph/graph_ir.hpp"
 #include "prim/prim.hpp"
 
@@ -27,6 +29,7 @@ struct plan {
         std::string text;
         std::function<void()> run;
     };
+    buffer_slab slab;                      // the bytes of every buffer below
     std::map<std::string, memory> inputs;  // graph inputs, plain; run() copies into them
     std::vector<memory> storage;           // the buffers: the arena and the persistent ones
     std::vector<step> steps;
@@ -72,8 +75,18 @@ public:
     static memory::desc plain_desc(const memory::dims &d);
     // A transient buffer: its address is settled by finish().
     memory alloc(const memory::desc &md);
-    // A zero-filled buffer of its own, usable at once (constants written while building, inputs).
+    // A zero-filled buffer of its own from the plan's slab, usable at once (constants written
+    // while building, inputs), kept as long as the plan.
     memory persistent(const memory::desc &md);
+    // Room for n floats that load-time steps may use while they run (a step run at once is done
+    // before the next asks): reused, so its pages are fresh only once per plan.
+    float *scratch(size_t n) {
+        if (scratch_size_ < n) { // contents need not survive: no copy, no zero-fill
+            scratch_.reset(new float[n]);
+            scratch_size_ = n;
+        }
+        return scratch_.get();
+    }
     // base's buffer seen with another desc (the same bytes from the same address).
     memory view(const memory &base, const memory::desc &md);
 
@@ -117,6 +130,8 @@ private:
     std::map<std::string, memory> plain_cache_;
     std::map<std::string, std::vector<memory>> layout_cache_; // t's reordered copies
     std::set<std::string> constants_, owned_;
+    std::unique_ptr<float[]> scratch_;
+    size_t scratch_size_ = 0;
 };
 
 // Lowers one op (with its fused entries): defined by each op family, found through the registry.

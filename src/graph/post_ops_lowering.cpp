@@ -2,6 +2,7 @@
 #include "graph/post_ops_lowering.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace prim {
 namespace graph {
@@ -93,13 +94,10 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
             break;
         case post_entry::kind::scale:
             if (folding && b.is_constant(e.operand) && m.initializers.count(e.operand) &&
-                !fold->weights.empty()) {
-                const auto v = channel_values(m, e.operand, fold->oc);
-                const size_t per_oc = fold->weights.size() / fold->oc;
-                for (int64_t i = 0; i < fold->oc; ++i) {
-                    for (size_t k = 0; k < per_oc; ++k) fold->weights[i * per_oc + k] *= v[i];
-                    fold->bias[i] *= v[i];
-                }
+                fold->weights_constant) {
+                auto v = channel_values(m, e.operand, fold->oc);
+                for (int64_t i = 0; i < fold->oc; ++i) fold->bias[i] *= v[i];
+                fold->weight_scales.push_back(std::move(v));
                 fold->changed = true;
                 c.folded.push_back("scale " + e.operand);
             } else {
@@ -111,17 +109,14 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
             const bn_params p = bn_of(*e.bn);
             const bool params_constant = m.initializers.count(p.scale) && m.initializers.count(p.shift) &&
                                          m.initializers.count(p.mean) && m.initializers.count(p.var);
-            if (folding && params_constant && !fold->weights.empty()) {
+            if (folding && params_constant && fold->weights_constant) {
                 std::vector<float> a(oc), sh(oc);
                 bn_coefficients(m.initializers.at(p.scale).data.data(),
                                 m.initializers.at(p.shift).data.data(),
                                 m.initializers.at(p.mean).data.data(),
                                 m.initializers.at(p.var).data.data(), p.eps, oc, a.data(), sh.data());
-                const size_t per_oc = fold->weights.size() / oc;
-                for (int64_t i = 0; i < oc; ++i) {
-                    for (size_t k = 0; k < per_oc; ++k) fold->weights[i * per_oc + k] *= a[i];
-                    fold->bias[i] = fold->bias[i] * a[i] + sh[i];
-                }
+                for (int64_t i = 0; i < oc; ++i) fold->bias[i] = fold->bias[i] * a[i] + sh[i];
+                fold->weight_scales.push_back(std::move(a));
                 fold->changed = true;
                 c.folded.push_back("batch norm " + e.bn->name);
                 break;

@@ -12,10 +12,13 @@ namespace prim {
 namespace graph {
 namespace detail {
 
-// Weights and bias that may absorb leading per-channel entries (copies, oc-major).
+// Weights and bias that may absorb leading per-channel entries (oc-major). The weights are not
+// copied here: the factors are recorded, and the host applies them in order (w * a1 * a2...)
+// while it writes its weights into their final layout.
 struct fold_state {
     int64_t oc = 0;
-    std::vector<float> weights;    // empty when the weights are not constant
+    bool weights_constant = false; // false: the weights are not an initializer, no scale folds
+    std::vector<std::vector<float>> weight_scales; // per-oc factors, in the chain's order
     std::vector<float> bias;       // oc values (zeros when the host had none)
     bool bias_constant = true;     // false: the bias is a graph input, nothing folds
     bool changed = false;          // something was folded: use these copies
