@@ -376,6 +376,25 @@ TEST_CASE("jit conv: strided 1x1 layers with pixels shorter than a cache line ga
     omp_set_num_threads(saved_threads);
 }
 
+TEST_CASE("jit conv: kernels of one oc block (AVX-512 embedded broadcasts)", "[jit_conv]") {
+    // One oc block per call (16 output channels or fewer, or a last oc block group of one block)
+    // reads each src value as the FMA's {1to16} operand: every tap skip, dilation, stride,
+    // padding, ic tail and oc tail of that path, with sums and chains, against the reference.
+    for (cpu_isa isa : isas()) {
+        prim::jit::conv_setup one;
+        REQUIRE(prim::jit::init_conv_conf(one, any_request("mb1ic32ih112oc16oh112kh1"), isa, 0).empty());
+        if (isa == cpu_isa::avx512) CHECK(one.conf.nb_oc == 1);
+        for (const char *s : {"mb1ic32ih30oc16oh30kh1", "mb2ic19ih11oc13oh11kh3ph1",
+                              "mb1ic16ih12iw31oc16oh5ow14kh3kw5sh2sw2ph1pw2dh1dw1",
+                              "mb1ic40ih7oc48oh7kh3ph1", "mb2ic8iw40oc5ow38kw3",
+                              "mb1ic17id4ih5iw6oc16od4oh5ow6kd3kh3kw3pd1ph1pw1"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "clip:0:6", isa, layouts::nhwc, false);
+            check_case(s, "relu:0.5+sum:2+linear:2:1", isa, layouts::plain);
+        }
+    }
+}
+
 TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
     // conv_merged_groups.hpp: r = W / channels-per-group neighbouring groups become one group
     // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2).
