@@ -395,6 +395,32 @@ TEST_CASE("jit conv: kernels of one oc block (AVX-512 embedded broadcasts)", "[j
     }
 }
 
+TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts", "[jit_conv]") {
+    // Their broadcasts share no cache line, so the cost model counts each as two loads
+    // (conv_conf.cpp): res3a_branch1 blocks 4 x 3 on AVX2 and 6 x 4 on AVX-512 where the plain
+    // count chose 6 x 2 and 14 x 2, and the same layer without the stride keeps those.
+    prim::jit::uarch u;
+    u.conv_block_weights_bytes = 1024 * 1024;
+    u.conv_ocbg_inner_weights_bytes = 512 * 1024;
+    prim::jit::conv_setup strided2, strided512, dense2, dense512;
+    REQUIRE(prim::jit::init_conv_conf(strided2, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx2, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(strided512, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx512, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense2, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx2, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense512, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx512, 0, u).empty());
+    REQUIRE_FALSE(strided2.unit_stride.enabled());
+    CHECK((strided2.conf.ur_w == 4 && strided2.conf.nb_oc == 3));
+    CHECK((strided512.conf.ur_w == 6 && strided512.conf.nb_oc == 4));
+    CHECK(dense512.conf.nb_oc == 2);
+    CHECK(dense2.conf.ur_w * dense2.conf.nb_oc == 12);
+    // Those blockings with row tails, oc tails and strides in one or both dims, on both ISAs.
+    for (cpu_isa isa : isas())
+        for (const char *s : {"mb2ic40ih21oc72oh11kh1sh2", "mb1ic24ih9iw28oc100oh9ow10kh1kw1sw3",
+                              "mb1ic33ih28oc520oh14kh1sh2"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "relu:0.5+sum:2", isa, layouts::nhwc, false);
+        }
+}
+
 TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
     // conv_merged_groups.hpp: r = W / channels-per-group neighbouring groups become one group
     // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2).
