@@ -255,9 +255,9 @@ private:
         // Chunks per thread: 4, or 16 for a short 1x1 call (below 8 MFLOP per thread, 70 us on
         // one core): with OpenMP's passive wait the other thread joins late, and coarse chunks
         // left one thread idle at the end. Measured on two threads, quiet machine, best of 4:
-        // MobileNet v2's 1x1 layers at mb1, 576 -> 160 7x7 +20% (168 -> 202 GFLOP/s), 192 -> 32
-        // 28x28 +12%. Only 1x1: rows with kh or kd taps share src rows, which a finer split makes
-        // both threads read (depthwise 3x3 at mb1 lost 9-19%); larger calls keep 4 (ResNet-50 at
+        // MobileNet v2's 1x1 layers at mb1 +17% (geomean of seven; 576 -> 160 7x7 +31%,
+        // 192 -> 64 14x14 +52%, 64 -> 384 14x14 0%). Only 1x1: rows with kh or kd taps share src
+        // rows, which a finer split makes both threads read; larger calls keep 4 (ResNet-50 at
         // mb2 and the 56x56 mb1 layers gained nothing from 16).
         const double small_call_flops_per_thread = 8e6;
         const bool rows_share_src = c_.depthwise || c_.k[0] * c_.k[1] > 1;
