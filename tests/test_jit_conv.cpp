@@ -280,7 +280,8 @@ memory::desc src_desc(const conv_problem &p, const std::string &pattern) {
 }
 
 TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "[jit_conv]") {
-    const int64_t gather_min_oc = prim::jit::current_uarch().gather_min_oc;
+    const prim::jit::uarch &u = prim::jit::current_uarch();
+    const prim::jit::unit_stride_src::policy policy {u.gather_min_oc, u.cache_line_bytes, false};
     // The gather is taken (conv_unit_stride.hpp) for >= 1024 output channels per group on
     // channel-blocked and channels-last src, not below 1024 nor on nchw.
     for (const char *s : gathered_shapes) {
@@ -288,14 +289,14 @@ TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "
         const std::string nhwc = p.nsp == 3 ? "acdeb" : "acdb";
         const std::string blocked = p.nsp == 3 ? "aBcde16b" : "aBcd16b";
         INFO(s);
-        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc), gather_min_oc));
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, nhwc), policy));
         p = bdl::parse_conv_problem(s);
-        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked), gather_min_oc));
+        CHECK(prim::jit::unit_stride_src().init(p, src_desc(p, blocked), policy));
         p = bdl::parse_conv_problem(s);
-        CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd"), gather_min_oc));
+        CHECK_FALSE(prim::jit::unit_stride_src().init(p, src_desc(p, p.nsp == 3 ? "abcde" : "abcd"), policy));
     }
     conv_problem narrow = bdl::parse_conv_problem("mb2ic24ih9oc512oh5kh1sh2");
-    CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b"), gather_min_oc));
+    CHECK_FALSE(prim::jit::unit_stride_src().init(narrow, src_desc(narrow, "aBcd16b"), policy));
 
     // And the results match the reference, the nchw ones (read in place) too.
     for (cpu_isa isa : isas())
@@ -304,6 +305,119 @@ TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "
             check_case(s, "sum:0.5", isa, layouts::nhwc);
             check_case(s, "relu", isa, layouts::plain, false);
             check_case(s, "", isa, layouts::blocked16);
+        }
+}
+
+// A conv_request with the layouts left to the implementation ('any').
+conv_request any_request(const std::string &desc) {
+    const conv_problem p = bdl::parse_conv_problem(desc);
+    const memory::dims sd = data_dims(p, p.ic, p.i), dd = data_dims(p, p.oc, p.o), wd = wei_dims(p);
+    conv_request req;
+    req.prb = p;
+    req.with_bias = true;
+    req.bias = desc_of({p.oc}, "a");
+    req.src = memory::desc(sd, memory::data_type::f32, memory::format_tag::any);
+    req.wei = memory::desc(wd, memory::data_type::f32, memory::format_tag::any);
+    req.dst = memory::desc(dd, memory::data_type::f32, memory::format_tag::any);
+    return req;
+}
+
+TEST_CASE("jit conv: strided 1x1 layers with pixels shorter than a cache line gather when each oc block group re-reads src", "[jit_conv]") {
+    // Below gather_min_oc the copy pays only where a pixel's channels fill less than a cache line
+    // (8-channel blocks: 32 bytes) and the threading order makes every oc block group re-read
+    // all of src (a group's weights beyond the L2 budget).
+    using prim::jit::unit_stride_src;
+    const unit_stride_src::policy reread {1024, 64, true}, shared {1024, 64, false};
+    const char *shape = "mb1ic520ih9oc292oh5kh1sh2";
+    conv_problem p = bdl::parse_conv_problem(shape);
+    CHECK(unit_stride_src().init(p, src_desc(p, "aBcd8b"), reread));
+    CHECK(p.s[2] == 1); // rewritten to read the gathered copy
+    p = bdl::parse_conv_problem(shape);
+    CHECK_FALSE(unit_stride_src().init(p, src_desc(p, "aBcd8b"), shared));
+    CHECK(p.s[2] == 2); // left as it was
+    p = bdl::parse_conv_problem(shape);
+    CHECK_FALSE(unit_stride_src().init(p, src_desc(p, "aBcd16b"), reread)); // 64-byte pixels
+    conv_problem few = bdl::parse_conv_problem("mb1ic12ih9oc64oh5kh1sh2");
+    CHECK(unit_stride_src().init(few, src_desc(few, "acdb"), reread));       // 48-byte nhwc pixels
+    few = bdl::parse_conv_problem("mb1ic12ih9oc64oh5kh1sh2");
+    CHECK_FALSE(unit_stride_src().init(few, src_desc(few, "abcd"), reread)); // nchw: no runs
+
+    // Through the configuration: 520 x 292 weights take 607 KB, beyond half of a 1 MiB L2
+    // (oc block groups outermost) but within half of 2 MiB (innermost, src rows shared).
+    prim::jit::uarch small_l2, large_l2;
+    small_l2.conv_block_weights_bytes = 1024 * 1024;
+    small_l2.conv_ocbg_inner_weights_bytes = 512 * 1024;
+    large_l2.conv_block_weights_bytes = 2048 * 1024;
+    large_l2.conv_ocbg_inner_weights_bytes = 1024 * 1024;
+    const conv_request req = any_request(shape);
+    prim::jit::conv_setup avx2_small, avx2_large, avx512_small;
+    REQUIRE(prim::jit::init_conv_conf(avx2_small, req, cpu_isa::avx2, 0, small_l2).empty());
+    REQUIRE(prim::jit::init_conv_conf(avx2_large, req, cpu_isa::avx2, 0, large_l2).empty());
+    REQUIRE(prim::jit::init_conv_conf(avx512_small, req, cpu_isa::avx512, 0, small_l2).empty());
+    CHECK(avx2_small.unit_stride.enabled());
+    CHECK_FALSE(avx2_small.conf.ocbg_inner);
+    CHECK_FALSE(avx2_large.unit_stride.enabled());
+    CHECK_FALSE(avx512_small.unit_stride.enabled());
+
+    // Results against the reference on both ISAs, with tails (ic 520 = 65 x 8, oc 292 = 36.5 x 8),
+    // 3D and stride in w only, several threads splitting the gather (the thread count does not
+    // change any result: checked by running with 1 and 3 threads).
+    const int saved_threads = omp_get_max_threads();
+    for (int threads : {1, 3}) {
+        omp_set_num_threads(threads);
+        for (cpu_isa isa : isas())
+            for (const char *s : {shape, "mb2ic520id3ih5iw5oc300od2oh3ow3kd1kh1kw1sd2sh2sw2",
+                                  "mb1ic516ih4iw13oc296oh4ow5kh1kw1sw3"}) {
+                check_case(s, "sum+relu", isa);
+                check_case(s, "relu:0.5+sum:2", isa, layouts::nhwc);
+                check_case(s, "", isa, layouts::blocked16, false);
+            }
+    }
+    omp_set_num_threads(saved_threads);
+}
+
+TEST_CASE("jit conv: kernels of one oc block (AVX-512 embedded broadcasts)", "[jit_conv]") {
+    // One oc block per call (16 output channels or fewer, or a last oc block group of one block)
+    // reads each src value as the FMA's {1to16} operand: every tap skip, dilation, stride,
+    // padding, ic tail and oc tail of that path, with sums and chains, against the reference.
+    for (cpu_isa isa : isas()) {
+        prim::jit::conv_setup one;
+        REQUIRE(prim::jit::init_conv_conf(one, any_request("mb1ic32ih112oc16oh112kh1"), isa, 0).empty());
+        if (isa == cpu_isa::avx512) CHECK(one.conf.nb_oc == 1);
+        for (const char *s : {"mb1ic32ih30oc16oh30kh1", "mb2ic19ih11oc13oh11kh3ph1",
+                              "mb1ic16ih12iw31oc16oh5ow14kh3kw5sh2sw2ph1pw2dh1dw1",
+                              "mb1ic40ih7oc48oh7kh3ph1", "mb2ic8iw40oc5ow38kw3",
+                              "mb1ic17id4ih5iw6oc16od4oh5ow6kd3kh3kw3pd1ph1pw1"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "clip:0:6", isa, layouts::nhwc, false);
+            check_case(s, "relu:0.5+sum:2+linear:2:1", isa, layouts::plain);
+        }
+    }
+}
+
+TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts", "[jit_conv]") {
+    // Their broadcasts share no cache line, so the cost model counts each as two loads
+    // (conv_conf.cpp): res3a_branch1 blocks 4 x 3 on AVX2 and 6 x 4 on AVX-512 where the plain
+    // count chose 6 x 2 and 14 x 2, and the same layer without the stride keeps those.
+    prim::jit::uarch u;
+    u.conv_block_weights_bytes = 1024 * 1024;
+    u.conv_ocbg_inner_weights_bytes = 512 * 1024;
+    prim::jit::conv_setup strided2, strided512, dense2, dense512;
+    REQUIRE(prim::jit::init_conv_conf(strided2, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx2, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(strided512, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx512, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense2, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx2, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense512, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx512, 0, u).empty());
+    REQUIRE_FALSE(strided2.unit_stride.enabled());
+    CHECK((strided2.conf.ur_w == 4 && strided2.conf.nb_oc == 3));
+    CHECK((strided512.conf.ur_w == 6 && strided512.conf.nb_oc == 4));
+    CHECK(dense512.conf.nb_oc == 2);
+    CHECK(dense2.conf.ur_w * dense2.conf.nb_oc == 12);
+    // Those blockings with row tails, oc tails and strides in one or both dims, on both ISAs.
+    for (cpu_isa isa : isas())
+        for (const char *s : {"mb2ic40ih21oc72oh11kh1sh2", "mb1ic24ih9iw28oc100oh9ow10kh1kw1sw3",
+                              "mb1ic33ih28oc520oh14kh1sh2"}) {
+            check_case(s, "sum+relu", isa);
+            check_case(s, "relu:0.5+sum:2", isa, layouts::nhwc, false);
         }
 }
 

@@ -5,10 +5,12 @@
 // hardware prefetcher drags in their neighbours as well, and every oc block group re-reads the
 // scattered set: on ResNet-50's res4a_branch1 and res5a_branch1 the kernel ran at 0.88-0.92x
 // oneDNN, which copies them first ("reduce to unit stride"). So does prim, where the copy pays
-// (many output channels reuse each pixel; see init()): once per call the
-// used pixels are gathered into a buffer of the output's spatial size, in the same layout, and
-// the convolution runs on it with stride 1 -- which also lets short output rows be merged into
-// longer register blocks where that pays (merge_rows_if_better).
+// (many output channels reuse each pixel, or a pixel's channels fill less than a cache line;
+// see init()): once per call the used pixels are gathered into a buffer of the output's spatial
+// size, in the same layout, and the convolution runs on it with stride 1 -- which also lets
+// short output rows be merged into longer register blocks where that pays
+// (merge_rows_if_better). The gather is split by rows over the convolution's threads
+// (chunk_pool.hpp: the call that follows it finds the pool's threads still watching).
 #pragma once
 #include <cstdint>
 
@@ -21,16 +23,23 @@ namespace jit {
 
 class unit_stride_src {
 public:
-    // True when prb is a strided 1x1 convolution without padding, with at least min_oc output
-    // channels per group (uarch::gather_min_oc), whose src layout src_md (the layout the kernel
-    // reads) keeps each pixel's channels in contiguous runs. Then
-    // compact_md() is the gathered buffer's layout and prb is rewritten to read it (stride 1).
-    bool init(impl::conv_problem &prb, const memory::desc &src_md, int64_t min_oc);
+    // When the copy pays (init()).
+    struct policy {
+        int64_t min_oc;      // from this many output channels per group (uarch::gather_min_oc)
+        int64_t line_bytes;  // or, with runs shorter than a line (uarch::cache_line_bytes)
+        bool src_reread;     // when each oc block group re-reads all of src (threading order)
+    };
+    // True when prb is a strided 1x1 convolution without padding whose src layout src_md (the
+    // layout the kernel reads) keeps each pixel's channels in contiguous runs, and the copy pays
+    // by p. Then compact_md() is the gathered buffer's layout and prb is rewritten to read it
+    // (stride 1).
+    bool init(impl::conv_problem &prb, const memory::desc &src_md, const policy &p);
     bool enabled() const { return enabled_; }
     const memory::desc &compact_md() const { return compact_md_; }
 
-    // dst (compact_md) = the pixels of src (src_md) the convolution reads. Multithreaded.
-    void gather(const float *src, float *dst) const;
+    // dst (compact_md) = the pixels of src (src_md) the convolution reads: the share of thread
+    // ithr of nthr (contiguous output rows), so that the threads of one call split it.
+    void gather(const float *src, float *dst, int ithr, int nthr) const;
 
 private:
     bool enabled_ = false;

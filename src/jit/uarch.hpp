@@ -30,6 +30,10 @@ struct uarch {
     // row from L2; ResNet-50's strided 1x1 rows all take the same 28 KiB whatever the
     // cache), measured on Zen 5 (conv_unit_stride.cpp), not a cache size.
     int64_t gather_min_oc = 1024;
+    // The cache line: a strided 1x1 convolution whose pixels' channels fill less than one
+    // is gathered whatever its output channels (conv_unit_stride.cpp). 64 bytes on every x86
+    // CPU prim runs on (Zen 5 and the Xeons alike).
+    int64_t cache_line_bytes = 64;
     // The inner product's K block: a weight panel of 3 oc blocks of 16 and k_blk values takes at
     // most 3/16 of L2 (192 KiB of 1 MiB: max_k_blk 1024 on Zen 5); and an m chunk's src K
     // block at most half of L2 (512 KiB).
