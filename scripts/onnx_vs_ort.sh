@@ -8,13 +8,20 @@
 # ratio comes from the alternating run.
 # Prints each round and the medians of the rounds: prim fused, prim unfused, ONNX Runtime, and
 # ONNX Runtime / prim fused, unfused / fused.
-#   scripts/onnx_vs_ort.sh BENCHDNN_LITE MODEL.onnx [BATCH=1] [ROUNDS=7]
+#   [WAIT=passive|active|default] scripts/onnx_vs_ort.sh BENCHDNN_LITE MODEL.onnx [BATCH=1] [ROUNDS=7]
 # Needs scripts/ort/node_modules (npm install --ignore-scripts in scripts/ort).
 set -euo pipefail
 bdl=$1 model=$2 batch=${3:-1} rounds=${4:-7}
 ort_dir="$(cd "$(dirname "$0")/ort" && pwd)"
-export OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive
-echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# prim's threads wait passively by default (the shared machine's setting); WAIT=default leaves
+# libgomp's own policy (spin a while, then sleep), the one ONNX Runtime's threads resemble.
+export OMP_NUM_THREADS=2
+case "${WAIT:-passive}" in
+  default) unset OMP_WAIT_POLICY ;;
+  passive|active) export OMP_WAIT_POLICY=${WAIT:-passive} ;;
+  *) echo "WAIT must be passive, active or default" >&2; exit 2 ;;
+esac
+echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'); load: $(cut -d' ' -f1-3 /proc/loadavg); prim wait policy: ${OMP_WAIT_POLICY:-libgomp default}"
 fused=() unfused=() ort=() ratio=()
 for r in $(seq "$rounds"); do
   f=$("$bdl" --onnx --mode=P --fused=on --mb="$batch" --max-ms-per-prb=1500 "$model" |
