@@ -106,10 +106,14 @@ std::set<std::string> add_stand_in_inputs(ModelProto &m, const std::vector<detac
     for (const auto &v : g->input()) inputs.insert(v.name());
     for (const auto &t : g->initializer()) initializers.insert(t.name());
     for (const auto &d : detached) {
-        // ONNX's checker refuses a name given to two initializers; it no longer sees these.
+        // ONNX's checker refuses a name given to two initializers, and in IR < 4 an initializer
+        // that is not a graph input; it no longer sees these, so both are checked here.
         if (!initializers.insert(d.name).second)
             invalid("'" + path + "': initializer '" + d.name + "' is given twice");
         if (inputs.count(d.name)) continue;
+        if (m.ir_version() < 4)
+            invalid("'" + path + "' fails ONNX's model checker: " + d.name
+                    + " in initializer but not in graph input");
         auto *v = g->add_input();
         v->set_name(d.name);
         auto *tt = v->mutable_type()->mutable_tensor_type();
@@ -164,6 +168,8 @@ struct known_values {
     constant_map constants;                      // initializers and Constant outputs
 };
 
+// detached: the weights the file holds (model_file), but for those a fixed input replaced
+// (fold_fixed_inputs made those initializers of m).
 known_values collect_values(const ModelProto &m, const std::vector<detached_tensor> &detached) {
     known_values k;
     auto note = [&](const ::onnx::ValueInfoProto &v) {
@@ -314,7 +320,10 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
         invalid("'" + path + "': ONNX's shape inference fails: " + e.what());
     }
     remove_inputs(m, stand_ins);
-    known_values k = collect_values(m, file.detached());
+    std::vector<detached_tensor> weights;
+    for (const auto &d : file.detached())
+        if (!options.fixed_inputs.count(d.name)) weights.push_back(d);
+    known_values k = collect_values(m, weights);
     out.nodes = convert_nodes(m, out.opset, k);
     fill_graph_io(m, k, out);
     return out;

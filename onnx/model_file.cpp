@@ -196,7 +196,8 @@ model_file::~model_file() {
     const size_t size = whole ? size_ : rest.size();
     ::onnx::ModelProto m;
     if (size > static_cast<size_t>(INT_MAX))
-        invalid("'" + path_ + "' is too large to parse (" + std::to_string(size) + " bytes besides its weights)");
+        invalid("'" + path_ + "' is too large to parse (" + std::to_string(size) + " bytes"
+                + (whole ? ")" : " besides its weights)"));
     if (!m.ParseFromArray(bytes, static_cast<int>(size)))
         invalid("'" + path_ + "' is not an ONNX model (it does not parse as a ModelProto)");
     return m;

@@ -26,7 +26,9 @@ struct detached_tensor {
 
 class model_file {
 public:
-    // Maps the file; throws prim::error(invalid_arguments) when it cannot be opened or read.
+    // Maps the file (read-only, private: a file cut short by another process while it is
+    // loaded ends the process with SIGBUS, as with any mapped file); throws
+    // prim::error(invalid_arguments) when it cannot be opened or read.
     explicit model_file(const std::string &path);
     ~model_file();
     model_file(const model_file &) = delete;

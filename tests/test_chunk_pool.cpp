@@ -1,11 +1,13 @@
 // run_chunks (src/jit/chunk_pool.hpp): every chunk runs exactly once for any chunk and thread
 // count, from one user thread or several at once, nested inside a chunk, and inside an OpenMP
-// region; the calls after a busy one still use the pool.
+// region; the calls after a busy one still use the pool; an exception in a chunk reaches the
+// caller.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -95,4 +97,19 @@ TEST_CASE("run_chunks from several user threads at once", "[chunk_pool]") {
     for (auto &t : users) t.join();
     CHECK(failures == 0);
     check_each_once(33, 2); // the pool is free again afterwards
+}
+
+TEST_CASE("run_chunks: a chunk that throws reaches the caller, and the next call runs", "[chunk_pool]") {
+    for (int threads : {1, 2, 3}) {
+        INFO("threads " << threads);
+        std::atomic<int> ran {0};
+        CHECK_THROWS_AS(run_chunks(64, threads,
+                                   [&](int64_t i) {
+                                       ++ran;
+                                       if (i == 5) throw std::runtime_error("chunk 5");
+                                   }),
+                        std::runtime_error);
+        CHECK(ran >= 6); // chunk 5 ran; some after it may have been claimed before it threw
+        check_each_once(100, threads);
+    }
 }

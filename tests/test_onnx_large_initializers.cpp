@@ -3,7 +3,8 @@
 // same graph::model whether its weights are detached (raw_data of 4 KiB or more) or parsed by
 // protobuf (float_data, or small), for IR 8 and for IR 3 (initializers listed as graph inputs);
 // the loader's checks still apply to them (a name given twice, a size that does not match the
-// dims, a fixed input naming one, a file cut inside one).
+// dims, a fixed input naming one that is not a graph input, an IR 3 one not listed as an input,
+// a file cut inside one), and a fixed input overrides one that is a graph input.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -167,6 +168,16 @@ TEST_CASE("detached weights keep the loader's checks", "[onnx][large]") {
         CHECK(e.first == status::invalid_arguments);
         CHECK(e.second.find("fixed input 'W' is not a graph input") != std::string::npos);
     }
+    SECTION("an IR 3 initializer that is not listed as a graph input") {
+        ModelProto m = conv_model(storage::raw, 3);
+        auto *inputs = m.mutable_graph()->mutable_input();
+        for (int i = 0; i < inputs->size(); ++i)
+            if (inputs->Get(i).name() == "W") inputs->DeleteSubrange(i, 1);
+        temp_file f{write(m, "ir3_not_input")};
+        const auto e = load_error(f.path);
+        CHECK(e.first == status::invalid_arguments);
+        CHECK(e.second.find("W in initializer but not in graph input") != std::string::npos);
+    }
     SECTION("a file cut inside the weights") {
         const std::string bytes = conv_model(storage::raw).SerializeAsString();
         const fs::path p = fs::temp_directory_path() / ("prim_onnx_large_cut_" + std::to_string(::getpid()) + ".onnx");
@@ -175,5 +186,25 @@ TEST_CASE("detached weights keep the loader's checks", "[onnx][large]") {
         const auto e = load_error(f.path);
         CHECK(e.first == status::invalid_arguments);
         CHECK(e.second.find("not an ONNX model") != std::string::npos);
+    }
+}
+
+TEST_CASE("a fixed input replaces the detached initializer of the same name", "[onnx][large]") {
+    // An initializer listed as a graph input is a default the caller may override (IR >= 4; in
+    // IR 3 every initializer is listed): the fixed value wins, however W is stored in the file.
+    for (const storage st : {storage::raw, storage::float_data}) {
+        ModelProto m = conv_model(st);
+        auto *w = m.mutable_graph()->add_input();
+        w->set_name("W");
+        auto *t = w->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(TensorProto::FLOAT);
+        for (int64_t d : {32, 16, 3, 3}) t->mutable_shape()->add_dim()->set_dim_value(d);
+        temp_file f{write(m, st == storage::raw ? "override_raw" : "override_typed")};
+        onnx_options o;
+        o.fixed_inputs["W"] = graph::tensor{{32, 16, 3, 3}, std::vector<float>(32 * 16 * 9, 1.f)};
+        const graph::model g = load_onnx(f.path, o);
+        INFO((st == storage::raw ? "raw_data" : "float_data"));
+        CHECK(g.initializers.at("W").data == std::vector<float>(32 * 16 * 9, 1.f));
+        CHECK(g.initializers.at("B").data[1] == 0.001f - 1.3f);
     }
 }

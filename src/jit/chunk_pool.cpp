@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -27,15 +28,25 @@ struct call {
     std::atomic<int64_t> next {0}; // the next unclaimed chunk
     int seats = 0;                 // pool threads that may still join (under the pool's mutex)
     std::atomic<int> running {0};  // pool threads running its chunks
+    std::mutex failure_mutex;
+    std::exception_ptr failure;    // the first exception a chunk threw, rethrown by the caller
 };
 
 thread_local bool running_chunks = false; // a nested call runs on its thread alone
 
-// Claims and runs chunks until none is left; returns how many it ran.
+// Claims and runs chunks until none is left; returns how many it ran. A chunk that throws
+// (std::bad_alloc) ends the call: the exception is kept for the caller and no chunk is claimed
+// after it, on any thread.
 int64_t run_claimed(call &c) {
     running_chunks = true;
     int64_t ran = 0;
-    for (int64_t i; (i = c.next.fetch_add(1, std::memory_order_relaxed)) < c.n; ++ran) (*c.fn)(i);
+    try {
+        for (int64_t i; (i = c.next.fetch_add(1, std::memory_order_relaxed)) < c.n; ++ran) (*c.fn)(i);
+    } catch (...) {
+        c.next.store(c.n, std::memory_order_relaxed);
+        std::lock_guard<std::mutex> lock(c.failure_mutex);
+        if (!c.failure) c.failure = std::current_exception();
+    }
     running_chunks = false;
     return ran;
 }
@@ -84,6 +95,8 @@ public:
         std::unique_lock<std::mutex> lock(mutex_);
         current_ = nullptr;
         idle_.wait(lock, [this] { return joined_ == 0; });
+        lock.unlock();
+        if (c.failure) std::rethrow_exception(c.failure);
         return true;
     }
 
@@ -149,8 +162,18 @@ void run_chunks(int64_t n_chunks, int threads, const chunk_fn &chunk) {
     if (!passive_wait()) {
         // OpenMP's threads spin between regions, so its join is cheap, and a second set of
         // threads would compete with them for the cores.
+        // An exception may not leave an OpenMP region: it is kept and rethrown after it.
+        std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
+        for (int64_t i = 0; i < n_chunks; ++i) {
+            try {
+                chunk(i);
+            } catch (...) {
+#pragma omp critical(prim_run_chunks_failure)
+                if (!failure) failure = std::current_exception();
+            }
+        }
+        if (failure) std::rethrow_exception(failure);
         return;
     }
     if (!chunk_pool::instance().try_run(n_chunks, threads, chunk))

@@ -9,6 +9,8 @@
 // to threads - 1 pool threads that claim chunks one at a time; it returns when every chunk has
 // run, waiting only for pool threads that claimed one. A pool thread that wakes late finds no
 // chunk left and sleeps again. Which thread runs a chunk never changes what the chunk computes.
+// A chunk that throws ends the call: chunks not yet claimed are skipped, and the first exception
+// reaches run_chunks' caller once every thread has left the call.
 //
 // The pool serves OMP_WAIT_POLICY=passive, the policy for a shared machine: its threads start
 // on first use and sleep on a condition variable between calls. Waits are bounded by the work's

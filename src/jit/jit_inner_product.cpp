@@ -153,10 +153,9 @@ private:
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
         if (threads == 1) return run_items(0, n_items, d);
-        // One contiguous range of items per thread, the same ranges on every call, so a weight
-        // panel may still be in the L2 of the core that ran it last time. The ranges are claimed
-        // (chunk_pool.hpp): when a thread starts late the caller runs its range too, rather
-        // than waiting for it.
+        // One contiguous range of items per thread. The ranges are claimed (chunk_pool.hpp):
+        // when a thread starts late the caller runs its range too, rather than waiting for it
+        // (so which core reads which weight panels may change from call to call).
         jit::run_chunks(threads, threads, [&](int64_t part) {
             const std::pair<int64_t, int64_t> r = items_of_thread(static_cast<int>(part), threads);
             run_items(r.first, r.second, d);
