@@ -19,6 +19,7 @@
 
 #include "prim/error.hpp"
 #include "prim/onnx.hpp"
+#include "onnx_test_util.hpp"
 
 namespace fs = std::filesystem;
 using namespace prim;
@@ -89,15 +90,6 @@ struct temp_file {
     ~temp_file() { std::remove(path.c_str()); }
 };
 
-std::pair<status, std::string> load_error(const std::string &path, const onnx_options &o = {}) {
-    try {
-        load_onnx(path, o);
-    } catch (const prim::error &e) {
-        return {e.get_status(), e.what()};
-    }
-    FAIL("no error loading " << path);
-    return {};
-}
 
 void same_model(const graph::model &a, const graph::model &b) {
     REQUIRE(a.initializers.size() == b.initializers.size());

@@ -21,6 +21,7 @@
 
 #include "prim/error.hpp"
 #include "prim/onnx.hpp"
+#include "onnx_test_util.hpp"
 
 namespace fs = std::filesystem;
 using namespace prim;
@@ -61,16 +62,6 @@ const graph::node &only_node(const graph::model &m, const std::string &op) {
     return *found;
 }
 
-// The error a load gives, with its status.
-std::pair<status, std::string> load_error(const std::string &path, const onnx_options &o = {}) {
-    try {
-        load_onnx(path, o);
-    } catch (const prim::error &e) {
-        return {e.get_status(), e.what()};
-    }
-    FAIL("no error loading " << path);
-    return {};
-}
 
 void check_words(const std::string &msg, std::initializer_list<const char *> words) {
     INFO(msg);
