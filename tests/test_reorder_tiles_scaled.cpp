@@ -3,7 +3,9 @@
 // reordering it with the generic copy: the bytes must be identical (same products, same order),
 // for every path of the tile copy (two blocks, one block, rows of 16 tiles, three blocks), with
 // tails, padding (which must come out zero), unblocked sources with gaps or permuted dims,
-// grouped weights (channel = g, oc/g), several factor lists, and on several threads.
+// grouped weights (channel = g, oc/g), several factor lists, and on several threads. Then
+// impl::reorder_scaled, which falls back to scaling a scratch copy for the pairs the tile path
+// refuses, the same way, and refuses bad input with a message.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +14,7 @@
 
 #include "common/internal_reorder.hpp"
 #include "common/reorder_tiles.hpp"
+#include "prim/error.hpp"
 
 using namespace prim;
 using md = memory::desc;
@@ -57,7 +60,8 @@ std::vector<float> scale_first(const md &src_md, const std::vector<float> &src, 
     return out;
 }
 
-void check_scaled(const md &src_md, const md &dst_md, int leading, int n_lists) {
+// Through reorder_scaled when via_entry_point (a scratch handed out only when used).
+void check_scaled(const md &src_md, const md &dst_md, int leading, int n_lists, bool via_entry_point = false) {
     INFO(src_md.layout() << " -> " << dst_md.layout() << ", leading dims " << leading << ", lists " << n_lists);
     memory::dim channels = 1;
     for (int k = 0; k < leading; ++k) channels *= src_md.get_dims()[k];
@@ -71,7 +75,14 @@ void check_scaled(const md &src_md, const md &dst_md, int leading, int n_lists) 
     std::vector<float> src(static_cast<size_t>(src_md.nelems_padded()));
     for (size_t i = 0; i < src.size(); ++i) src[i] = value(i);
     std::vector<float> tiles(static_cast<size_t>(dst_md.nelems_padded()), garbage), generic = tiles;
-    REQUIRE(impl::reorder_by_tiles(src_md, dst_md, src.data(), tiles.data(), &f));
+    std::vector<float> scratch;
+    if (via_entry_point)
+        impl::reorder_scaled(src_md, dst_md, src.data(), tiles.data(), f, [&](size_t n) {
+            scratch.assign(n, garbage);
+            return scratch.data();
+        });
+    else
+        REQUIRE(impl::reorder_by_tiles(src_md, dst_md, src.data(), tiles.data(), &f));
     impl::copy_by_offsets(src_md, dst_md, scale_first(src_md, src, leading, lists).data(), generic.data());
     size_t differ = 0;
     for (size_t i = 0; i < tiles.size(); ++i) differ += tiles[i] != generic[i];
@@ -123,5 +134,40 @@ TEST_CASE("scaled reorder tiles: pairs refused write nothing", "[reorder][tiles]
     CHECK_FALSE(impl::reorder_by_tiles(tag(d, "abcd"), tag(d, "ABcd16b16a"), src.data(), dst.data(), &f));
     f.leading_dims = 5;
     CHECK_FALSE(impl::reorder_by_tiles(tag(d, "abcd"), tag(d, "ABcd16b16a"), src.data(), dst.data(), &f));
+    for (float v : dst) CHECK(v == garbage);
+}
+
+TEST_CASE("reorder_scaled: the tile path, and a scaled copy for the pairs it refuses", "[reorder][tiles][scaled]") {
+    for (const memory::dims &d : std::vector<memory::dims>{{19, 21, 3, 5}, {256, 70, 3, 3}}) {
+        const md plain = tag(d, "abcd");
+        for (int lists : {1, 2}) {
+            check_scaled(plain, tag(d, "ABcd16b16a"), 1, lists, true); // tiles
+            check_scaled(plain, tag(d, "acdb"), 1, lists, true);       // no blocks: scratch + generic copy
+            check_scaled(plain, tag(d, "aBcd4b"), 1, lists, true);     // tiles under 8: the same
+            check_scaled(plain, plain, 2, lists, true);                // equal descs: into dst itself
+        }
+    }
+}
+
+TEST_CASE("reorder_scaled: bad input is refused with a message", "[reorder][tiles][scaled]") {
+    const memory::dims d{16, 8, 3, 3};
+    std::vector<float> src(16 * 8 * 9, 1.f), dst(16 * 16 * 9, garbage);
+    const std::vector<float> ones(16, 1.f);
+    impl::channel_factors f;
+    f.lists.push_back(ones.data());
+    const auto no_scratch = [](size_t) -> float * { return nullptr; };
+    const auto refused = [&](const md &s, const md &t, const std::string &what) {
+        try {
+            impl::reorder_scaled(s, t, src.data(), dst.data(), f, no_scratch);
+            FAIL("accepted: " << what);
+        } catch (const error &e) {
+            CHECK(e.get_status() == status::invalid_arguments);
+            CHECK(std::string(e.what()).find(what) != std::string::npos);
+        }
+    };
+    refused(tag(d, "acdb"), tag(d, "ABcd16b16a"), "src must be plain");
+    refused(tag(d, "abcd"), tag({16, 8, 3, 1}, "ABcd16b16a"), "differ from dst dims");
+    f.leading_dims = 0;
+    refused(tag(d, "abcd"), tag(d, "ABcd16b16a"), "leading dims 0");
     for (float v : dst) CHECK(v == garbage);
 }

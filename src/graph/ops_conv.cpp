@@ -1,7 +1,6 @@
 // Conv: ONNX's attributes (group, dilations, strides, pads, auto_pad) as a prim convolution,
 // layouts left to the primitive ('any') so consecutive convolutions exchange blocked data.
 #include "common/internal_reorder.hpp"
-#include "common/reorder_tiles.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -83,31 +82,12 @@ memory constant_buffer(plan_builder &b, const memory::dims &d, const std::vector
     return m;
 }
 
-// Weights of at least this many elements are scaled on all threads (as the reorder does).
-constexpr size_t parallel_weights = size_t(1) << 16;
-
-// w times folded per-channel factors (each in turn: the products of the old copy-then-scale),
-// written to out in w's plain layout, on both threads for large weights.
-void scale_plain(const std::vector<float> &w, const fold_state &fold, float *out) {
-    const int64_t per_oc = static_cast<int64_t>(w.size()) / fold.oc;
-#pragma omp parallel for schedule(static) if (w.size() >= parallel_weights)
-    for (int64_t i = 0; i < fold.oc; ++i) {
-        const float *in = w.data() + i * per_oc;
-        for (const auto &a : fold.weight_scales) {
-            const float f = a[static_cast<size_t>(i)];
-            float *row = out + i * per_oc;
-            for (int64_t k = 0; k < per_oc; ++k) row[k] = in[k] * f;
-            in = row;
-        }
-    }
-}
-
 // The weights t (viewed with dims wdims, grouped: (g, oc/g, ...)) in the layout the convolution
 // reads. Folded per-channel factors are applied on the way: inside the tile reorder into a
-// blocked layout (one pass over the weights: the scaling into a scratch copy that the reorder
-// then read was 10% of ResNet-50's compile), else into a plain copy (the weights themselves when
-// the convolution reads them plain, a scratch copy that the generic reorder reads otherwise).
-// Only the final layout gets memory of its own, once.
+// blocked layout (one pass over the weights: scaling into a scratch copy that the reorder then
+// read was 10% of ResNet-50's compile), else into the weights themselves when the convolution
+// reads them plain, else into a scratch copy that the generic reorder reads. Only the final
+// layout gets memory of its own, once.
 memory conv_weights(plan_builder &b, const std::string &t, const memory::dims &wdims, bool grouped,
                     const fold_state &fold, const memory::desc &want) {
     const memory::desc plain = plan_builder::plain_desc(wdims);
@@ -119,23 +99,21 @@ memory conv_weights(plan_builder &b, const std::string &t, const memory::dims &w
         return r;
     }
     const std::vector<float> &w = b.g.m->initializers.at(t).data; // a fold needs an initializer
-    if (want == plain) {
-        memory scaled = b.persistent(plain);
-        scale_plain(w, fold, static_cast<float *>(scaled.get_data_handle()));
-        return scaled;
-    }
     impl::channel_factors factors;
     factors.leading_dims = grouped ? 2 : 1;
     for (const auto &a : fold.weight_scales) factors.lists.push_back(a.data());
+    const auto scratch = [&b](size_t n) { return b.scratch(n); };
+    if (want == plain) {
+        memory scaled = b.persistent(plain);
+        impl::reorder_scaled(plain, plain, w.data(), static_cast<float *>(scaled.get_data_handle()), factors,
+                             scratch);
+        return scaled;
+    }
     memory r = b.alloc(want);
     b.step("reorder " + t + " plain -> " + want.layout() + " times the folded factors",
            [&] {
-               if (impl::reorder_by_tiles(plain, want, w.data(), static_cast<float *>(r.get_data_handle()),
-                                          &factors))
-                   return;
-               const memory scaled(plain, b.scratch(w.size()));
-               scale_plain(w, fold, static_cast<float *>(scaled.get_data_handle()));
-               impl::reorder_data(plain, want, scaled, r);
+               impl::reorder_scaled(plain, want, w.data(), static_cast<float *>(r.get_data_handle()), factors,
+                                    scratch);
            },
            true, {r});
     return r;
