@@ -167,6 +167,12 @@ TEST_CASE("reorder_scaled: bad input is refused with a message", "[reorder][tile
     };
     refused(tag(d, "acdb"), tag(d, "ABcd16b16a"), "src must be plain");
     refused(tag(d, "abcd"), tag({16, 8, 3, 1}, "ABcd16b16a"), "differ from dst dims");
+    try {
+        impl::reorder_scaled(tag(d, "abcd"), tag(d, "ABcd16b16a"), src.data(), nullptr, f, no_scratch);
+        FAIL("accepted a null dst");
+    } catch (const error &e) {
+        CHECK(std::string(e.what()).find("null data pointer") != std::string::npos);
+    }
     f.leading_dims = 0;
     refused(tag(d, "abcd"), tag(d, "ABcd16b16a"), "leading dims 0");
     for (float v : dst) CHECK(v == garbage);

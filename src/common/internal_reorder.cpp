@@ -97,11 +97,12 @@ void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, cons
     if (factors.leading_dims < 1 || factors.leading_dims > static_cast<int>(dims.size()))
         invalid("reorder_scaled: leading dims " + std::to_string(factors.leading_dims) + " outside 1 to the rank "
                 + std::to_string(dims.size()));
-    if (reorder_by_tiles(src_md, dst_md, src, dst, &factors)) return;
     memory::dim channels = 1, total = 1;
     for (int i = 0; i < factors.leading_dims; ++i) channels *= dims[i];
     for (auto d : dims) total *= d;
     if (total == 0) return;
+    if (!src || !dst) invalid("reorder_scaled: null data pointer");
+    if (reorder_by_tiles(src_md, dst_md, src, dst, &factors)) return;
     const bool same = src_md == dst_md;
     float *out = same ? dst : scratch(static_cast<size_t>(total));
     const memory::dim per_channel = total / channels;
