@@ -15,6 +15,7 @@
 #include "prim/error.hpp"
 #include "prim/onnx.hpp"
 #include "tensor_proto.hpp"
+#include "weight_copies.hpp"
 
 namespace prim {
 
@@ -168,9 +169,9 @@ struct known_values {
     constant_map constants;                      // initializers and Constant outputs
 };
 
-// detached: the weights the file holds (model_file), but for those a fixed input replaced
-// (fold_fixed_inputs made those initializers of m).
-known_values collect_values(const ModelProto &m, const std::vector<detached_tensor> &detached) {
+// copies: the weights the file holds (model_file), but for those a fixed input replaced
+// (fold_fixed_inputs made those initializers of m), their copy under way.
+known_values collect_values(const ModelProto &m, weight_copies &copies) {
     known_values k;
     auto note = [&](const ::onnx::ValueInfoProto &v) {
         if (auto d = dims_of(v.type())) k.shapes[v.name()] = *d;
@@ -183,20 +184,8 @@ known_values collect_values(const ModelProto &m, const std::vector<detached_tens
         k.constants[t.name()] = read_constant(t, "initializer '" + t.name() + "'");
         k.shapes[t.name()] = k.constants[t.name()].dims;
     }
-    // The detached weights, copied by all threads: most of a copy's time is the first touch of
-    // its new memory, which each core then pays for its own pages.
-    std::vector<std::vector<float>> values(detached.size());
-    std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (size_t i = 0; i < detached.size(); ++i) {
-        try {
-            values[i] = f32_from_bytes(detached[i].bytes, detached[i].size / sizeof(float));
-        } catch (...) {
-#pragma omp critical(prim_onnx_copy_failure)
-            failure = std::current_exception();
-        }
-    }
-    if (failure) std::rethrow_exception(failure);
+    const std::vector<detached_tensor> &detached = copies.tensors();
+    std::vector<std::vector<float>> values = copies.take();
     for (size_t i = 0; i < detached.size(); ++i) {
         constant_tensor &c = k.constants[detached[i].name];
         c.dims = detached[i].dims;
@@ -307,6 +296,11 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
     for (const auto &t : m.graph().initializer())
         if (t.data_location() == TensorProto::EXTERNAL)
             refuse("'" + path + "': initializer '" + t.name() + "': external data is not supported");
+    // The weights' copies run beside the checker and shape inference (one thread's work).
+    std::vector<detached_tensor> weights;
+    for (const auto &d : file.detached())
+        if (!options.fixed_inputs.count(d.name)) weights.push_back(d);
+    weight_copies copies(std::move(weights));
     const std::set<std::string> stand_ins = add_stand_in_inputs(m, file.detached(), path);
     check_model(m, path);
     if (out.opset < 1) invalid("'" + path + "' imports no version of ONNX's default domain");
@@ -320,10 +314,7 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
         invalid("'" + path + "': ONNX's shape inference fails: " + e.what());
     }
     remove_inputs(m, stand_ins);
-    std::vector<detached_tensor> weights;
-    for (const auto &d : file.detached())
-        if (!options.fixed_inputs.count(d.name)) weights.push_back(d);
-    known_values k = collect_values(m, weights);
+    known_values k = collect_values(m, copies);
     out.nodes = convert_nodes(m, out.opset, k);
     fill_graph_io(m, k, out);
     return out;

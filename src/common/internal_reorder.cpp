@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #ifdef _OPENMP
@@ -82,6 +83,42 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
     }
     // Blocked <-> unblocked (weights into their kernels' layouts): a tile at a time.
     if (!reorder_by_tiles(src_md, dst_md, src, dst)) copy_by_offsets(src_md, dst_md, src, dst);
+}
+
+void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
+                    float *dst, const channel_factors &factors,
+                    const std::function<float *(size_t)> &scratch) {
+    check_reorder_descs(src_md, dst_md);
+    const memory::dims &dims = src_md.get_dims();
+    memory::dims row_major(dims.size(), 1);
+    for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) row_major[i] = row_major[i + 1] * dims[i + 1];
+    if (!src_md.is_dense() || src_md.strides() != row_major || src_md.layout().find_first_of("0123456789") != std::string::npos)
+        invalid("reorder_scaled: src must be plain (dense row-major), not " + src_md.layout());
+    if (factors.leading_dims < 1 || factors.leading_dims > static_cast<int>(dims.size()))
+        invalid("reorder_scaled: leading dims " + std::to_string(factors.leading_dims) + " outside 1 to the rank "
+                + std::to_string(dims.size()));
+    memory::dim channels = 1, total = 1;
+    for (int i = 0; i < factors.leading_dims; ++i) channels *= dims[i];
+    for (auto d : dims) total *= d;
+    if (total == 0) return;
+    if (!src || !dst) invalid("reorder_scaled: null data pointer");
+    if (reorder_by_tiles(src_md, dst_md, src, dst, &factors)) return;
+    const bool same = src_md == dst_md;
+    float *out = same ? dst : scratch(static_cast<size_t>(total));
+    const memory::dim per_channel = total / channels;
+    // Each channel's row times each factor in turn (the products of scaling a copy per list).
+#pragma omp parallel for schedule(static) if (total >= reorder_parallel_elements)
+    for (memory::dim c = 0; c < channels; ++c) {
+        const float *in = src + c * per_channel;
+        float *row = out + c * per_channel;
+        for (const float *l : factors.lists) {
+            const float f = l[c];
+            for (memory::dim k = 0; k < per_channel; ++k) row[k] = in[k] * f;
+            in = row;
+        }
+        if (factors.lists.empty() && row != in) std::memcpy(row, in, static_cast<size_t>(per_channel) * sizeof(float));
+    }
+    if (!same) copy_by_offsets(src_md, dst_md, out, dst);
 }
 
 void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const float *src,

@@ -1,6 +1,9 @@
 // The reorder's work (checks and the copy between layouts), shared by the public prim::reorder
 // and by implementations that repack an argument inside their own execute().
 #pragma once
+#include <functional>
+
+#include "common/reorder_tiles.hpp"
 #include "prim/memory.hpp"
 
 namespace prim {
@@ -18,6 +21,16 @@ void reorder_data(const memory::desc &src, const memory::desc &dst, const memory
 // (common/reorder_tiles.hpp) does not apply; tests compare the two.
 void copy_by_offsets(const memory::desc &src, const memory::desc &dst, const float *src_data,
                      float *dst_data);
+
+// Plain (dense row-major) src copied into dst's layout, each element times its channel's factors
+// in turn (a folded batch norm's scale): by the tile path when it takes the pair, else the
+// factors applied in src's layout (into dst itself when the descs are equal, else into
+// scratch(n), room for n floats, which the generic copy then reorders). Bit-identical either way.
+// Throws invalid_arguments when src is not plain, the dims differ, or the leading dims are not
+// 1 to the rank.
+void reorder_scaled(const memory::desc &src, const memory::desc &dst, const float *src_data,
+                    float *dst_data, const channel_factors &factors,
+                    const std::function<float *(size_t)> &scratch);
 
 // A reorder run as part of another primitive's execution (e.g. user data repacked into the
 // layout a kernel reads). It prints no verbose line: the enclosing primitive prints one line

@@ -43,30 +43,53 @@ pattern parse(const std::string &p) {
     return r;
 }
 
+// What an element becomes on its way: itself, or itself times its channel's factors in order.
+struct no_scale {
+    float operator()(float v, dim) const { return v; }
+};
+struct scale_by_channel {
+    const channel_factors *f;
+    float operator()(float v, dim c) const {
+        for (const float *l : f->lists) v *= l[c];
+        return v;
+    }
+};
+// The usual case (one batch norm folded): no loop over the lists, so the compiler can keep the
+// factor of a tile's column in a register (1x1 weights: 0.72 -> 0.5 ns per element).
+struct scale_by_one_list {
+    const float *l;
+    float operator()(float v, dim c) const { return v * l[c]; }
+};
+
 // A full tile: entries (r0, r1) of at most two blocks (sizes b0 x b1, b1 innermost; b0 = 1 for
-// one block), at linear offsets r0 * s0 + r1 * s1. The loop runs along whichever side is
-// contiguous so that one side streams.
-template <bool to_blocked>
-void copy_full_tile(const float *src, float *dst, dim b0, dim b1, dim s0, dim s1) {
+// one block), at linear offsets r0 * s0 + r1 * s1 and channels c + r0 * c0 + r1 * c1. The loop
+// runs along whichever side is contiguous so that one side streams.
+template <bool to_blocked, typename Scale>
+void copy_full_tile(const float *src, float *dst, dim b0, dim b1, dim s0, dim s1, const Scale &sc,
+                    dim c, dim c0, dim c1) {
     if (s1 == 1 || s0 != 1) {
         for (dim r0 = 0; r0 < b0; ++r0)
             for (dim r1 = 0; r1 < b1; ++r1) {
-                if (to_blocked) dst[r0 * b1 + r1] = src[r0 * s0 + r1 * s1];
+                if (to_blocked) dst[r0 * b1 + r1] = sc(src[r0 * s0 + r1 * s1], c + r0 * c0 + r1 * c1);
                 else dst[r0 * s0 + r1 * s1] = src[r0 * b1 + r1];
             }
     } else { // the linear side is contiguous along the outer block
         for (dim r1 = 0; r1 < b1; ++r1)
             for (dim r0 = 0; r0 < b0; ++r0) {
-                if (to_blocked) dst[r0 * b1 + r1] = src[r0 + r1 * s1];
+                if (to_blocked) dst[r0 * b1 + r1] = sc(src[r0 + r1 * s1], c + r0 * c0 + r1 * c1);
                 else dst[r0 + r1 * s1] = src[r0 * b1 + r1];
             }
     }
 }
 
 // One pass over the blocked side's tiles, a row of them (along the layout's innermost outer
-// dim) at a time. to_blocked: src is the linear side, dst the blocked.
+// dim) at a time. to_blocked: src is the linear side, dst the blocked. The channel of an
+// element (for sc) is linear in its logical indices, as the linear side's offset is: ch_stride
+// plays the part of lin_stride.
+template <typename Scale>
 void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, const pattern &pat,
-                const float *src, float *dst, bool to_blocked) {
+                const float *src, float *dst, bool to_blocked, const Scale &sc,
+                const memory::dims &ch_stride) {
     const memory::dims &dims = blocked_md.get_dims();
     const memory::dims &padded = blocked_md.padded_dims();
     const memory::dims &lin_stride = linear_md.strides();
@@ -78,7 +101,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     for (const auto &b : pat.blocks) tile *= b.second;
     // Entry j of a tile: its inner index along each blocked dim and its linear-side offset (for
     // tiles that cross a dim's end, and layouts of three blocks or more).
-    std::vector<dim> lin_of_entry(tile, 0);
+    std::vector<dim> lin_of_entry(tile, 0), ch_of_entry(tile, 0);
     std::vector<std::vector<dim>> inner_of_entry(pat.blocks.size(), std::vector<dim>(tile));
     for (dim j = 0; j < tile; ++j) {
         dim rest = j;
@@ -87,6 +110,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
             rest /= pat.blocks[k].second;
             inner_of_entry[k][j] = r;
             lin_of_entry[j] += r * lin_stride[pat.blocks[k].first];
+            ch_of_entry[j] += r * ch_stride[pat.blocks[k].first];
         }
     }
     const bool two_levels = pat.blocks.size() <= 2;
@@ -94,6 +118,8 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     const dim b1 = pat.blocks.back().second;
     const dim s0 = pat.blocks.size() == 2 ? lin_stride[pat.blocks[0].first] : 0;
     const dim s1 = lin_stride[pat.blocks.back().first];
+    const dim c0 = pat.blocks.size() == 2 ? ch_stride[pat.blocks[0].first] : 0;
+    const dim c1 = ch_stride[pat.blocks.back().first];
 
     const int row_dim = pat.order[n - 1];
     const bool across_rows = pat.blocks.size() == 1 && blk[row_dim] == 1 && lin_stride[row_dim] == 1 && s1 != 1;
@@ -105,7 +131,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     for (dim row = 0; row < rows; ++row) {
         // The row's first logical index along each dim, and whether a dim other than the row's
         // ends inside it.
-        dim rest = row, lin_row = 0;
+        dim rest = row, lin_row = 0, ch_row = 0;
         bool full = true;
         dim first[6] = {0, 0, 0, 0, 0, 0};
         for (int k = n - 2; k >= 0; --k) {
@@ -114,6 +140,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
             first[d] = (rest % count) * blk[d];
             rest /= count;
             lin_row += first[d] * lin_stride[d];
+            ch_row += first[d] * ch_stride[d];
             full = full && first[d] + blk[d] <= dims[d];
         }
         dim u = 0;
@@ -125,9 +152,10 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
             for (; u + 16 <= row_len && (u + 16) * blk[row_dim] <= dims[row_dim]; u += 16) {
                 const float *in = to_blocked ? src + lin_row + u : src + (row * row_len + u) * tile;
                 float *out = to_blocked ? dst + (row * row_len + u) * tile : dst + lin_row + u;
+                const dim ch = ch_row + u * ch_stride[row_dim];
                 for (dim r1 = 0; r1 < b1; ++r1)
                     for (dim v = 0; v < 16; ++v) {
-                        if (to_blocked) out[v * tile + r1] = in[r1 * s1 + v];
+                        if (to_blocked) out[v * tile + r1] = sc(in[r1 * s1 + v], ch + r1 * c1 + v * ch_stride[row_dim]);
                         else out[r1 * s1 + v] = in[v * tile + r1];
                     }
             }
@@ -135,13 +163,15 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
             first[row_dim] = u * blk[row_dim];
             const dim lin_base = lin_row + first[row_dim] * lin_stride[row_dim];
             const dim tile_base = (row * row_len + u) * tile;
+            const dim ch_base = ch_row + first[row_dim] * ch_stride[row_dim];
             if (full && first[row_dim] + blk[row_dim] <= dims[row_dim]) {
                 if (two_levels && to_blocked)
-                    copy_full_tile<true>(src + lin_base, dst + tile_base, b0, b1, s0, s1);
+                    copy_full_tile<true>(src + lin_base, dst + tile_base, b0, b1, s0, s1, sc, ch_base, c0, c1);
                 else if (two_levels)
-                    copy_full_tile<false>(src + tile_base, dst + lin_base, b0, b1, s0, s1);
+                    copy_full_tile<false>(src + tile_base, dst + lin_base, b0, b1, s0, s1, sc, ch_base, c0, c1);
                 else if (to_blocked)
-                    for (dim j = 0; j < tile; ++j) dst[tile_base + j] = src[lin_base + lin_of_entry[j]];
+                    for (dim j = 0; j < tile; ++j)
+                        dst[tile_base + j] = sc(src[lin_base + lin_of_entry[j]], ch_base + ch_of_entry[j]);
                 else
                     for (dim j = 0; j < tile; ++j) dst[lin_base + lin_of_entry[j]] = src[tile_base + j];
                 continue;
@@ -152,7 +182,8 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
                     const int d = pat.blocks[k].first;
                     inside = inside && first[d] + inner_of_entry[k][j] < dims[d];
                 }
-                if (to_blocked) dst[tile_base + j] = inside ? src[lin_base + lin_of_entry[j]] : 0.f;
+                if (to_blocked)
+                    dst[tile_base + j] = inside ? sc(src[lin_base + lin_of_entry[j]], ch_base + ch_of_entry[j]) : 0.f;
                 else if (inside) dst[lin_base + lin_of_entry[j]] = src[tile_base + j];
             }
         }
@@ -162,10 +193,10 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
 } // namespace
 
 bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
-                      float *dst) {
+                      float *dst, const channel_factors *factors) {
     const pattern ps = parse(src_md.layout()), pd = parse(dst_md.layout());
     const bool to_blocked = ps.blocks.empty() && !pd.blocks.empty();
-    const bool from_blocked = pd.blocks.empty() && !ps.blocks.empty();
+    const bool from_blocked = pd.blocks.empty() && !ps.blocks.empty() && !factors;
     if (!to_blocked && !from_blocked) return false;
     const memory::desc &blocked = to_blocked ? dst_md : src_md;
     const memory::desc &linear = to_blocked ? src_md : dst_md;
@@ -176,7 +207,19 @@ bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, co
     // A dim of 0 leaves nothing to copy; the generic path handles that.
     for (dim d : blocked.get_dims())
         if (d == 0) return false;
-    copy_tiles(blocked, linear, pat, src, dst, to_blocked);
+    const memory::dims &dims = blocked.get_dims();
+    memory::dims ch_stride(dims.size(), 0);
+    if (!factors) {
+        copy_tiles(blocked, linear, pat, src, dst, to_blocked, no_scale(), ch_stride);
+        return true;
+    }
+    if (factors->leading_dims < 1 || factors->leading_dims > static_cast<int>(dims.size())) return false;
+    dim s = 1;
+    for (int d = factors->leading_dims - 1; d >= 0; s *= dims[d], --d) ch_stride[d] = s;
+    if (factors->lists.size() == 1)
+        copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_one_list{factors->lists[0]}, ch_stride);
+    else
+        copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_channel{factors}, ch_stride);
     return true;
 }
 

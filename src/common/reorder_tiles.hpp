@@ -4,6 +4,8 @@
 // time, the other side's element of each tile entry found by a table built once. Weights go into
 // their kernels' layouts this way at load time.
 #pragma once
+#include <vector>
+
 #include "prim/memory.hpp"
 
 namespace prim {
@@ -16,11 +18,21 @@ namespace impl {
 // one thread.
 constexpr memory::dim reorder_parallel_elements = memory::dim(1) << 16;
 
+// Per-channel factors multiplied into the elements on their way (a folded batch norm's scale):
+// the element whose leading `leading_dims` logical indices give channel c (row-major over those
+// dims: 1 for oc, 2 for grouped weights' g, oc/g) is multiplied by lists[0][c], then by
+// lists[1][c], and so on: the same products, in the same order, as scaling a copy once per list.
+struct channel_factors {
+    int leading_dims = 1;
+    std::vector<const float *> lists;
+};
+
 // Copies src into dst when one of them is a dense blocked layout with tiles of at least 8
 // elements and the other has no inner blocks; a blocked dst's padding is written with zeros.
-// Returns false, having written nothing, for any other pair (the generic path's job).
+// With factors, only into a blocked dst (src unblocked). Returns false, having written nothing,
+// for any other pair (the generic path's job).
 bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
-                      float *dst);
+                      float *dst, const channel_factors *factors = nullptr);
 
 } // namespace impl
 } // namespace prim
