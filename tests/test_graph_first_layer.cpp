@@ -32,6 +32,18 @@ std::string steps_at(const model &m, prim::cpu_isa isa) {
     return steps_text(compiled_model(m, o));
 }
 
+// check(steps) on the plan's steps at every JIT ISA the machine has.
+template <typename Check>
+void for_each_jit_isa(const model &m, Check check) {
+    for (auto isa : test_isas()) {
+        if (isa == prim::cpu_isa::none) continue;
+        INFO("isa " << prim::cpu_isa_name(isa));
+        const std::string steps = steps_at(m, isa);
+        INFO(steps);
+        check(steps);
+    }
+}
+
 } // namespace
 
 TEST_CASE("graph: a first layer's convolution reads the plain image without a reorder", "[graph]") {
@@ -39,25 +51,17 @@ TEST_CASE("graph: a first layer's convolution reads the plain image without a re
         INFO("mb " << mb);
         const model m = first_layer_model(mb, 3, 17, 19);
         check_model(m, make_inputs(m, {}));
-        for (auto isa : test_isas()) {
-            if (isa == prim::cpu_isa::none) continue;
-            INFO("isa " << prim::cpu_isa_name(isa));
-            const std::string steps = steps_at(m, isa);
-            INFO(steps);
+        for_each_jit_isa(m, [](const std::string &steps) {
             CHECK(steps.find("reorder x") == std::string::npos);
             CHECK(steps.find(" src abcd ") != std::string::npos);
-        }
+        });
     }
 }
 
 TEST_CASE("graph: a convolution with many input channels still reorders a plain source", "[graph]") {
     const model m = first_layer_model(1, 32, 9, 8);
     check_model(m, make_inputs(m, {}));
-    for (auto isa : test_isas()) {
-        if (isa == prim::cpu_isa::none) continue;
-        INFO("isa " << prim::cpu_isa_name(isa));
-        const std::string steps = steps_at(m, isa);
-        INFO(steps);
+    for_each_jit_isa(m, [](const std::string &steps) {
         CHECK(steps.find("reorder x abcd -> aBcd") != std::string::npos);
-    }
+    });
 }
