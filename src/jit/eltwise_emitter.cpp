@@ -385,7 +385,7 @@ void eltwise_emitter<isa>::gelu_tanh(const Vmm &v) {
     h_.vfmadd231ps(a2, v, a3);                 //      + x p_lo
     h_.vminps(a2, a2, c(1e-5f));               // |z_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(a2, a2, c(-1e-5f));
-    exp_core(a1, a0, a2, true, &a2);
+    exp_core(a1, a0, a2, true, {&a2, -87.f, {}});
     h_.vaddps(a1, a1, c(1.f));
     h_.vdivps(v, v, a1);
 }
@@ -407,8 +407,10 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     h_.vfmsub231ps(lo, xc, xc);               // lo = xc*xc - hi, exact
     h_.vmulps(hi, hi, c(-0.5f));
     h_.vmulps(lo, lo, c(-0.5f));
-    // hi = e^(-a^2), 0 from a^2 = 86.4 (|x| = 13.145) on, where |x w| falls below FLT_MIN
-    exp_core(hi, n, lo, true, &lo, -86.4f);
+    // hi = e^(-a^2), 0 from a^2 = 86.4 (|x| = 13.145) on, where |x w| falls below FLT_MIN;
+    // -a^2 is never above 0 (no overflow clamp), nor below -xc_max^2 / 2
+    const double xc_max = std::fmin(in_.max_abs(), 16.0);
+    exp_core(hi, n, lo, true, {&lo, -86.4f, {-xc_max * xc_max / 2, 0.0}});
     h_.vmulps(xc, xc, c(0.70710678118654752f)); // a <= 16 / sqrt2 = 11.31, in the fitted range
     horner(lo, xc, erfc_half_num);
     horner(n, xc, erfc_den);
@@ -439,12 +441,15 @@ template <cpu_isa isa>
 void eltwise_emitter<isa>::swish(const Vmm &v) {
     // x / (1 + e^(-alpha x)); where logistic -> 0, clamp x to +-FLT_MAX so that x * 0 = 0.
     if (alpha_ == 0.f) return (void)h_.vmulps(v, v, c(0.5f));
-    if (alpha_ > 0.f)
+    // (the clamp only where that infinity can come)
+    if (alpha_ > 0.f && !(in_.lo >= -FLT_MAX))
         max_keep_nan(v, t(0), -FLT_MAX);
-    else
+    else if (alpha_ < 0.f && !(in_.hi <= FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
     h_.vmulps(t(0), v, c(-alpha_));
-    exp_core(t(0), t(1), t(2), false);
+    const double a = -static_cast<double>(alpha_);
+    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(a * in_.lo, a * in_.hi),
+                                                         std::fmax(a * in_.lo, a * in_.hi)}});
     h_.vaddps(t(0), t(0), c(1.f));
     h_.vdivps(v, v, t(0));
 }
@@ -452,9 +457,9 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::mish(const Vmm &v) {
     // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
-    max_keep_nan(v, t(0), -FLT_MAX);
+    if (!(in_.lo >= -FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
     h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
-    exp_core(t(0), t(1), t(2), false);
+    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {in_.lo, 30.0}});
     h_.vaddps(t(1), t(0), c(2.f));
     h_.vmulps(t(0), t(0), t(1));
     h_.vaddps(t(1), t(0), c(2.f));
@@ -555,7 +560,7 @@ void eltwise_emitter<isa>::exp_of_beta_log(const Vmm &v) {
     h_.vmovaps(v, t(0));
     h_.vminps(y_lo, y_lo, c(1e-5f)); // |y_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-    exp_core(v, t(0), y_lo, true, &y_lo);
+    exp_core(v, t(0), y_lo, true, {&y_lo, -87.f, {}});
 }
 
 template <cpu_isa isa>
@@ -631,8 +636,8 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
     case alg::eltwise_clip:
     case alg::eltwise_clip_v2: clip(v); break;
     case alg::eltwise_soft_relu:
-    case alg::eltwise_softplus: softplus_core(v, alpha_, t(0), t(1), t(2)); break;
-    case alg::eltwise_logsigmoid: softplus_core(v, -1.f, t(0), t(1), t(2)); break; // -sp(-x)
+    case alg::eltwise_softplus: softplus_core(v, alpha_, t(0), t(1), t(2), in_); break;
+    case alg::eltwise_logsigmoid: softplus_core(v, -1.f, t(0), t(1), t(2), in_); break; // -sp(-x)
     case alg::eltwise_parametric_softplus:
         // alpha sp(beta x) = (alpha beta) * (sp(beta x) / beta)
         if (alpha_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
@@ -640,12 +645,12 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
             const_keep_nan(v, static_cast<float>(alpha_ * std::log(2.0)), 0);
             break;
         }
-        softplus_core(v, beta_, t(0), t(1), t(2));
+        softplus_core(v, beta_, t(0), t(1), t(2), in_);
         if (alpha_ * beta_ != 1.f)
             h_.vmulps(v, v, c(static_cast<float>(static_cast<double>(alpha_) * beta_)));
         break;
-    case alg::eltwise_logistic: logistic_core(v, t(0), t(1)); break;
-    case alg::eltwise_exp: exp_core(v, t(0), t(1), true); break;
+    case alg::eltwise_logistic: logistic_core(v, t(0), t(1), in_); break;
+    case alg::eltwise_exp: exp_core(v, t(0), t(1), true, {nullptr, -87.f, in_}); break;
     case alg::eltwise_log: log_core(v, 0); break;
     case alg::eltwise_gelu_tanh: gelu_tanh(v); break;
     case alg::eltwise_gelu_erf: gelu_erf(v); break;

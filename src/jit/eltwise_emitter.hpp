@@ -16,6 +16,7 @@
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
 #include "jit/op_sink.hpp"
+#include "jit/value_range.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -35,8 +36,10 @@ public:
     using Vmm = typename isa_traits<isa>::Vmm;
     static constexpr bool is_avx512 = (isa == cpu_isa::avx512);
 
-    eltwise_emitter(jit_generator &host, algorithm alg, float alpha, float beta)
-        : h_(host), alg_(alg), alpha_(alpha), beta_(beta) {}
+    // in: what is known of the values compute() will get (value_range.hpp); a range lets the
+    // code leave out clamps and flushes that no value of it triggers, with the same results.
+    eltwise_emitter(jit_generator &host, algorithm alg, float alpha, float beta, value_range in = {})
+        : h_(host), alg_(alg), alpha_(alpha), beta_(beta), in_(in) {}
 
     static bool is_supported(algorithm alg);
     // Whether the code can read alpha and beta, where runtime parameters (their slots'
@@ -98,24 +101,29 @@ private:
     void exp_of_beta_log(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
-    // e^v, flushed to 0 below v = flush_below (-87: results under 1.65e-38), so that no
-    // denormal is made. lo: optional exact low part of the argument (|lo| tiny; p may be the
-    // same register). keep_nan: clamp so that NaN survives (else NaN may become a finite value;
-    // callers that carry the NaN elsewhere pass false). Uses n, p and, on AVX-512, mask_k(0).
-    void exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan, const Vmm *lo = nullptr,
-                  float flush_below = -87.f);
+    // What exp_core knows of its argument besides its value in v.
+    struct exp_arg {
+        const Vmm *lo = nullptr;   // optional exact low part (|lo| tiny; may be exp_core's p)
+        float flush_below = -87.f; // results below e^flush_below are 0 (-87: under 1.65e-38)
+        value_range range;         // the values v may hold: a clamp or flush none of them
+                                   // reaches is left out
+    };
+    // e^v, flushed to 0 below v = flush_below, so that no denormal is made. keep_nan: clamp so
+    // that NaN survives (else NaN may become a finite value; callers that carry the NaN
+    // elsewhere pass false). Uses n, p and, on AVX-512 where it flushes, mask_k(0).
+    void exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan, const exp_arg &arg = {});
     // The two halves of the flush: mark the lanes to keep (AVX-512, before the clamp), then
-    // dst = p * 2^n with the others zeroed (n, p clobbered; AVX2: dst also).
+    // dst = p * 2^n with the others zeroed when flush (n, p clobbered; AVX2: dst also).
     void flush_tiny_exp_begin(const Vmm &v, float flush_below);
-    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below);
+    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below, bool flush);
     // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny).
     // Uses a0, a1.
     void expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan,
                     const Vmm *lo = nullptr);
     // tanh(v) = expm1(2v) / (expm1(2v) + 2). Uses a0, a1.
     void tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
-    // 1 / (1 + e^-v). Uses a0, a1.
-    void logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
+    // 1 / (1 + e^-v), v's values in x. Uses a0, a1.
+    void logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const value_range &x);
     // ln(v) with the IEEE special cases. Uses t(first)..t(first + log_aux_count() - 1).
     // with_lo: v gets the high part and t(first + 2) the low part of ln(v) (for pow, where
     // exp(beta ln x) amplifies the log's error by |beta ln x|); lo is garbage where v is not finite.
@@ -127,14 +135,16 @@ private:
     static int log_aux_count() { return is_avx512 ? 3 : 4; }
     // log1p(v) for v in [0, 1] (or NaN). Uses a0, a1.
     void log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm &a1);
-    // log(1 + e^(a v)) / a, stable for every v and a != 0. Uses a0, a1, a2.
-    void softplus_core(const Vmm &v, float a, const Vmm &a0, const Vmm &a1, const Vmm &a2);
+    // log(1 + e^(a v)) / a, stable for every v and a != 0, v's values in x. Uses a0, a1, a2.
+    void softplus_core(const Vmm &v, float a, const Vmm &a0, const Vmm &a1, const Vmm &a2,
+                       const value_range &x);
     // acc = polynomial(x) by Horner; coefficients highest degree first.
     void horner(const Vmm &acc, const Vmm &x, const std::vector<float> &coeffs);
 
     op_sink h_;
     algorithm alg_;
     float alpha_, beta_;
+    value_range in_;
     std::vector<int> aux_, opmasks_;
     Xbyak::Reg64 table_;
 };

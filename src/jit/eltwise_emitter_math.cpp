@@ -62,10 +62,14 @@ void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v, float flush_below)
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below) {
+void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n,
+                                         float flush_below, bool flush) {
     if constexpr (is_avx512) {
         // dst = p * 2^n, 0 in the lanes flush_tiny_exp_begin() did not mark
-        h_.vscalefps(dst | Xbyak::Opmask(mask_k(0)) | Xbyak::util::T_z, p, n);
+        if (flush)
+            h_.vscalefps(dst | Xbyak::Opmask(mask_k(0)) | Xbyak::util::T_z, p, n);
+        else
+            h_.vscalefps(dst, p, n);
     } else {
         // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both normal floats for n in [-126, 128] (2^128
         // is not a float), so only the last product rounds. dst is used as a temporary.
@@ -78,6 +82,7 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
         h_.vpaddd(n, n, ci(127));
         h_.vpslld(n, n, 23);
         h_.vmulps(dst, p, n);
+        if (!flush) return;
         // The clamped lanes hold e^flush_below, the smallest result: make them 0, as AVX-512
         // does. The threshold is 1e-4 above it: beyond the polynomial's error and the factor
         // e^(+-1e-5) of a clamped low part (exp_core's lo), which is NaN-turned-finite garbage
@@ -91,27 +96,33 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan,
-                                    const Vmm *lo, float flush_below) {
+                                    const exp_arg &arg) {
     // Clamp to [flush_below, 89]: below, the result is flushed to 0, so no denormal is ever
     // made (each costs this CPU dozens of cycles); above, it overflows to inf through the
     // scaling, and n stays small enough for exact range reduction.
     // AVX-512 needs no lower clamp: the lanes below it are zeroed by the mask whatever they
     // compute (r may be NaN there; nothing traps, MXCSR keeps exceptions masked).
-    flush_tiny_exp_begin(v, flush_below);
+    // Where the argument's range keeps clear of a bound (by far more than the argument's own
+    // rounding), that clamp or the flush changes no value and is left out; a NaN still gives
+    // NaN through the arithmetic.
+    const float flush_below = arg.flush_below;
+    const bool flush = !(arg.range.lo >= flush_below + 0.5);
+    const bool clamp_hi = !(arg.range.hi <= exp_clamp_hi - 0.5f);
+    if (flush) flush_tiny_exp_begin(v, flush_below);
     if (keep_nan) {
-        if constexpr (!is_avx512) max_keep_nan(v, n, flush_below);
-        min_keep_nan(v, n, exp_clamp_hi);
+        if constexpr (!is_avx512) if (flush) max_keep_nan(v, n, flush_below);
+        if (clamp_hi) min_keep_nan(v, n, exp_clamp_hi);
     } else {
-        h_.vminps(v, v, c(exp_clamp_hi));
-        if constexpr (!is_avx512) h_.vmaxps(v, v, c(flush_below));
+        if (clamp_hi) h_.vminps(v, v, c(exp_clamp_hi));
+        if constexpr (!is_avx512) if (flush) h_.vmaxps(v, v, c(flush_below));
     }
     h_.vmulps(n, v, c(log2e));
     round_nearest_even(n, n);
     h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));     // r = x - n ln2_hi
     h_.vfnmadd231ps(v, n, c(ln2_lo));           //     - n ln2_lo
-    if (lo) h_.vaddps(v, v, *lo);               // the argument's exact low part joins r
+    if (arg.lo) h_.vaddps(v, v, *arg.lo);       // the argument's exact low part joins r
     horner(p, v, exp_poly);                     // e^r
-    scale_by_pow2(v, p, n, flush_below);
+    scale_by_pow2(v, p, n, flush_below, flush);
 }
 
 template <cpu_isa isa>
@@ -159,9 +170,10 @@ void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1)
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
+void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
+                                         const value_range &x) {
     h_.vxorps(v, v, cb(sign_bit));
-    exp_core(v, a0, a1, true);                  // e^-x, inf for very negative x
+    exp_core(v, a0, a1, true, {nullptr, -87.f, {-x.hi, -x.lo}}); // e^-x, inf for very negative x
     h_.vaddps(v, v, c(1.f));
     h_.vmovups(a0, c(1.f));
     h_.vdivps(v, a0, v);                        // 1 / (1 + e^-x): 0 for x = -inf
@@ -183,13 +195,15 @@ void eltwise_emitter<isa>::log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm 
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::softplus_core(
-        const Vmm &v, float a, const Vmm &a0, const Vmm &a1, const Vmm &a2) {
+void eltwise_emitter<isa>::softplus_core(const Vmm &v, float a, const Vmm &a0, const Vmm &a1,
+                                         const Vmm &a2, const value_range &x) {
     // log(1 + e^(a x)) / a = (a > 0 ? max(x, 0) : min(x, 0)) + log1p(e^-|a x|) / a: no overflow
     // (not even of a x), and e^(a x)'s relative accuracy is kept in the tail. NaN travels in v.
+    // The argument -|a x| is never above 0: exp's overflow clamp is never needed.
+    const value_range arg = {-std::fabs(static_cast<double>(a)) * x.max_abs(), 0.0};
     if (a == 1.f || a == -1.f) {
         h_.vorps(a0, v, cb(sign_bit));          // -|a x| exactly
-        exp_core(a0, a1, a2, false);
+        exp_core(a0, a1, a2, false, {nullptr, -87.f, arg});
     } else {
         // a x = hi + lo exactly (FMA), so e^(-|a x|) does not inherit the product's rounding,
         // which |a x| would amplify. -|hi + lo| = -|hi| - sign(hi) lo.
@@ -203,13 +217,14 @@ void eltwise_emitter<isa>::softplus_core(
         // |lo| <= ulp(87)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
         h_.vminps(a1, a1, c(1e-5f));
         h_.vmaxps(a1, a1, c(-1e-5f));
-        exp_core(a0, a2, a1, true, &a1);
+        exp_core(a0, a2, a1, true, {&a1, -87.f, arg});
     }
     log1p_01_core(a0, a1, a2);
     if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding
-    if (a > 0.f)
+    // max(x, 0) (a > 0) or min(x, 0): nothing to do where x has that sign already
+    if (a > 0.f && !(x.lo >= 0))
         max_keep_nan(v, a1, 0.f);
-    else
+    else if (a < 0.f && !(x.hi <= 0))
         min_keep_nan(v, a1, 0.f);
     h_.vaddps(v, v, a0);
 }

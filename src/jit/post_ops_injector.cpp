@@ -113,6 +113,8 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
             throw error(status::invalid_arguments, "post_ops_injector: opmask k" + std::to_string(k)
                                                    + " is not one of k1..k7");
 
+    // What is known of the accumulators' values before each entry: nothing at first.
+    value_range range;
     for (int i = 0; i < chain_.len(); ++i) {
         const post_ops::entry &e = chain_.entries()[i];
         switch (e.kind) {
@@ -122,10 +124,11 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
                 sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec});
             break;
         }
-        case post_ops::kind::eltwise: emit_eltwise(e, regs); break;
+        case post_ops::kind::eltwise: emit_eltwise(e, range, regs); break;
         case post_ops::kind::binary:
         case post_ops::kind::prelu: emit_with_operand(i, regs); break;
         }
+        range = value_range_after(e, range);
     }
 }
 
@@ -226,7 +229,8 @@ void post_ops_injector<isa>::apply_operand(const post_ops::entry &e, const Vmm &
 }
 
 template <cpu_isa isa>
-void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const injector_regs &regs) {
+void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const value_range &in,
+                                          const injector_regs &regs) {
     // Up to max_streams accumulators at a time, each with its own spares and opmasks, their
     // instructions interleaved (op_sink.hpp); as many as the lent registers allow.
     const size_t n_aux = aux_vecs_count(e.alg, e.alpha, e.beta);
@@ -238,7 +242,7 @@ void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const inject
         return std::vector<int>(all.begin() + i * n, all.begin() + (i + 1) * n);
     };
 
-    eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta);
+    eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta, in);
     op_sink scale_sink(host_);
     for (size_t first = 0; first < regs.acc.size(); first += streams) {
         const size_t count = std::min(streams, regs.acc.size() - first);

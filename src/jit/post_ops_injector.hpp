@@ -58,6 +58,7 @@
 
 #include "jit/isa_traits.hpp"
 #include "jit/jit_generator.hpp"
+#include "jit/value_range.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -138,7 +139,8 @@ public:
 private:
     // Accumulators whose code is interleaved at most (op_sink.hpp).
     static constexpr size_t max_streams = 4;
-    void emit_eltwise(const post_ops::entry &e, const injector_regs &regs);
+    // in: what is known of the accumulators' values before the entry (value_range.hpp).
+    void emit_eltwise(const post_ops::entry &e, const value_range &in, const injector_regs &regs);
     void emit_with_operand(int index, const injector_regs &regs);
     // acc = acc op b for one binary or prelu entry; b holds the operand's values.
     void apply_operand(const post_ops::entry &e, const Vmm &acc, const Vmm &b,

@@ -1,0 +1,92 @@
+// Ranges through a chain (value_range.hpp): the bounds are the reference's own values at the
+// range's ends (eltwise_math, the oracle), widened by far more than any kernel's error.
+#include "jit/value_range.hpp"
+
+#include <cfloat>
+
+#include "attr/eltwise_math.hpp"
+#include "attr/runtime_params.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+using alg = algorithm;
+
+// Outward by a relative 1e-5 (about 80 ulps, above every algorithm's error bound in
+// doc/injector.md that this file uses) and an absolute 1e-30 (results the kernels flush to 0),
+// but never across 0 (the kernels of these algorithms keep the sign of their results: their
+// errors are relative); past f32's largest value, to the infinity that f32 results reach there.
+value_range widened(double lo, double hi) {
+    if (std::isnan(lo) || std::isnan(hi)) return {};
+    const double wide_lo = lo - std::fabs(lo) * 1e-5 - 1e-30;
+    const double wide_hi = hi + std::fabs(hi) * 1e-5 + 1e-30;
+    lo = lo >= 0 ? std::fmax(wide_lo, 0.0) : wide_lo;
+    hi = hi <= 0 ? std::fmin(wide_hi, 0.0) : wide_hi;
+    return {lo < -FLT_MAX ? -INFINITY : lo, hi > FLT_MAX ? INFINITY : hi};
+}
+
+// +1 where f is non-decreasing over the whole line for these parameters, -1 where it is
+// non-increasing, 0 where neither or not known here.
+int direction(alg a, float alpha, float beta) {
+    const bool finite = std::isfinite(alpha) && std::isfinite(beta);
+    switch (a) {
+    case alg::eltwise_identity:
+    case alg::eltwise_round:
+    case alg::eltwise_clip:
+    case alg::eltwise_clip_v2:
+    case alg::eltwise_exp:
+    case alg::eltwise_logistic:
+    case alg::eltwise_tanh:
+    case alg::eltwise_softsign:
+    case alg::eltwise_soft_relu:  // log(1 + e^(alpha x)) / alpha: slope logistic(alpha x) > 0
+    case alg::eltwise_softplus:
+    case alg::eltwise_logsigmoid: return 1;
+    case alg::eltwise_relu:
+    case alg::eltwise_elu:
+    case alg::eltwise_hardsigmoid: return finite && alpha >= 0.f ? 1 : 0;
+    case alg::eltwise_linear:
+    case alg::eltwise_scaled_tanh: {
+        if (!finite) return 0;
+        const double slope = a == alg::eltwise_linear ? alpha : static_cast<double>(alpha) * beta;
+        return slope >= 0 ? 1 : -1;
+    }
+    default: return 0;
+    }
+}
+
+value_range of_algorithm(alg a, float alpha, float beta, const value_range &in) {
+    const auto f = [&](double x) { return impl::eltwise_fwd(a, x, alpha, beta); };
+    switch (a) {
+    case alg::eltwise_abs:
+    case alg::eltwise_square: {
+        const double m_lo = in.lo >= 0 ? in.lo : (in.hi <= 0 ? -in.hi : 0.0);
+        return widened(f(m_lo), f(in.max_abs()));
+    }
+    case alg::eltwise_sqrt:
+    case alg::eltwise_log:
+        // Increasing where defined; below 0 the results are NaN, which a range does not bound.
+        if (in.hi < 0) return {};
+        return widened(f(std::fmax(in.lo, 0.0)), f(in.hi));
+    default: break;
+    }
+    const int dir = direction(a, alpha, beta);
+    if (dir > 0) return widened(f(in.lo), f(in.hi));
+    if (dir < 0) return widened(f(in.hi), f(in.lo));
+    return {};
+}
+
+} // namespace
+
+value_range value_range_after(const post_ops::entry &e, const value_range &in) {
+    if (e.kind != post_ops::kind::eltwise) return {};
+    if (impl::is_runtime_param(e.alpha) || impl::is_runtime_param(e.beta)
+            || impl::is_runtime_param(e.scale) || !std::isfinite(e.scale))
+        return {};
+    const value_range r = of_algorithm(e.alg, e.alpha, e.beta, in);
+    if (e.scale == 1.f) return r;
+    return e.scale > 0 ? widened(r.lo * e.scale, r.hi * e.scale) : widened(r.hi * e.scale, r.lo * e.scale);
+}
+
+} // namespace jit
+} // namespace prim
