@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "jit/conv_conf.hpp"
+#include "jit/post_ops_injector.hpp"
 
 namespace prim {
 namespace jit {
@@ -397,8 +398,14 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
                                                   !ocbg_inner_order(kprb, W, u)};
     if (s.unit_stride.init(kprb, s.ksrc, gather_policy))
         sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
-    merge_rows_if_better(kprb, sg, dg, isa, aux_vecs, u);
-    if (init_blocking(s.conf, kprb, isa, aux_vecs, u) < 0) return too_many_spares(aux_vecs);
+    // AVX-512 has the registers to lend the chain spares for two accumulators' code interleaved
+    // (post_ops_injector::interleaved_aux_vecs_count); AVX2's 16 are the accumulators'. (The
+    // depthwise kernel, bound by memory, lends what the chain needs: not measured otherwise.)
+    const int dense_aux = isa == cpu_isa::avx512
+            ? std::max(aux_vecs, post_ops_injector<cpu_isa::avx512>::interleaved_aux_vecs_count(s.chain))
+            : aux_vecs;
+    merge_rows_if_better(kprb, sg, dg, isa, dense_aux, u);
+    if (init_blocking(s.conf, kprb, isa, dense_aux, u) < 0) return too_many_spares(dense_aux);
 
     if (!set_weights_and_bias(s, req, s.merged_groups.enabled()
                                               ? s.merged_groups.packed_md()

@@ -85,6 +85,15 @@ int post_ops_injector<isa>::aux_vecs_count(const post_ops &chain) {
 }
 
 template <cpu_isa isa>
+int post_ops_injector<isa>::interleaved_aux_vecs_count(const post_ops &chain) {
+    const int n = aux_vecs_count(chain);
+    for (const post_ops::entry &e : chain.entries())
+        if (e.kind == post_ops::kind::eltwise && aux_vecs_count(e.alg, e.alpha, e.beta) >= 2)
+            return 2 * n;
+    return n;
+}
+
+template <cpu_isa isa>
 int post_ops_injector<isa>::aux_opmasks_count(const post_ops &chain) {
     int n = 0;
     for (const post_ops::entry &e : chain.entries())
