@@ -421,6 +421,27 @@ TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts
         }
 }
 
+TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accumulators", "[jit_conv]") {
+    // post_ops_injector::interleaved_aux_vecs_count: an entry of 2 or more spares (exp-based
+    // swish: 3) gets twice them beside the accumulators, a cheap chain only what it needs.
+    if (prim::jit::detect_cpu_isa() < cpu_isa::avx512) return;
+    const auto accumulators = [](const char *chain) {
+        conv_request req = any_request("mb2ic64ih56oc256oh56kh1");
+        req.attr.set_post_ops(prim::parse_post_ops(chain));
+        prim::jit::conv_setup s;
+        REQUIRE(prim::jit::init_conv_conf(s, req, cpu_isa::avx512, 0).empty());
+        return s.conf.ur_w * s.conf.nb_oc;
+    };
+    CHECK(accumulators("sum+relu") == 28);
+    CHECK(accumulators("swish") <= 32 - 2 * 3);
+    CHECK(accumulators("sum+elu:0.5+abs+sqrt+soft_relu:1+logistic+exp+swish:1") <= 32 - 2 * 3);
+    for (const char *s : {"mb2ic64ih15oc256oh15kh1", "mb1ic24ih9oc40oh9kh3ph1"}) {
+        check_case(s, "swish", cpu_isa::avx512);
+        check_case(s, "sum+elu:0.5+abs+sqrt+soft_relu:1+logistic+exp+swish:1", cpu_isa::avx512,
+                   layouts::nhwc);
+    }
+}
+
 TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
     // conv_merged_groups.hpp: r = W / channels-per-group neighbouring groups become one group
     // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2).
