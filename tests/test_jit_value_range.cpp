@@ -1,7 +1,8 @@
 // Ranges through a chain (src/jit/value_range.hpp): the range value_range_after() gives holds
 // every result the JIT kernel computes from inputs in the given range, and a chain whose
 // emitters left out clamps and flushes because of those ranges gives, bit for bit, what its
-// entries give one kernel at a time (each entry alone knows nothing of its inputs).
+// entries give one kernel at a time (each entry alone knows nothing of its inputs), and the
+// ranges do leave code out.
 #include <catch2/catch.hpp>
 
 #include <cfloat>
@@ -73,12 +74,16 @@ TEST_CASE("value_range_after bounds the JIT's results of each entry", "[jit][val
             {a::eltwise_logistic, 0, 0, 1}, {a::eltwise_tanh, 0, 0, 1}, {a::eltwise_softsign, 0, 0, 1},
             {a::eltwise_soft_relu, 1, 0, 1}, {a::eltwise_soft_relu, 0.7f, 0, 1},
             {a::eltwise_soft_relu, -1.5f, 0, 1}, {a::eltwise_softplus, 2, 0, 1},
+            // a tiny alpha: the kernel's flush of e^-|alpha x|, divided by alpha, is an
+            // absolute error of up to e^-87 / |alpha|
+            {a::eltwise_soft_relu, 0x1p-32f, 0, 1}, {a::eltwise_softplus, -0x1p-32f, 0, 1},
             {a::eltwise_logsigmoid, 0, 0, 1}, {a::eltwise_elu, 0.5f, 0, 1},
             {a::eltwise_hardsigmoid, 0.2f, 0.5f, 1}, {a::eltwise_scaled_tanh, 1.5f, -2, 1},
             {a::eltwise_abs, 0, 0, 1}, {a::eltwise_square, 0, 0, 1}, {a::eltwise_sqrt, 0, 0, 1},
             {a::eltwise_log, 0, 0, 1}, {a::eltwise_round, 0, 0, 3}};
     const value_range ranges[] = {{}, {-100, -50}, {-3, 2}, {0, 5}, {0.5, 1}, {1e-30, 1e30},
-            {-1e-3, 1e-3}, {87, 95}, {-INFINITY, -1}, {2, INFINITY}};
+            {-1e-3, 1e-3}, {87, 95}, {-INFINITY, -1}, {2, INFINITY},
+            {-90 * 0x1p32, -87.5 * 0x1p32}, {87.5 * 0x1p32, 90 * 0x1p32}};
     for (const cpu_isa isa : jit_isas())
         for (const entry_case &c : entries) {
             post_ops chain;
@@ -122,8 +127,12 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
     for (int i = -4000; i <= 4000; ++i) in.push_back(88.f + i * 1e-3f); // exp's overflow
     for (int i = -4000; i <= 4000; ++i) in.push_back(-87.f + i * 1e-3f); // and flush
     for (float s : {0.f, -0.f, FLT_MIN, -FLT_MIN, 1e-40f, -1e-40f, 1e-30f, -1e-30f, 1e20f, -1e20f,
-                    FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN})
+                    FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN, -88 * 0x1p32f, 88 * 0x1p32f})
         in.push_back(s);
+    for (double m = 1e-38; m < 3e38; m *= 1.01) { // every magnitude
+        in.push_back(static_cast<float>(m));
+        in.push_back(static_cast<float>(-m));
+    }
     // Chains whose later entries get a range that leaves out a clamp or a flush (and a few
     // whose ranges leave out nothing).
     const char *chains[] = {"abs+sqrt+soft_relu:1+logistic+exp+swish:1",
@@ -131,7 +140,12 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
             "clip:-80:80+exp", "clip:-80:80:0.5+exp", "clip:-200:200+exp", "relu+soft_relu",
             "relu+linear:-1:-0.5+logsigmoid", "logistic+gelu_erf", "clip:-100:-50+swish:2",
             "abs+mish", "softsign+soft_relu:0.7", "logistic+swish:-0.5", "exp+logistic",
-            "clip_v2:0:6+soft_relu:2+exp:0:0:0.01", "linear:0.01:0+exp"};
+            "clip_v2:0:6+soft_relu:2+exp:0:0:0.01", "linear:0.01:0+exp",
+            // soft_relu with a tiny alpha returns 0 where the reference is tiny: a later log
+            // makes it -inf, which the ranges must have allowed for
+            "clip:-386547056640:-375809638400+soft_relu:2.3283064365386963e-10+log+exp",
+            "clip:-386547056640:-375809638400+soft_relu:2.3283064365386963e-10+log+logistic",
+            "clip:375809638400:386547056640+softplus:-2.3283064365386963e-10+linear:-1+log+exp"};
     for (const cpu_isa isa : jit_isas())
         for (const char *s : chains) {
             const post_ops chain = parse_post_ops(s);
@@ -149,4 +163,27 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
                    << fused[i] << ", one at a time " << stepwise[i]);
             FAIL();
         }
+}
+
+TEST_CASE("a range that keeps exp clear of its clamps leaves them out", "[jit][value_range]") {
+    // Pairs of chains that differ only in the bounds of the first entry: within [-80, 80] exp
+    // needs no clamp and no flush, within [-200, 200] it needs both; likewise swish's exp;
+    // soft_relu needs no max(x, 0) for x >= 0.
+    for (const cpu_isa isa : jit_isas()) {
+        const auto code_size = [isa](const char *chain) -> size_t {
+            const post_ops po = parse_post_ops(chain);
+            if (isa == cpu_isa::avx512) {
+                eltwise_kernel<cpu_isa::avx512> k(eltwise_kernel_conf(), po);
+                k.create_kernel();
+                return k.code_size();
+            }
+            eltwise_kernel<cpu_isa::avx2> k(eltwise_kernel_conf(), po);
+            k.create_kernel();
+            return k.code_size();
+        };
+        INFO("isa " << static_cast<int>(isa));
+        CHECK(code_size("clip:-80:80+exp") < code_size("clip:-200:200+exp"));
+        CHECK(code_size("clip:-1:1+swish") < code_size("clip:-1000:1000+swish"));
+        CHECK(code_size("clip:0:1000+soft_relu") < code_size("clip:-1:1000+soft_relu"));
+    }
 }

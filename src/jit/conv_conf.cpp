@@ -399,13 +399,14 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     if (s.unit_stride.init(kprb, s.ksrc, gather_policy))
         sg = analyze_data_desc(s.unit_stride.compact_md(), nsp);
     // AVX-512 has the registers to lend the chain spares for two accumulators' code interleaved
-    // (post_ops_injector::interleaved_aux_vecs_count); AVX2's 16 are the accumulators'. (The
-    // depthwise kernel, bound by memory, lends what the chain needs: not measured otherwise.)
+    // (post_ops_injector::interleaved_aux_vecs_count: at most 8 of 32); AVX2's 16 are the
+    // accumulators'. (The depthwise kernel, bound by memory, lends what the chain needs: not
+    // measured otherwise.) s.chain is the user's chain: its eltwise entries are the kernel's.
     const int dense_aux = isa == cpu_isa::avx512
             ? std::max(aux_vecs, post_ops_injector<cpu_isa::avx512>::interleaved_aux_vecs_count(s.chain))
             : aux_vecs;
     merge_rows_if_better(kprb, sg, dg, isa, dense_aux, u);
-    if (init_blocking(s.conf, kprb, isa, dense_aux, u) < 0) return too_many_spares(dense_aux);
+    if (init_blocking(s.conf, kprb, isa, dense_aux, u) < 0) return too_many_spares(aux_vecs);
 
     if (!set_weights_and_bias(s, req, s.merged_groups.enabled()
                                               ? s.merged_groups.packed_md()

@@ -134,6 +134,30 @@ bool eltwise_emitter<isa>::takes_runtime_params(algorithm a, float alpha, float 
 }
 
 template <cpu_isa isa>
+bool eltwise_emitter<isa>::is_long_sequence(algorithm a, float alpha, float beta) {
+    switch (a) {
+    case alg::eltwise_elu:
+    case alg::eltwise_celu:
+    case alg::eltwise_selu:
+    case alg::eltwise_tanh:
+    case alg::eltwise_scaled_tanh:
+    case alg::eltwise_logistic:
+    case alg::eltwise_exp:
+    case alg::eltwise_log:
+    case alg::eltwise_soft_relu:
+    case alg::eltwise_softplus:
+    case alg::eltwise_parametric_softplus:
+    case alg::eltwise_logsigmoid:
+    case alg::eltwise_gelu_tanh:
+    case alg::eltwise_gelu_erf:
+    case alg::eltwise_mish: return true;
+    case alg::eltwise_swish: return alpha != 0.f;
+    case alg::eltwise_pow: return !is_small_integer_power(beta) && std::fabs(beta) != 0.5f;
+    default: return false;
+    }
+}
+
+template <cpu_isa isa>
 int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
     const needs n = needs_of(a, alpha, beta);
     return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;
@@ -447,9 +471,7 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
     else if (alpha_ < 0.f && !(in_.hi <= FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
     h_.vmulps(t(0), v, c(-alpha_));
-    const double a = -static_cast<double>(alpha_);
-    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(a * in_.lo, a * in_.hi),
-                                                         std::fmax(a * in_.lo, a * in_.hi)}});
+    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, in_.times(-static_cast<double>(alpha_))});
     h_.vaddps(t(0), t(0), c(1.f));
     h_.vdivps(v, v, t(0));
 }
@@ -459,7 +481,7 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
     // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
     if (!(in_.lo >= -FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
     h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
-    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {in_.lo, 30.0}});
+    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(in_.lo, 30.0), 30.0}});
     h_.vaddps(t(1), t(0), c(2.f));
     h_.vmulps(t(0), t(0), t(1));
     h_.vaddps(t(1), t(0), c(2.f));

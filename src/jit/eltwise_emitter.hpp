@@ -48,6 +48,9 @@ public:
     static bool takes_runtime_params(algorithm alg, float alpha, float beta);
     static int aux_vecs_count(algorithm alg, float alpha, float beta);
     static int aux_opmasks_count(algorithm alg, float alpha, float beta);
+    // Whether one vector's code is a long dependent sequence (an exp, log, tanh or general pow
+    // core: 15 to 50 instructions), which runs faster interleaved with another vector's.
+    static bool is_long_sequence(algorithm alg, float alpha, float beta);
 
     // v = f(v). aux / opmasks hold at least the counts above; reg_table the table's address.
     void compute(int v_idx, const std::vector<int> &aux, const std::vector<int> &opmasks,

@@ -107,7 +107,7 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
     // NaN through the arithmetic.
     const float flush_below = arg.flush_below;
     const bool flush = !(arg.range.lo >= flush_below + 0.5);
-    const bool clamp_hi = !(arg.range.hi <= exp_clamp_hi - 0.5f);
+    const bool clamp_hi = !(arg.range.hi <= exp_clamp_hi - 0.5);
     if (flush) flush_tiny_exp_begin(v, flush_below);
     if (keep_nan) {
         if constexpr (!is_avx512) if (flush) max_keep_nan(v, n, flush_below);
@@ -173,7 +173,7 @@ template <cpu_isa isa>
 void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
                                          const value_range &x) {
     h_.vxorps(v, v, cb(sign_bit));
-    exp_core(v, a0, a1, true, {nullptr, -87.f, {-x.hi, -x.lo}}); // e^-x, inf for very negative x
+    exp_core(v, a0, a1, true, {nullptr, -87.f, x.times(-1)}); // e^-x, inf for very negative x
     h_.vaddps(v, v, c(1.f));
     h_.vmovups(a0, c(1.f));
     h_.vdivps(v, a0, v);                        // 1 / (1 + e^-x): 0 for x = -inf

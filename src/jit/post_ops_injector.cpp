@@ -88,7 +88,7 @@ template <cpu_isa isa>
 int post_ops_injector<isa>::interleaved_aux_vecs_count(const post_ops &chain) {
     const int n = aux_vecs_count(chain);
     for (const post_ops::entry &e : chain.entries())
-        if (e.kind == post_ops::kind::eltwise && aux_vecs_count(e.alg, e.alpha, e.beta) >= 2)
+        if (e.kind == post_ops::kind::eltwise && eltwise_emitter<isa>::is_long_sequence(e.alg, e.alpha, e.beta))
             return 2 * n;
     return n;
 }

@@ -127,8 +127,9 @@ public:
     // has a sum (the callback's aux_idx). 0 for an empty chain. Static: call before generating.
     static int aux_vecs_count(const post_ops &chain);
     // The spares with which the chain runs fastest: twice aux_vecs_count(chain) where an eltwise
-    // entry is a long dependent sequence (those needing 2 or more spares: exp, log, a division),
-    // so that emit_eltwise interleaves two accumulators' code; aux_vecs_count(chain) otherwise.
+    // entry is a long dependent sequence (eltwise_emitter::is_long_sequence: exp, log, tanh,
+    // general pow), so that emit_eltwise interleaves two accumulators' code;
+    // aux_vecs_count(chain) otherwise.
     // A host with registers to spare (AVX-512's 32) lends them: on Zen 4, a 1x1 convolution
     // with swish, gelu_erf or the 8-entry chain ran 4-13% faster with 2 accumulators fewer.
     static int interleaved_aux_vecs_count(const post_ops &chain);

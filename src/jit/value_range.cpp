@@ -14,13 +14,14 @@ namespace {
 using alg = algorithm;
 
 // Outward by a relative 1e-5 (about 80 ulps, above every algorithm's error bound in
-// doc/injector.md that this file uses) and an absolute 1e-30 (results the kernels flush to 0),
-// but never across 0 (the kernels of these algorithms keep the sign of their results: their
-// errors are relative); past f32's largest value, to the infinity that f32 results reach there.
-value_range widened(double lo, double hi) {
+// doc/injector.md that this file uses) and an absolute abs_err (1e-30: results the kernels flush
+// to 0 where the reference is below FLT_MIN), but never across 0 (the kernels of these
+// algorithms keep the sign of their results); past f32's largest value, to the infinity that
+// f32 results reach there.
+value_range widened(double lo, double hi, double abs_err = 1e-30) {
     if (std::isnan(lo) || std::isnan(hi)) return {};
-    const double wide_lo = lo - std::fabs(lo) * 1e-5 - 1e-30;
-    const double wide_hi = hi + std::fabs(hi) * 1e-5 + 1e-30;
+    const double wide_lo = lo - std::fabs(lo) * 1e-5 - abs_err;
+    const double wide_hi = hi + std::fabs(hi) * 1e-5 + abs_err;
     lo = lo >= 0 ? std::fmax(wide_lo, 0.0) : wide_lo;
     hi = hi <= 0 ? std::fmin(wide_hi, 0.0) : wide_hi;
     return {lo < -FLT_MAX ? -INFINITY : lo, hi > FLT_MAX ? INFINITY : hi};
@@ -70,9 +71,13 @@ value_range of_algorithm(alg a, float alpha, float beta, const value_range &in) 
         return widened(f(std::fmax(in.lo, 0.0)), f(in.hi));
     default: break;
     }
+    // soft_relu's kernel flushes e^-|alpha x| below e^-87 and divides by alpha: an absolute
+    // error up to e^-87 / |alpha|, far above 1e-30 for a small alpha.
+    const bool softplus = a == alg::eltwise_soft_relu || a == alg::eltwise_softplus;
+    const double abs_err = softplus ? std::fmax(1e-30, 2e-38 / std::fabs(alpha)) : 1e-30;
     const int dir = direction(a, alpha, beta);
-    if (dir > 0) return widened(f(in.lo), f(in.hi));
-    if (dir < 0) return widened(f(in.hi), f(in.lo));
+    if (dir > 0) return widened(f(in.lo), f(in.hi), abs_err);
+    if (dir < 0) return widened(f(in.hi), f(in.lo), abs_err);
     return {};
 }
 

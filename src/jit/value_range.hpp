@@ -16,10 +16,10 @@ namespace jit {
 struct value_range {
     double lo = -INFINITY, hi = INFINITY; // the whole line: nothing known
 
-    // Every value that is not NaN is in [a, b].
-    bool within(double a, double b) const { return lo >= a && hi <= b; }
     // The largest magnitude.
     double max_abs() const { return std::fmax(std::fabs(lo), std::fabs(hi)); }
+    // The range of k x (k finite and not 0).
+    value_range times(double k) const { return {std::fmin(k * lo, k * hi), std::fmax(k * lo, k * hi)}; }
 };
 
 // The range of an entry's results, given the range of its inputs: bounds for the algorithms
