@@ -29,7 +29,7 @@ struct cpu_info {
 };
 
 // The fallbacks when CPUID gives no cache size: the sizes of the machine the JIT was tuned on
-// (a Zen 5 core as its hypervisor reports it), so that an unknown CPU gets the same decisions.
+// (a Zen 4 core, family 25 model 17), so that an unknown CPU gets the same decisions.
 constexpr int64_t fallback_l1d_bytes = 32 * 1024;
 constexpr int64_t fallback_l2_bytes = 1024 * 1024;
 constexpr int64_t fallback_l3_bytes = 32 * 1024 * 1024;

@@ -14,7 +14,7 @@ uarch uarch_for(const impl::cpu_info &cpu) {
     u.ip_src_block_bytes = l2 / 2;
     u.stream_threshold_bytes = cpu.l3_bytes / 4;
     u.lnorm_block_bytes = cpu.l1d_bytes;
-    // No CPU has been measured apart from the Zen 5 yet: the cost model's pipes and latency and
+    // No CPU has been measured apart from the Zen 4 yet: the cost model's pipes and latency and
     // the gather threshold keep their defaults everywhere (a Xeon's case goes here once measured).
     return u;
 }

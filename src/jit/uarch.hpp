@@ -1,10 +1,11 @@
 // Every micro-architecture figure the JIT's decisions read, in one place: derived from what the
 // CPU reports (common/cpu_info.hpp) where a cache size is what matters, and otherwise the
-// figures measured on the machine the kernels were tuned on (a Zen 5, two cores), which any
+// figures measured on the machine the kernels were tuned on (two cores of an AMD EPYC that
+// reports family 25 model 17: a Zen 4, whose AVX-512 runs on 256-bit units), which any
 // CPU gets until it is measured. To tune another CPU, add its case to uarch_for() (uarch.cpp),
 // and check the chosen configurations with bench/prim_jit_config_table.
 //
-// On the Zen 5 (L1d 32 KiB as its hypervisor reports it, L2 1 MiB, L3 32 MiB) every figure
+// On that Zen 4 (L1d 32 KiB, L2 1 MiB, L3 32 MiB) every figure
 // below equals the literal it replaced; doc/convolution.md has the table.
 #pragma once
 #include <cstdint>
