@@ -145,7 +145,10 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
             // makes it -inf, which the ranges must have allowed for
             "clip:-386547056640:-375809638400+soft_relu:2.3283064365386963e-10+log+exp",
             "clip:-386547056640:-375809638400+soft_relu:2.3283064365386963e-10+log+logistic",
-            "clip:375809638400:386547056640+softplus:-2.3283064365386963e-10+linear:-1+log+exp"};
+            "clip:375809638400:386547056640+softplus:-2.3283064365386963e-10+linear:-1+log+exp",
+            // expm1's clamps: tanh's own (+-10) and elu's (-86, 89)
+            "logistic+tanh", "clip:-12:9+tanh", "clip:-3:3+scaled_tanh:1.5:4", "clip:-3:3+scaled_tanh:2:-2",
+            "clip:-80:80+elu:0.5", "logistic+selu", "clip:-40:40+celu:-1.5", "clip:-100:100+elu"};
     for (const cpu_isa isa : jit_isas())
         for (const char *s : chains) {
             const post_ops chain = parse_post_ops(s);
@@ -168,7 +171,8 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
 TEST_CASE("a range that keeps exp clear of its clamps leaves them out", "[jit][value_range]") {
     // Pairs of chains that differ only in the bounds of the first entry: within [-80, 80] exp
     // needs no clamp and no flush, within [-200, 200] it needs both; likewise swish's exp;
-    // soft_relu needs no max(x, 0) for x >= 0.
+    // soft_relu needs no max(x, 0) for x >= 0; tanh no clamp to +-10 within it, elu no expm1
+    // clamp within [-85.5, 88.5].
     for (const cpu_isa isa : jit_isas()) {
         const auto code_size = [isa](const char *chain) -> size_t {
             const post_ops po = parse_post_ops(chain);
@@ -185,5 +189,7 @@ TEST_CASE("a range that keeps exp clear of its clamps leaves them out", "[jit][v
         CHECK(code_size("clip:-80:80+exp") < code_size("clip:-200:200+exp"));
         CHECK(code_size("clip:-1:1+swish") < code_size("clip:-1000:1000+swish"));
         CHECK(code_size("clip:0:1000+soft_relu") < code_size("clip:-1:1000+soft_relu"));
+        CHECK(code_size("clip:-5:5+tanh") < code_size("clip:-50:50+tanh"));
+        CHECK(code_size("clip:-80:80+elu") < code_size("clip:-100:100+elu"));
     }
 }

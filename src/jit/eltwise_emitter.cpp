@@ -357,7 +357,7 @@ void eltwise_emitter<isa>::elu_like(const Vmm &v, float in_div, float neg_scale,
             h_.vmulps(t(0), v, c(1.f / in_div));
         else
             h_.vmovaps(t(0), v);
-        expm1_core(t(0), t(1), t(2), false);
+        expm1_core(t(0), t(1), t(2), nullptr, in_.times(1.0 / in_div));
     } else {
         // x / in_div = hi + lo: lo = (x - hi in_div) / in_div, the residual exact by FMA.
         // expm1 amplifies the argument's relative error by |x / in_div|.
@@ -368,7 +368,7 @@ void eltwise_emitter<isa>::elu_like(const Vmm &v, float in_div, float neg_scale,
         h_.vdivps(lo, lo, c(in_div));
         h_.vminps(lo, lo, c(1e-5f)); // |lo| <= ulp(89)/2 unless clamped below; NaN -> finite
         h_.vmaxps(lo, lo, c(-1e-5f));
-        expm1_core(t(0), t(1), t(2), false, &lo);
+        expm1_core(t(0), t(1), t(2), &lo, in_.times(1.0 / in_div));
     }
     if (neg_scale != 1.f) h_.vmulps(t(0), t(0), c(neg_scale));
     const int m = is_avx512 ? mask_k(0) : t(1).getIdx();
@@ -649,7 +649,7 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
     switch (alg_) {
     case alg::eltwise_identity: break;
     case alg::eltwise_relu: relu(v); break;
-    case alg::eltwise_tanh: tanh_core(v, t(0), t(1)); break;
+    case alg::eltwise_tanh: tanh_core(v, t(0), t(1), in_); break;
     case alg::eltwise_elu: elu_like(v, 1.f, alpha_, 1.f); break;
     case alg::eltwise_square: h_.vmulps(v, v, v); break;
     case alg::eltwise_abs: h_.vandps(v, v, cb(abs_bits)); break;
@@ -693,7 +693,7 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
     case alg::eltwise_scaled_tanh:
         if (beta_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
         if (beta_ != 1.f) h_.vmulps(v, v, c(beta_));
-        tanh_core(v, t(0), t(1));
+        tanh_core(v, t(0), t(1), in_.times(beta_));
         if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
         break;
     default: throw error(status::unimplemented, "jit eltwise: unsupported algorithm");

@@ -126,22 +126,16 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::expm1_core(
-        const Vmm &v, const Vmm &a0, const Vmm &a1, bool keep_nan, const Vmm *lo) {
+void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const Vmm *lo,
+                                      const value_range &range) {
     // expm1(x) = 2^n (e^r - 1) + (2^n - 1) = 2 * (t (e^r - 1) + (t - 0.5)) with t = 2^(n-1).
     // For n = 0 this is exactly e^r - 1, so it is accurate near 0 without a second branch; one
     // FMA rounds the rest. Clamp to [-86, 89]: expm1(-86) = -1 in f32, and n - 1 stays in
     // [-125, 127] so t is a normal float; the final doubling overflows to inf when it should.
+    // (Each clamp only where the range reaches it, as in exp_core.)
     const float x_lo = -86.f, x_hi = 89.f;
-    if (keep_nan) {
-        h_.vmovups(a0, c(x_hi));
-        h_.vminps(a0, a0, v);
-        h_.vmovups(v, c(x_lo));
-        h_.vmaxps(v, v, a0);
-    } else {
-        h_.vminps(v, v, c(x_hi));
-        h_.vmaxps(v, v, c(x_lo));
-    }
+    if (!(range.hi <= x_hi - 0.5)) h_.vminps(v, v, c(x_hi));
+    if (!(range.lo >= x_lo + 0.5)) h_.vmaxps(v, v, c(x_lo));
     h_.vmulps(a0, v, c(log2e));
     round_nearest_even(a0, a0);                 // n
     h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
@@ -159,12 +153,14 @@ void eltwise_emitter<isa>::expm1_core(
 }
 
 template <cpu_isa isa>
-void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1) {
-    // |x| >= 10 gives +-1 in f32; the clamp keeps expm1(2x) finite and keeps NaN.
-    max_keep_nan(v, a0, -10.f);
-    min_keep_nan(v, a0, 10.f);
+void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
+                                     const value_range &x) {
+    // |x| >= 10 gives +-1 in f32; the clamp keeps expm1(2x) finite (no clamp of its own) and
+    // keeps NaN. Left out where x stays inside.
+    if (!(x.lo >= -10.0)) max_keep_nan(v, a0, -10.f);
+    if (!(x.hi <= 10.0)) min_keep_nan(v, a0, 10.f);
     h_.vaddps(v, v, v);
-    expm1_core(v, a0, a1, false);               // E = expm1(2x), no cancellation near 0
+    expm1_core(v, a0, a1, nullptr, {-20.0, 20.0}); // E = expm1(2x), no cancellation near 0
     h_.vaddps(a0, v, c(2.f));
     h_.vdivps(v, v, a0);                        // E / (E + 2)
 }
