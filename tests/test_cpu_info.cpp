@@ -223,6 +223,14 @@ TEST_CASE("uarch: on the tuned machine's caches every figure is the literal it r
     CHECK(x.ip_max_k_blk == 2048);
     CHECK(x.lnorm_block_bytes == 48 * 1024);
     CHECK(x.gather_min_oc == u.gather_min_oc);
+
+    // Zen 4 (family 25) gathers the strided 1x1 layers' pixels from 2048 output channels, not
+    // 1024 (measured there, uarch.cpp); a Zen 5 (family 26) keeps 1024.
+    cpu_info zen4 = tuned_machine();
+    zen4.vendor = prim::impl::cpu_vendor::amd;
+    zen4.family = 25;
+    CHECK(prim::jit::uarch_for(zen4).gather_min_oc == 2048);
+    CHECK(prim::jit::uarch_for(zen5().decode()).gather_min_oc == 1024);
 }
 
 TEST_CASE("conv and inner product decisions follow the CPU's facts", "[cpu_info]") {

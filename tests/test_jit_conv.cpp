@@ -264,13 +264,15 @@ TEST_CASE("jit conv without bias and on plain and nhwc user layouts", "[jit_conv
         }
 }
 
+// 2048 output channels per group or more: gathered on every CPU (uarch::gather_min_oc is 1024,
+// 2048 on Zen 4).
 const char *gathered_shapes[] = {
-        "mb2ic24ih9oc1024oh5kh1sh2",                        // stride in h and w, an ic tail
-        "mb1ic16ih4iw11oc1040oh4ow4kh1kw1sw3",              // stride in w only, oc tail
-        "mb1ic8id5ih5iw5oc1024od3oh3ow3kd1kh1kw1sd2sh2sw2", // 3D
-        "g2mb1ic34ih7oc2064oh4kh1sh2",                      // groups with channel tails (nhwc)
-        "g2mb1ic64ih7oc2048oh4kh1sh2",                      // groups on block boundaries
-        "mb1ic17ih6oc1025oh3kh1sh2",                        // last input row and column unused
+        "mb2ic24ih9oc2048oh5kh1sh2",                        // stride in h and w, an ic tail
+        "mb1ic16ih4iw11oc2064oh4ow4kh1kw1sw3",              // stride in w only, oc tail
+        "mb1ic8id5ih5iw5oc2048od3oh3ow3kd1kh1kw1sd2sh2sw2", // 3D
+        "g2mb1ic34ih7oc4112oh4kh1sh2",                      // groups with channel tails (nhwc)
+        "g2mb1ic64ih7oc4096oh4kh1sh2",                      // groups on block boundaries
+        "mb1ic17ih6oc2049oh3kh1sh2",                        // last input row and column unused
 };
 
 memory::desc src_desc(const conv_problem &p, const std::string &pattern) {
@@ -282,8 +284,8 @@ memory::desc src_desc(const conv_problem &p, const std::string &pattern) {
 TEST_CASE("jit conv: strided 1x1 layers read a gathered copy of their pixels", "[jit_conv]") {
     const prim::jit::uarch &u = prim::jit::current_uarch();
     const prim::jit::unit_stride_src::policy policy {u.gather_min_oc, u.cache_line_bytes, false};
-    // The gather is taken (conv_unit_stride.hpp) for >= 1024 output channels per group on
-    // channel-blocked and channels-last src, not below 1024 nor on nchw.
+    // The gather is taken (conv_unit_stride.hpp) from gather_min_oc output channels per group
+    // on channel-blocked and channels-last src, not below it nor on nchw.
     for (const char *s : gathered_shapes) {
         conv_problem p = bdl::parse_conv_problem(s);
         const std::string nhwc = p.nsp == 3 ? "acdeb" : "acdb";

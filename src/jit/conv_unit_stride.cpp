@@ -17,7 +17,8 @@ bool unit_stride_src::init(impl::conv_problem &prb, const memory::desc &src_md, 
     // The copy pays when many output channels reuse each gathered pixel: measured on the six
     // strided 1x1 layers of ResNet-50 with 16-channel blocks (AVX-512; mb2, two threads), it
     // gains 5% with 1024 output channels and 14% with 2048, but loses 9-17% with 128-512 (the
-    // copy costs more than the scattered reads it saves). min_oc is 1024 there (jit/uarch.hpp).
+    // copy costs more than the scattered reads it saves). min_oc is 1024 there (jit/uarch.hpp);
+    // on Zen 4, with in-place reads costed as two loads a broadcast since, 2048 (jit/uarch.cpp).
     // With fewer channels, it pays where a pixel's channels fill less than a cache line
     // (8-channel blocks on AVX2), so that every line read in place also brings in a pixel the
     // convolution skips, and each oc block group re-reads all of src (the threading order for

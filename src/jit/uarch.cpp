@@ -14,8 +14,14 @@ uarch uarch_for(const impl::cpu_info &cpu) {
     u.ip_src_block_bytes = l2 / 2;
     u.stream_threshold_bytes = cpu.l3_bytes / 4;
     u.lnorm_block_bytes = cpu.l1d_bytes;
-    // No CPU has been measured apart from the Zen 4 yet: the cost model's pipes and latency and
-    // the gather threshold keep their defaults everywhere (a Xeon's case goes here once measured).
+    // Zen 4 (AMD family 25), measured 2026-11-27 with the AVX-512 kernels of that day (2 threads,
+    // alternating with oneDNN 2.6, 4-6 rounds, medians): with 1024 output channels the gather
+    // loses, now that reading in place is costed as two loads a broadcast (conv_conf.cpp):
+    // res4a_branch1 (512 -> 1024) 0.98x oneDNN gathered, 1.04x in place at mb2 (1.00x / 1.05x
+    // at mb1); with 2048 it is even (res5a_branch1: 1.00x / 1.01x), so it starts there. Other
+    // CPUs keep the threshold measured earlier; the cost model's pipes and latency keep their
+    // defaults everywhere (a Xeon's case goes here once measured).
+    if (cpu.vendor == impl::cpu_vendor::amd && cpu.family == 25) u.gather_min_oc = 2048;
     return u;
 }
 

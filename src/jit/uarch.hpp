@@ -29,7 +29,7 @@ struct uarch {
     // The strided 1x1 gather pays from this many output channels per group: a ratio of the
     // copy's cost to the scattered re-reads it saves (every oc block group re-reads the
     // row from L2; ResNet-50's strided 1x1 rows all take the same 28 KiB whatever the
-    // cache), measured on Zen 5 (conv_unit_stride.cpp), not a cache size.
+    // cache), measured (conv_unit_stride.cpp), not a cache size: 2048 on Zen 4 (uarch.cpp).
     int64_t gather_min_oc = 1024;
     // The cache line: a strided 1x1 convolution whose pixels' channels fill less than one
     // is gathered whatever its output channels (conv_unit_stride.cpp). 64 bytes on every x86
