@@ -466,9 +466,9 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
     // x / (1 + e^(-alpha x)); where logistic -> 0, clamp x to +-FLT_MAX so that x * 0 = 0.
     if (alpha_ == 0.f) return (void)h_.vmulps(v, v, c(0.5f));
     // (the clamp only where that infinity can come)
-    if (alpha_ > 0.f && !(in_.lo >= -FLT_MAX))
+    if (alpha_ > 0.f && in_.may_be_below(-FLT_MAX))
         max_keep_nan(v, t(0), -FLT_MAX);
-    else if (alpha_ < 0.f && !(in_.hi <= FLT_MAX))
+    else if (alpha_ < 0.f && in_.may_be_above(FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
     h_.vmulps(t(0), v, c(-alpha_));
     exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, in_.times(-static_cast<double>(alpha_))});
@@ -479,7 +479,7 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::mish(const Vmm &v) {
     // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
-    if (!(in_.lo >= -FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
+    if (in_.may_be_below(-FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
     h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
     exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(in_.lo, 30.0), 30.0}});
     h_.vaddps(t(1), t(0), c(2.f));

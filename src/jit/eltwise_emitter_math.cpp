@@ -16,6 +16,9 @@ const float log2e = 1.44269504088896341f;
 const uint32_t ln2_hi_bits = 0x3f317200u; // 0.693145751953125
 const float ln2_lo = 1.42860676533018704e-06f;
 const float exp_clamp_hi = 89.f; // e^89 overflows; n stays far from the exact-reduction limit
+// How far an argument's range must keep from exp's and expm1's clamp points for the clamp to be
+// left out: far more than the rounding of the argument's computation (x / alpha, -alpha x).
+const double clamp_margin = 0.5;
 const uint32_t sign_bit = f32_sign_bit;
 const uint32_t abs_bits = f32_abs_bits;
 using namespace vcmp;
@@ -106,8 +109,8 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
     // rounding), that clamp or the flush changes no value and is left out; a NaN still gives
     // NaN through the arithmetic.
     const float flush_below = arg.flush_below;
-    const bool flush = !(arg.range.lo >= flush_below + 0.5);
-    const bool clamp_hi = !(arg.range.hi <= exp_clamp_hi - 0.5);
+    const bool flush = arg.range.may_be_below(flush_below + clamp_margin);
+    const bool clamp_hi = arg.range.may_be_above(exp_clamp_hi - clamp_margin);
     if (flush) flush_tiny_exp_begin(v, flush_below);
     if (keep_nan) {
         if constexpr (!is_avx512) if (flush) max_keep_nan(v, n, flush_below);
@@ -134,8 +137,8 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     // [-125, 127] so t is a normal float; the final doubling overflows to inf when it should.
     // (Each clamp only where the range reaches it, as in exp_core.)
     const float x_lo = -86.f, x_hi = 89.f;
-    if (!(range.hi <= x_hi - 0.5)) h_.vminps(v, v, c(x_hi));
-    if (!(range.lo >= x_lo + 0.5)) h_.vmaxps(v, v, c(x_lo));
+    if (range.may_be_above(x_hi - clamp_margin)) h_.vminps(v, v, c(x_hi));
+    if (range.may_be_below(x_lo + clamp_margin)) h_.vmaxps(v, v, c(x_lo));
     h_.vmulps(a0, v, c(log2e));
     round_nearest_even(a0, a0);                 // n
     h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
@@ -157,8 +160,8 @@ void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
                                      const value_range &x) {
     // |x| >= 10 gives +-1 in f32; the clamp keeps expm1(2x) finite (no clamp of its own) and
     // keeps NaN. Left out where x stays inside.
-    if (!(x.lo >= -10.0)) max_keep_nan(v, a0, -10.f);
-    if (!(x.hi <= 10.0)) min_keep_nan(v, a0, 10.f);
+    if (x.may_be_below(-10.0)) max_keep_nan(v, a0, -10.f);
+    if (x.may_be_above(10.0)) min_keep_nan(v, a0, 10.f);
     h_.vaddps(v, v, v);
     expm1_core(v, a0, a1, nullptr, {-20.0, 20.0}); // E = expm1(2x), no cancellation near 0
     h_.vaddps(a0, v, c(2.f));
@@ -218,9 +221,9 @@ void eltwise_emitter<isa>::softplus_core(const Vmm &v, float a, const Vmm &a0, c
     log1p_01_core(a0, a1, a2);
     if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding
     // max(x, 0) (a > 0) or min(x, 0): nothing to do where x has that sign already
-    if (a > 0.f && !(x.lo >= 0))
+    if (a > 0.f && x.may_be_below(0.0))
         max_keep_nan(v, a1, 0.f);
-    else if (a < 0.f && !(x.hi <= 0))
+    else if (a < 0.f && x.may_be_above(0.0))
         min_keep_nan(v, a1, 0.f);
     h_.vaddps(v, v, a0);
 }

@@ -16,6 +16,10 @@ namespace jit {
 struct value_range {
     double lo = -INFINITY, hi = INFINITY; // the whole line: nothing known
 
+    // Whether a value may lie below b (above b): a clamp or test at b is then needed. True when
+    // nothing is known, and for a NaN bound.
+    bool may_be_below(double b) const { return !(lo >= b); }
+    bool may_be_above(double b) const { return !(hi <= b); }
     // The largest magnitude.
     double max_abs() const { return std::fmax(std::fabs(lo), std::fabs(hi)); }
     // The range of k x (k finite and not 0).
