@@ -148,7 +148,11 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
             "clip:375809638400:386547056640+softplus:-2.3283064365386963e-10+linear:-1+log+exp",
             // expm1's clamps: tanh's own (+-10) and elu's (-86, 89)
             "logistic+tanh", "clip:-12:9+tanh", "clip:-3:3+scaled_tanh:1.5:4", "clip:-3:3+scaled_tanh:2:-2",
-            "clip:-80:80+elu:0.5", "logistic+selu", "clip:-40:40+celu:-1.5", "clip:-100:100+elu"};
+            "clip:-80:80+elu:0.5", "logistic+selu", "clip:-40:40+celu:-1.5", "clip:-100:100+elu",
+            // exp kept from overflow by the range (AVX2 then adds n to the exponent field):
+            // up to e^88.4 (n = 128 with p < 1), with and without the flush at the low end
+            "clip:-86.4:88.4+exp", "clip:-90:88.4+exp", "clip:-88.4:100+logistic",
+            "clip:-88.4:100+swish:1"};
     for (const cpu_isa isa : jit_isas())
         for (const char *s : chains) {
             const post_ops chain = parse_post_ops(s);

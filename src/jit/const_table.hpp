@@ -2,6 +2,11 @@
 // 32-bit patterns (so nothing is rounded on the way), each broadcast to a full vector so any
 // instruction can take it as a plain memory operand: vmulps(v, v, table.at(reg_table, c)).
 //
+// AVX-512 tables start with an area of single 32-bit constants for embedded broadcasts
+// (vmulps(v, v, table.broadcast_at_bits(reg_table, bits)), read as {1to16}): such an operand
+// reads 4 bytes instead of 64, and its 8-bit displacement counts in 4-byte steps, so the
+// scalars must sit within 508 bytes of the table's start to keep instructions short.
+//
 // Constants are deduplicated by bit pattern: two relus with alphas 0.1 and 0.2 get two entries,
 // two users of the same value share one. Offsets are fixed as constants are requested, so code can
 // be emitted before the table's contents are complete; emit() writes the table at the end.
@@ -25,17 +30,31 @@ namespace jit {
 class const_table {
 public:
     // vlen: bytes of the widest vector the kernel reads constants with (32 or 64).
-    explicit const_table(int vlen) : vlen_(vlen) {}
+    explicit const_table(int vlen) : vlen_(vlen), scalar_capacity_(vlen == 64 ? 128 : 0) {
+        words_.assign(scalar_capacity_, 0); // the scalar area (its size keeps vectors aligned)
+    }
 
     // Byte offset, from the table's start, of a vector whose every 32-bit lane is `bits`.
     int offset_of_bits(uint32_t bits) {
         auto it = broadcast_.find(bits);
         if (it != broadcast_.end()) return it->second;
         const int off = static_cast<int>(words_.size()) * 4;
-        if (impl::runtime_slot_of_bits(bits) >= 0) runtime_.push_back(off / 4);
+        if (impl::runtime_slot_of_bits(bits) >= 0) runtime_.push_back({off / 4, vlen_ / 4});
         for (int i = 0; i < vlen_ / 4; ++i) words_.push_back(bits);
         broadcast_.emplace(bits, off);
         return off;
+    }
+    // Byte offset of a single 32-bit `bits` in the scalar area; once that is full, of a vector
+    // entry's first lane (the same value, reached with a longer displacement).
+    int scalar_offset_of_bits(uint32_t bits) {
+        auto it = scalars_.find(bits);
+        if (it != scalars_.end()) return it->second;
+        if (static_cast<int>(scalars_.size()) == scalar_capacity_) return offset_of_bits(bits);
+        const int word = static_cast<int>(scalars_.size());
+        words_[word] = bits;
+        if (impl::runtime_slot_of_bits(bits) >= 0) runtime_.push_back({word, 1});
+        scalars_.emplace(bits, word * 4);
+        return word * 4;
     }
     int offset_of(float value) { return offset_of_bits(bits_of(value)); }
     int offset_of_int(int32_t value) { return offset_of_bits(static_cast<uint32_t>(value)); }
@@ -59,6 +78,14 @@ public:
     Xbyak::Address at_bits(const Xbyak::Reg64 &base, uint32_t bits) {
         return Xbyak::util::ptr[base + offset_of_bits(bits)];
     }
+    // AVX-512 only: the constant as an embedded broadcast operand ({1to16}), and as the 4-byte
+    // operand vbroadcastss loads into a register.
+    Xbyak::Address broadcast_at_bits(const Xbyak::Reg64 &base, uint32_t bits) {
+        return Xbyak::util::ptr_b[base + scalar_offset_of_bits(bits)];
+    }
+    Xbyak::Address scalar_at_bits(const Xbyak::Reg64 &base, uint32_t bits) {
+        return Xbyak::util::ptr[base + scalar_offset_of_bits(bits)];
+    }
 
     // The label the table starts at: mov(reg_table, table.label()) loads its address.
     Xbyak::Label &label() { return label_; }
@@ -78,11 +105,11 @@ public:
     void write_with_values(void *dst, const std::vector<float> &values) const {
         std::memcpy(dst, words_.data(), bytes());
         auto *out = static_cast<uint32_t *>(dst);
-        for (const int first : runtime_) {
+        for (const runtime_words &r : runtime_) {
             bool negated = false;
-            const int slot = impl::runtime_slot_of_bits(words_[first], &negated);
+            const int slot = impl::runtime_slot_of_bits(words_[r.first], &negated);
             const float v = negated ? -values.at(slot) : values.at(slot);
-            for (int i = 0; i < vlen_ / 4; ++i) out[first + i] = bits_of(v);
+            for (int i = 0; i < r.count; ++i) out[r.first + i] = bits_of(v);
         }
     }
 
@@ -93,11 +120,16 @@ public:
     }
 
 private:
+    struct runtime_words {
+        int first, count; // a runtime parameter's words: a vector, or one scalar
+    };
     int vlen_;
+    int scalar_capacity_;
     std::vector<uint32_t> words_;
     std::map<uint32_t, int> broadcast_;
+    std::map<uint32_t, int> scalars_;
     std::map<std::vector<uint32_t>, int> rows_;
-    std::vector<int> runtime_; // first word of each runtime parameter's vector
+    std::vector<runtime_words> runtime_;
     Xbyak::Label label_;
 };
 

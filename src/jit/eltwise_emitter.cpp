@@ -190,13 +190,13 @@ void eltwise_emitter<isa>::blend(const Vmm &dst, const Operand &src, int mask) {
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::max_keep_nan(const Vmm &v, const Vmm &tmp, float lo) {
-    h_.vmovups(tmp, c(lo));
+    set_const(tmp, lo);
     h_.vmaxps(v, tmp, v);
 }
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::min_keep_nan(const Vmm &v, const Vmm &tmp, float hi) {
-    h_.vmovups(tmp, c(hi));
+    set_const(tmp, hi);
     h_.vminps(v, tmp, v);
 }
 
@@ -251,7 +251,7 @@ void eltwise_emitter<isa>::linear(const Vmm &v) {
     } else if (beta_ == 0.f) {
         h_.vmulps(v, v, c(alpha_));
     } else {
-        h_.vmovups(t(0), c(alpha_));
+        set_const(t(0), alpha_);
         h_.vfmadd213ps(v, t(0), c(beta_)); // one rounding, as the double reference
     }
 }
@@ -268,7 +268,7 @@ void eltwise_emitter<isa>::hardsigmoid(const Vmm &v) {
     if (std::isinf(alpha_)) {
         infinite_slope(v, 0);
     } else {
-        h_.vmovups(t(0), c(alpha_));
+        set_const(t(0), alpha_);
         h_.vfmadd213ps(v, t(0), c(beta_));
     }
     max_keep_nan(v, t(0), 0.f);
@@ -287,7 +287,7 @@ void eltwise_emitter<isa>::hardswish(const Vmm &v) {
         h_.vmovaps(t(0), v);
         infinite_slope(t(0), 1);           // g = alpha x + beta, beta at x = +-0
     } else {
-        h_.vmovups(t(0), c(alpha_));
+        set_const(t(0), alpha_);
         h_.vfmadd213ps(t(0), v, c(beta_)); // g = alpha x + beta
     }
     max_keep_nan(t(0), t(1), 0.f);
@@ -444,7 +444,7 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
     if constexpr (is_avx512) {
         h_.vfixupimmps(n, v, ci(fixup_inf_to_flt_max), 0);
     } else {
-        h_.vmovups(n, c(FLT_MAX));
+        set_const(n, FLT_MAX);
         h_.vminps(n, n, v);
     }
     h_.vmulps(lo, lo, n);                     // q = x N / (2D)
@@ -470,7 +470,10 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
         max_keep_nan(v, t(0), -FLT_MAX);
     else if (alpha_ < 0.f && in_.may_be_above(FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
-    h_.vmulps(t(0), v, c(-alpha_));
+    if (alpha_ == 1.f)
+        h_.vxorps(t(0), v, cb(sign_bit));       // -x exactly, off the multipliers
+    else
+        h_.vmulps(t(0), v, c(-alpha_));
     exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, in_.times(-static_cast<double>(alpha_))});
     h_.vaddps(t(0), t(0), c(1.f));
     h_.vdivps(v, v, t(0));
@@ -514,7 +517,7 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         if (beta_ < 0.f) {
             // inf at x = +-0 only (1 / (x 2^64) stays finite for denormal x), 0 at x = +-inf
             if (is_integer(beta_)) h_.vmulps(v, v, c(0x1p64f));
-            h_.vmovups(t(0), c(1.f));
+            set_const(t(0), 1.f);
             h_.vdivps(v, t(0), v);
         }
         h_.vmulps(v, v, c(alpha_));
@@ -540,7 +543,7 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
             if (times_x) h_.vmulps(v, v, t(0));
         }
         if (beta_ < 0.f) {
-            h_.vmovups(t(0), c(alpha_));
+            set_const(t(0), alpha_);
             h_.vdivps(v, t(0), v); // alpha / (+-0) = +-inf, as C
         }
         if (top > 0 || beta_ < 0.f) return;
@@ -549,7 +552,7 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
         if (beta_ < 0.f) {
             h_.vandps(v, v, cb(abs_bits)); // pow(-0, -0.5) = +inf, not 1 / -0
-            h_.vmovups(t(0), c(1.f));
+            set_const(t(0), 1.f);
             h_.vdivps(v, t(0), v);
         }
     } else {
@@ -599,7 +602,7 @@ void eltwise_emitter<isa>::pow_runtime_beta(const Vmm &v) {
     // Masks (opmasks k(0), k(1) on AVX-512; t(0), t(1) on AVX2): integer beta, odd beta.
     const int m_int = is_avx512 ? mask_k(0) : t(0).getIdx(), m_odd = is_avx512 ? mask_k(1) : t(1).getIdx();
     const Vmm b = t(2), half = is_avx512 ? t(0) : t(3); // x is in t(3) on AVX-512, t(4) on AVX2
-    h_.vmovups(b, c(beta_));
+    set_const(b, beta_);
     round_nearest_even(half, b);
     cmp(m_int, b, half, eq_oq);
     h_.vmulps(b, b, c(0.5f));
@@ -618,7 +621,7 @@ void eltwise_emitter<isa>::pow_runtime_beta(const Vmm &v) {
     const int m_nan = m_odd;
     if constexpr (is_avx512) {
         const Xbyak::Opmask k(m_nan);
-        h_.vmovups(b, c(beta_));
+        set_const(b, beta_);
         round_nearest_even(half, b);
         h_.vcmpps(k, x, c(0.f), lt_oq);
         h_.vcmpps(k | k, x, c(-INFINITY), 4); // masked compares: the AND of the three
@@ -631,7 +634,7 @@ void eltwise_emitter<isa>::pow_runtime_beta(const Vmm &v) {
     }
     blend(v, cb(0x7fc00000u), m_nan);
     // beta == 0: 1 everywhere
-    h_.vmovups(b, c(beta_));
+    set_const(b, beta_);
     cmp(m_int, b, c(0.f), eq_oq);
     blend(v, c(1.f), m_int);
     if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));

@@ -61,9 +61,21 @@ public:
 
 private:
     // ---- table and register access ----
-    Xbyak::Address c(float value) { return h_.table().at(table_, value); }
-    Xbyak::Address ci(int32_t value) { return h_.table().at_bits(table_, static_cast<uint32_t>(value)); }
-    Xbyak::Address cb(uint32_t bits) { return h_.table().at_bits(table_, bits); }
+    // A constant as an instruction's memory operand. AVX-512 reads it as a {1to16} broadcast of
+    // 4 bytes: a long chain takes a constant in most of its instructions (the 8-entry chain: 72
+    // a vector), and 64-byte reads at that rate were its bottleneck on Zen 4. set_const() loads
+    // one into a register (vmovups takes no broadcast).
+    Xbyak::Address cb(uint32_t bits) {
+        return is_avx512 ? h_.table().broadcast_at_bits(table_, bits) : h_.table().at_bits(table_, bits);
+    }
+    Xbyak::Address c(float value) { return cb(const_table::bits_of(value)); }
+    Xbyak::Address ci(int32_t value) { return cb(static_cast<uint32_t>(value)); }
+    void set_const(const Vmm &dst, float value) {
+        if constexpr (is_avx512)
+            h_.vbroadcastss(dst, h_.table().scalar_at_bits(table_, const_table::bits_of(value)));
+        else
+            h_.vmovups(dst, c(value));
+    }
     Vmm t(int i) const { return Vmm(aux_.at(i)); }
     // A mask id: an opmask index on AVX-512; on AVX2 the index of the spare vector holding it.
     int mask_k(int i) const { return opmasks_.at(i); }
@@ -117,8 +129,11 @@ private:
     void exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bool keep_nan, const exp_arg &arg = {});
     // The two halves of the flush: mark the lanes to keep (AVX-512, before the clamp), then
     // dst = p * 2^n with the others zeroed when flush (n, p clobbered; AVX2: dst also).
+    // may_overflow: the argument may reach exp's overflow clamp (else every result is a normal
+    // float, and AVX2 adds n to p's exponent field).
     void flush_tiny_exp_begin(const Vmm &v, float flush_below);
-    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below, bool flush);
+    void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below, bool flush,
+                       bool may_overflow);
     // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny);
     // range: the values v may hold (a clamp none of them reaches is left out). A NaN in v may
     // come out finite: the callers carry NaN in x. Uses a0, a1.

@@ -54,6 +54,7 @@ public:
     PRIM_OP_SINK_FORWARD(vandnps)
     PRIM_OP_SINK_FORWARD(vandps)
     PRIM_OP_SINK_FORWARD(vblendmps)
+    PRIM_OP_SINK_FORWARD(vbroadcastss)
     PRIM_OP_SINK_FORWARD(vblendvps)
     PRIM_OP_SINK_FORWARD(vcmpps)
     PRIM_OP_SINK_FORWARD(vcvtdq2ps)
