@@ -351,13 +351,17 @@ void eltwise_emitter<isa>::thresholded_relu(const Vmm &v) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::elu_like(const Vmm &v, float in_div, float neg_scale, float pos_scale) {
     // x > 0 ? pos_scale x : neg_scale expm1(x / in_div)   (elu, selu, celu)
+    // Only the lanes x <= 0 take expm1's result: its range is the argument's there.
+    const bool nan_bound = std::isnan(in_.lo) || std::isnan(in_.hi);
+    const value_range used = nan_bound ? value_range{}
+            : value_range{std::fmin(in_.lo, 0.0), std::fmin(in_.hi, 0.0)}.times(1.0 / in_div);
     const bool exact_div = is_power_of_two(in_div);
     if (exact_div) {
         if (in_div != 1.f)
             h_.vmulps(t(0), v, c(1.f / in_div));
         else
             h_.vmovaps(t(0), v);
-        expm1_core(t(0), t(1), t(2), nullptr, in_.times(1.0 / in_div));
+        expm1_core(t(0), t(1), t(2), nullptr, used, neg_scale);
     } else {
         // x / in_div = hi + lo: lo = (x - hi in_div) / in_div, the residual exact by FMA.
         // expm1 amplifies the argument's relative error by |x / in_div|.
@@ -368,9 +372,8 @@ void eltwise_emitter<isa>::elu_like(const Vmm &v, float in_div, float neg_scale,
         h_.vdivps(lo, lo, c(in_div));
         h_.vminps(lo, lo, c(1e-5f)); // |lo| <= ulp(89)/2 unless clamped below; NaN -> finite
         h_.vmaxps(lo, lo, c(-1e-5f));
-        expm1_core(t(0), t(1), t(2), &lo, in_.times(1.0 / in_div));
+        expm1_core(t(0), t(1), t(2), &lo, used, neg_scale);
     }
-    if (neg_scale != 1.f) h_.vmulps(t(0), t(0), c(neg_scale));
     const int m = is_avx512 ? mask_k(0) : t(1).getIdx();
     cmp(m, v, c(0.f), le_oq); // NaN: false, keeps x
     if (pos_scale != 1.f) h_.vmulps(v, v, c(pos_scale));

@@ -134,11 +134,12 @@ private:
     void flush_tiny_exp_begin(const Vmm &v, float flush_below);
     void scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n, float flush_below, bool flush,
                        bool may_overflow);
-    // e^(v + lo) - 1, accurate near 0; lo: optional exact low part of the argument (|lo| tiny);
-    // range: the values v may hold (a clamp none of them reaches is left out). A NaN in v may
-    // come out finite: the callers carry NaN in x. Uses a0, a1.
+    // scale (e^(v + lo) - 1), accurate near 0; lo: optional exact low part of the argument
+    // (|lo| tiny); range: the values v may hold in the lanes whose result is used (a clamp none
+    // of them reaches is left out; other lanes may come out as anything). A NaN in v may come
+    // out finite: the callers carry NaN in x. Uses a0, a1.
     void expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const Vmm *lo = nullptr,
-                    const value_range &range = {});
+                    const value_range &range = {}, float scale = 1.f);
     // tanh(v) = expm1(2v) / (expm1(2v) + 2), v's values in x. Uses a0, a1.
     void tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const value_range &x);
     // 1 / (1 + e^-v), v's values in x. Uses a0, a1.

@@ -141,7 +141,7 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const Vmm *lo,
-                                      const value_range &range) {
+                                      const value_range &range, float scale) {
     // expm1(x) = 2^n (e^r - 1) + (2^n - 1) = 2 * (t (e^r - 1) + (t - 0.5)) with t = 2^(n-1).
     // For n = 0 this is exactly e^r - 1, so it is accurate near 0 without a second branch; one
     // FMA rounds the rest. Clamp to [-86, 89]: expm1(-86) = -1 in f32, and n - 1 stays in
@@ -150,6 +150,17 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     const float x_lo = -86.f, x_hi = 89.f;
     if (range.may_be_above(x_hi - clamp_margin)) h_.vminps(v, v, c(x_hi));
     if (range.may_be_below(x_lo + clamp_margin)) h_.vmaxps(v, v, c(x_lo));
+    // scale expm1(x) = T (e^r - 1) + (T - scale) with T = 2 scale t: where 2 scale is a power
+    // of two 2^m and T = 2^(n-1+m) stays a normal float over the range, T is made as t was and
+    // the doubling and the scaling are gone. The same bits: scaling by a power of two commutes
+    // with rounding (the one exception, an intermediate below FLT_MIN for |x| < 2^-125, is now
+    // exact where it lost a bit).
+    int e = 0;
+    const bool pow2 = scale > 0.f && std::frexp(2.0 * scale, &e) == 0.5;
+    const int m = e - 1;
+    const double n_min = std::floor(std::fmax(range.lo, x_lo) * log2e);
+    const double n_max = std::ceil(std::fmin(range.hi, x_hi) * log2e);
+    const bool fold = pow2 && n_min - 1 + m >= -126 && n_max - 1 + m <= 127;
     h_.vmulps(a0, v, c(log2e));
     round_nearest_even(a0, a0);                 // n
     h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
@@ -159,11 +170,13 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     h_.vmulps(a1, a1, v);
     h_.vfmadd213ps(a1, v, v);                   // e^r - 1 = r + r^2 Q(r)
     h_.vcvtps2dq(a0, a0);
-    h_.vpaddd(a0, a0, ci(126));
-    h_.vpslld(a0, a0, 23);                      // t = 2^(n-1)
-    h_.vsubps(v, a0, c(0.5f));                  // t - 0.5 (exact for the n where it matters)
-    h_.vfmadd231ps(v, a0, a1);                  // t (e^r - 1) + (t - 0.5)
+    h_.vpaddd(a0, a0, ci(126 + (fold ? m : 0)));
+    h_.vpslld(a0, a0, 23);                      // t = 2^(n-1), or T
+    h_.vsubps(v, a0, c(fold ? scale : 0.5f));   // t - 0.5 or T - scale (exact for the n where
+    h_.vfmadd231ps(v, a0, a1);                  // it matters), then t (e^r - 1) + (t - 0.5)
+    if (fold) return;
     h_.vaddps(v, v, v);
+    if (scale != 1.f) h_.vmulps(v, v, c(scale));
 }
 
 template <cpu_isa isa>
