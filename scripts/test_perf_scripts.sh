@@ -44,5 +44,28 @@ if command -v gnuplot > /dev/null; then
     expect "$tmp/chart.svg" '<svg'
     expect "$tmp/chart.svg" 'geomean: relu 1\.00, softsign 2\.00'
 fi
+
+# targets_table.py (scripts/cpu_targets.sh): two rounds of ResNet-50 whose ratios and roofs are
+# known, and a round of the chain; a log without its geomean is refused.
+printf '%s\n' 'perf_onednn,conv,sum+relu,mb2ic8ih4oc8oh4kh1n"net:a",10,10,1.200' \
+    'perf_onednn,conv,sum+relu,mb2ic8ih4oc8oh4kh1n"net:b",10,10,0.900' \
+    'roof_geomean,conv,2,150,200,75.0' 'perf_onednn_geomean,conv,2,10,10,1.040' > "$tmp/r1.log"
+printf '%s\n' 'perf_onednn,conv,sum+relu,mb2ic8ih4oc8oh4kh1n"net:a",10,10,1.000' \
+    'perf_onednn,conv,sum+relu,mb2ic8ih4oc8oh4kh1n"net:b",10,10,0.960' \
+    'roof_geomean,conv,2,150,200,65.0' 'perf_onednn_geomean,conv,2,10,10,1.200' > "$tmp/r2.log"
+printf '%s\n' 'perf_onednn_geomean,conv,4,10,10,1.300' > "$tmp/c1.log"
+python3 "$root/scripts/targets_table.py" --cpu "Test CPU" resnet50="$tmp/r1.log" \
+    resnet50="$tmp/r2.log" long_chain="$tmp/c1.log" > "$tmp/targets.txt"
+cat "$tmp/targets.txt"
+expect "$tmp/targets.txt" '^CPU: Test CPU$'
+expect "$tmp/targets.txt" '^\| ResNet-50 20 layers sum\+relu, AVX-512 \| 1\.1x \| 1\.120x \| 1\.040-1\.200 \| 2 \| yes \|$'
+expect "$tmp/targets.txt" '^\| lowest layer: mb2ic8ih4oc8oh4kh1n"net:b" \| 0\.95x \| 0\.930x \| 0\.900-0\.960 \| 2 \| no \|$'
+expect "$tmp/targets.txt" '^\| ResNet-50 batch, % of the FMA peak \(geomean\) \| 70% \| 70\.0% \| 65\.0-75\.0 \| 2 \| yes \|$'
+expect "$tmp/targets.txt" '^\| 8-entry chain \(sum first\) on its 4 layers \| 1\.25x \| 1\.300x \| - \| 1 \| yes \|$'
+if python3 "$root/scripts/targets_table.py" bert="$tmp/a.log" 2> "$tmp/err.txt"; then
+    echo "targets_table.py took a log without perf_onednn_geomean"; fail=1
+fi
+expect "$tmp/err.txt" 'has no perf_onednn_geomean line'
+
 [ $fail -eq 0 ] && echo "perf_scripts: OK"
 exit $fail
