@@ -152,7 +152,11 @@ TEST_CASE("a chain gives bit for bit what its entries give one at a time", "[jit
             // exp kept from overflow by the range (AVX2 then adds n to the exponent field):
             // up to e^88.4 (n = 128 with p < 1), with and without the flush at the low end
             "clip:-86.4:88.4+exp", "clip:-90:88.4+exp", "clip:-88.4:100+logistic",
-            "clip:-88.4:100+swish:1"};
+            "clip:-88.4:100+swish:1",
+            // elu's alpha joins expm1's exponent only where the entry alone would do the same:
+            // scales below 0.5 keep the multiplication (their results below FLT_MIN round twice)
+            "clip:-80:80+elu:0.125", "tanh+elu:0.0625", "clip:-3:3+elu:0.03125",
+            "clip:-80:80+elu:0.25", "clip:-80:0+elu:4"};
     for (const cpu_isa isa : jit_isas())
         for (const char *s : chains) {
             const post_ops chain = parse_post_ops(s);

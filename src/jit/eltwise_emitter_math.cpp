@@ -151,16 +151,18 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     if (range.may_be_above(x_hi - clamp_margin)) h_.vminps(v, v, c(x_hi));
     if (range.may_be_below(x_lo + clamp_margin)) h_.vmaxps(v, v, c(x_lo));
     // scale expm1(x) = T (e^r - 1) + (T - scale) with T = 2 scale t: where 2 scale is a power
-    // of two 2^m and T = 2^(n-1+m) stays a normal float over the range, T is made as t was and
-    // the doubling and the scaling are gone. The same bits: scaling by a power of two commutes
-    // with rounding (the one exception, an intermediate below FLT_MIN for |x| < 2^-125, is now
-    // exact where it lost a bit).
+    // of two 2^m, m >= 0, and T = 2^(n-1+m) stays below 2^128 over the range, T is made as t
+    // was and the doubling and the scaling are gone. The same bits, as scaling by a power of
+    // two commutes with rounding, except where the old way rounded below FLT_MIN: |x| < 2^-125
+    // with scale >= 1, now exact where it lost a bit. Scales below 0.5 keep the multiplication:
+    // their results below FLT_MIN would round once instead of twice, and whether T stays
+    // normal would depend on the range, so a chain would not give what its entry gives alone.
+    // (With m >= 0 and x >= -86, n - 1 + m >= -126: T is normal.)
     int e = 0;
     const bool pow2 = scale > 0.f && std::frexp(2.0 * scale, &e) == 0.5;
     const int m = e - 1;
-    const double n_min = std::floor(std::fmax(range.lo, x_lo) * log2e);
     const double n_max = std::ceil(std::fmin(range.hi, x_hi) * log2e);
-    const bool fold = pow2 && n_min - 1 + m >= -126 && n_max - 1 + m <= 127;
+    const bool fold = pow2 && m >= 0 && n_max - 1 + m <= 127;
     h_.vmulps(a0, v, c(log2e));
     round_nearest_even(a0, a0);                 // n
     h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
