@@ -14,5 +14,13 @@ float softmax_row_max(cpu_isa isa, const float *x, int64_t n);
 // The sum of n contiguous values, accumulated in double.
 double softmax_row_sum(cpu_isa isa, const float *x, int64_t n);
 
+// The same down the columns of a len x stride block (element k of column i at x[k * stride + i]),
+// for columns [first, last): max[i - first] and sum[i - first]. For an axis that is not
+// innermost, each column is one softmax row.
+void softmax_column_max(cpu_isa isa, const float *x, int64_t len, int64_t stride, int64_t first,
+                        int64_t last, float *max);
+void softmax_column_sum(cpu_isa isa, const float *x, int64_t len, int64_t stride, int64_t first,
+                        int64_t last, double *sum);
+
 } // namespace jit
 } // namespace prim
