@@ -57,8 +57,18 @@ eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, e
 }
 
 bool eltwise_pass::stream(const float *src, const float *dst) const {
-    const int vlen = isa_ == cpu_isa::avx512 ? 64 : 32;
-    return stream_kernel_ && src != dst && reinterpret_cast<uintptr_t>(dst) % vlen == 0;
+    // Non-temporal stores fault on a misaligned vector: every call's first row must start on a
+    // vector boundary, so dst must, and so must each row and outer step when there are several
+    // rows (a single row is cut into chunks of 64 bytes). A review found the crash with rows of
+    // 2049 and 513 x 513 elements.
+    const int64_t vlen = isa_ == cpu_isa::avx512 ? 64 : 32;
+    const auto aligned = [vlen](int64_t elems) { return elems * int64_t(sizeof(float)) % vlen == 0; };
+    if (!stream_kernel_ || src == dst || reinterpret_cast<uintptr_t>(dst) % vlen != 0) return false;
+    if (plan_.rows * plan_.outer_count() == 1) return true;
+    if (!aligned(plan_.row_len)) return false;
+    for (const int64_t step : plan_.dst_outer)
+        if (!aligned(step)) return false;
+    return true;
 }
 
 void eltwise_pass::execute(const float *src, float *dst, const std::vector<const float *> &operands,
