@@ -1,6 +1,7 @@
 // The JIT eltwise pass: eltwise_pass.hpp. The code itself is the eltwise kernel
 // (eltwise_kernel.cpp), shared through the kernel cache.
 #include "jit/eltwise_pass.hpp"
+#include "jit/work_threads.hpp"
 
 #include <omp.h>
 
@@ -93,9 +94,7 @@ void eltwise_pass::execute(const float *src, float *dst, const std::vector<const
         std::vector<int64_t> values(2 * (operands.size() + 1));
         if (last > first) call(src, dst, operands, tables, stream, 0, first, last - first, 1, values);
     };
-    if (nthr == 1) return run_chunk(0);
-#pragma omp parallel num_threads(nthr)
-    run_chunk(omp_get_thread_num());
+    run_parts(nthr, run_chunk);
 }
 
 void eltwise_pass::execute_rows(const float *src, float *dst,

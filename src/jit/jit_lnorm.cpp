@@ -15,6 +15,7 @@
 #include "jit/jit_normalization.hpp"
 #include "jit/normalization_pass.hpp"
 #include "jit/normalization_stats.hpp"
+#include "jit/work_threads.hpp"
 #include "jit/uarch.hpp"
 
 namespace prim {
@@ -80,9 +81,7 @@ public:
                 pass.execute_rows(args.src, args.dst, ops, args.runtime_params, first, count);
             }
         };
-        if (nthr == 1) return run(0);
-#pragma omp parallel num_threads(nthr)
-        run(omp_get_thread_num());
+        jit::run_parts(nthr, run);
     }
 
 private:

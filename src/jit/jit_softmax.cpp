@@ -21,6 +21,7 @@
 #include "jit/eltwise_pass.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/softmax_reductions.hpp"
+#include "jit/work_threads.hpp"
 
 namespace prim {
 namespace impl {
@@ -87,9 +88,7 @@ public:
                                             count);
             }
         };
-        if (nthr == 1) return run(0);
-#pragma omp parallel num_threads(nthr)
-        run(omp_get_thread_num());
+        jit::run_parts(nthr, run);
     }
 
 private:

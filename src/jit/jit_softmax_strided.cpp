@@ -51,20 +51,22 @@ public:
         std::vector<float> scratch(static_cast<size_t>(areas * slab_elems));
         std::vector<float> stats(static_cast<size_t>(areas * 2 * inner));
         std::vector<double> sums(static_cast<size_t>(areas * inner));
-        const auto run = [&](int ithr) {
+        // Parts by the team that comes (it may be smaller than nthr: OMP_THREAD_LIMIT,
+        // OMP_DYNAMIC), since the threads sharing a slab meet at barriers.
+        const auto run = [&](int ithr, int team) {
             const int area = whole_slabs ? ithr : 0;
             work w {scratch.data() + area * slab_elems, stats.data() + area * 2 * inner,
                     stats.data() + area * 2 * inner + inner, sums.data() + area * inner};
             if (whole_slabs) {
-                for (int64_t o = slabs * ithr / nthr; o < slabs * (ithr + 1) / nthr; ++o)
+                for (int64_t o = slabs * ithr / team; o < slabs * (ithr + 1) / team; ++o)
                     slab(args, o, w, 0, 1, false);
             } else {
-                for (int64_t o = 0; o < slabs; ++o) slab(args, o, w, ithr, nthr, nthr > 1);
+                for (int64_t o = 0; o < slabs; ++o) slab(args, o, w, ithr, team, team > 1);
             }
         };
-        if (nthr == 1) return run(0);
+        if (nthr == 1) return run(0, 1);
 #pragma omp parallel num_threads(nthr)
-        run(omp_get_thread_num());
+        run(omp_get_thread_num(), omp_get_num_threads());
     }
 
 private:

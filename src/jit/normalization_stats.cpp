@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "jit/work_threads.hpp"
+
 namespace prim {
 namespace jit {
 
@@ -293,12 +295,7 @@ void channel_moments(cpu_isa isa, const channel_view &v, int64_t channels, const
             }
         }
     };
-    if (nthr == 1) {
-        run(0);
-    } else {
-#pragma omp parallel num_threads(nthr)
-        run(omp_get_thread_num());
-    }
+    run_parts(nthr, run);
     const int64_t n = v.outer * v.inner;
     for (int64_t c = 0; c < channels; ++c) {
         double s = 0.0, q = 0.0;

@@ -1,4 +1,5 @@
-// How many threads a primitive's call should use for its amount of work.
+// How many threads a primitive's call should use for its amount of work, and how it runs its
+// parts on them.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +19,16 @@ inline int threads_for_work(double flops, int64_t items) {
     const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
     return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(
             {max_threads, items, static_cast<int64_t>(flops / min_flops_per_thread)})));
+}
+
+// Calls part(0) ... part(n - 1), each once: on the calling thread when n is 1, else in an OpenMP
+// team of n. The team may come out smaller (OMP_THREAD_LIMIT, OMP_DYNAMIC, nested regions):
+// each thread then takes every team-th part, so that no part is left undone.
+template <class Part>
+void run_parts(int n, const Part &part) {
+    if (n == 1) return part(0);
+#pragma omp parallel num_threads(n)
+    for (int t = omp_get_thread_num(); t < n; t += omp_get_num_threads()) part(t);
 }
 
 } // namespace jit
