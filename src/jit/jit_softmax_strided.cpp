@@ -83,8 +83,11 @@ private:
         const bool log = prb_.alg == algorithm::softmax_log;
         const float *src = args.src + at;
         float *dst = args.dst + at;
+        // The passes' rows (eltwise_rows.hpp): the slab's len rows of inner elements, or one row
+        // when a column block is a single vector (inner = 16 on AVX-512).
+        const int64_t rows = a_->total_rows();
         const int64_t col0 = inner * ithr / nthr, col1 = inner * (ithr + 1) / nthr;
-        const int64_t row0 = len * ithr / nthr, row1 = len * (ithr + 1) / nthr;
+        const int64_t row0 = rows * ithr / nthr, row1 = rows * (ithr + 1) / nthr;
         jit::softmax_column_max(isa_, src, len, inner, col0, col1, w.max + col0);
         if (sync) {
 #pragma omp barrier
@@ -133,12 +136,10 @@ std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request
     const post_ops &user = req.attr.get_post_ops();
     PRIM_DISPATCH(!user.has_operands(), "binary or prelu post-ops with an axis not innermost");
 
-    // One slab: the dims before the axis set to 1. The per-column values (max, factor) are
-    // binary operands broadcast along the axis.
-    std::vector<int64_t> slab_dims = prb.dims;
-    for (int d = 0; d < prb.axis; ++d) slab_dims[static_cast<size_t>(d)] = 1;
-    const memory::desc slab_md = plain_desc(slab_dims);
-    const int per_column = ~(1 << prb.axis);
+    // One slab, as the plain len x inner matrix it is in memory. The per-column values (max,
+    // factor) are binary operands that vary along dim 1 only: broadcast along the axis.
+    const memory::desc slab_md = plain_desc({prb.axis_len(), prb.inner()});
+    const int per_column = 1 << 1;
     const auto make_pass = [&](const post_ops &chain) {
         return jit::eltwise_pass::create(kernel_isa, algorithm::eltwise_identity, 0.f, 0.f, chain,
                                          slab_md, operand_descs(chain, slab_md), why_not);
@@ -157,10 +158,9 @@ std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request
     if (!pass_a) return nullptr;
     std::unique_ptr<jit::eltwise_pass> pass_b = make_pass(chain_after(front, user));
     if (!pass_b) return nullptr;
-    // Both passes must walk a slab as its len rows of inner elements (execute_rows' units).
-    for (const jit::eltwise_pass *p : {pass_a.get(), pass_b.get()})
-        PRIM_DISPATCH(p->row_len() == prb.inner() && p->total_rows() == prb.axis_len(),
-                      "the pass does not walk a slab by rows of the inner dims");
+    // The threads share a slab by the passes' rows: both passes must walk it alike.
+    PRIM_DISPATCH(pass_a->row_len() == pass_b->row_len() && pass_a->total_rows() == pass_b->total_rows(),
+                  "the two passes walk a slab differently");
     return std::make_unique<jit_softmax_strided>(kernel_isa, req, std::move(pass_a), std::move(pass_b));
 }
 
