@@ -62,13 +62,6 @@ run_result run_softmax(const softmax_run &r, const std::vector<float> &src,
     return {to_plain(dst), pd.impl_name()};
 }
 
-std::vector<cpu_isa> jit_isas() {
-    std::vector<cpu_isa> v;
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
-
 // Elements of got and want that differ by more than tol * max(|want|, floor) (NaN must meet NaN).
 int64_t mismatches(const std::vector<float> &got, const std::vector<float> &want, double tol,
                    double floor = 1e-30) {

@@ -10,13 +10,6 @@
 
 namespace {
 
-std::vector<cpu_isa> jit_isas() {
-    std::vector<cpu_isa> v;
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
-
 // Rows of row_len elements, enough of them to pass the streaming threshold.
 int64_t rows_past_threshold(int64_t row_len) {
     const int64_t bytes = prim::jit::current_uarch().stream_threshold_bytes;

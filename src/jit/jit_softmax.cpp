@@ -16,10 +16,9 @@
 #include <cmath>
 #include <vector>
 
-#include "common/post_op_operands.hpp"
 #include "common/softmax_request.hpp"
-#include "jit/eltwise_pass.hpp"
 #include "jit/isa_traits.hpp"
+#include "jit/softmax_shared.hpp"
 #include "jit/softmax_reductions.hpp"
 #include "jit/work_threads.hpp"
 
@@ -30,8 +29,6 @@ namespace {
 // Rows per block: about this many bytes of a row block, which stays in the L1/L2 cache between
 // the steps.
 const int64_t block_bytes = 32 * 1024;
-// Below this many elements one thread does the whole run (as eltwise_pass).
-const int64_t min_elems_per_thread = 16 * 1024;
 
 struct softmax_passes {
     int64_t block = 0;                    // rows per block
@@ -65,7 +62,7 @@ public:
         const int64_t blocks = (rows + block - 1) / block;
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const int nthr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(
-                {max_threads, blocks, prb_.nelems() / min_elems_per_thread})));
+                {max_threads, blocks, prb_.nelems() / softmax_min_elems_per_thread})));
         const auto run = [&](int t) {
             std::vector<float> scratch(static_cast<size_t>(block * len));
             for (int64_t b = blocks * t / nthr; b < blocks * (t + 1) / nthr; ++b) {
@@ -111,13 +108,6 @@ bool axis_innermost(const memory::desc &md, int axis) {
     return static_cast<int>(md.layout().size()) == md.ndims() && md.strides()[axis] == 1;
 }
 
-// An eltwise pass (identity) running chain on md, or null with why_not.
-std::unique_ptr<jit::eltwise_pass> make_pass(cpu_isa isa, const post_ops &chain,
-                                             const memory::desc &md, std::string &why_not) {
-    return jit::eltwise_pass::create(isa, algorithm::eltwise_identity, 0.f, 0.f, chain, md,
-                                     operand_descs(chain, md), why_not);
-}
-
 } // namespace
 
 std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, cpu_isa isa,
@@ -141,7 +131,7 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
     post_ops a;
     a.append_binary(algorithm::binary_sub, 1); // per row of the block
     a.append_eltwise(algorithm::eltwise_exp, 0.f, 0.f);
-    passes.a = make_pass(kernel_isa, a, block_md, why_not);
+    passes.a = softmax_pass(kernel_isa, a, block_md, why_not);
     if (!passes.a) return nullptr;
     PRIM_DISPATCH(passes.a->row_len() == len && passes.a->total_rows() == passes.block,
                   "the exp pass does not walk the block by rows");
@@ -161,13 +151,13 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
     if (prb.alg == algorithm::softmax_accurate && !user.has_operands()) {
         post_ops scale;
         scale.append_binary(algorithm::binary_mul, 1); // per row of the block
-        passes.b_block = make_pass(kernel_isa, chain_after(scale, user), block_md, why_not);
+        passes.b_block = softmax_pass(kernel_isa, chain_after(scale, user), block_md, why_not);
         if (!passes.b_block) return nullptr;
         PRIM_DISPATCH(passes.b_block->row_len() == len && passes.b_block->total_rows() == passes.block,
                       "the scaling pass does not walk the block by rows");
         return std::make_unique<jit_softmax>(kernel_isa, req, std::move(passes));
     }
-    passes.b = make_pass(kernel_isa, chain_after(front, user), l.dst, why_not);
+    passes.b = softmax_pass(kernel_isa, chain_after(front, user), l.dst, why_not);
     if (!passes.b) return nullptr;
     PRIM_DISPATCH(passes.b->row_len() == len && passes.b->total_rows() == rows,
                   "the pass does not walk the tensor by rows of the axis");

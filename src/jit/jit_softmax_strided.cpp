@@ -17,18 +17,14 @@
 #include <cmath>
 #include <vector>
 
-#include "common/post_op_operands.hpp"
 #include "common/softmax_request.hpp"
-#include "jit/eltwise_pass.hpp"
 #include "jit/isa_traits.hpp"
+#include "jit/softmax_shared.hpp"
 #include "jit/softmax_reductions.hpp"
 
 namespace prim {
 namespace impl {
 namespace {
-
-// Below this many elements one thread does the whole run (as the innermost-axis softmax).
-const int64_t min_elems_per_thread = 16 * 1024;
 
 class jit_softmax_strided : public primitive_impl {
 public:
@@ -44,7 +40,7 @@ public:
         const int64_t slab_elems = len * inner;
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const int nthr = static_cast<int>(std::max<int64_t>(
-                1, std::min<int64_t>(max_threads, prb_.nelems() / min_elems_per_thread)));
+                1, std::min<int64_t>(max_threads, prb_.nelems() / softmax_min_elems_per_thread)));
         const bool whole_slabs = slabs >= 2 * nthr;
         // One work area per thread taking whole slabs, else one shared.
         const int areas = whole_slabs ? nthr : 1;
@@ -140,10 +136,6 @@ std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request
     // factor) are binary operands that vary along dim 1 only: broadcast along the axis.
     const memory::desc slab_md = plain_desc({prb.axis_len(), prb.inner()});
     const int per_column = 1 << 1;
-    const auto make_pass = [&](const post_ops &chain) {
-        return jit::eltwise_pass::create(kernel_isa, algorithm::eltwise_identity, 0.f, 0.f, chain,
-                                         slab_md, operand_descs(chain, slab_md), why_not);
-    };
     post_ops a;
     a.append_binary(algorithm::binary_sub, per_column);
     a.append_eltwise(algorithm::eltwise_exp, 0.f, 0.f);
@@ -154,9 +146,10 @@ std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request
     } else {
         front.append_binary(algorithm::binary_mul, per_column); // * (1 / sum)
     }
-    std::unique_ptr<jit::eltwise_pass> pass_a = make_pass(a);
+    std::unique_ptr<jit::eltwise_pass> pass_a = softmax_pass(kernel_isa, a, slab_md, why_not);
     if (!pass_a) return nullptr;
-    std::unique_ptr<jit::eltwise_pass> pass_b = make_pass(chain_after(front, user));
+    std::unique_ptr<jit::eltwise_pass> pass_b =
+            softmax_pass(kernel_isa, chain_after(front, user), slab_md, why_not);
     if (!pass_b) return nullptr;
     // The threads share a slab by the passes' rows: both passes must walk it alike.
     PRIM_DISPATCH(pass_a->row_len() == pass_b->row_len() && pass_a->total_rows() == pass_b->total_rows(),
