@@ -49,6 +49,10 @@ bool unit_stride_src::init(impl::conv_problem &prb, const memory::desc &src_md, 
 
 void unit_stride_src::gather(const float *src, float *dst, int ithr, int nthr) const {
     const int64_t rows = mb_ * o_[0] * o_[1];
+    // Channel blocks: each run is a short stretch of a row in another channel plane, too short
+    // for the hardware prefetcher to follow, so the pixel two planes on is asked for ahead.
+    // Channels last reads one long run per pixel, which the hardware follows.
+    const int64_t ahead = 2;
     for (int64_t row = rows * ithr / nthr; row < rows * (ithr + 1) / nthr; ++row) {
         const int64_t oh = row % o_[1], od = row / o_[1] % o_[0], n = row / (o_[1] * o_[0]);
         for (int64_t r = 0; r < runs_; ++r) {
@@ -57,6 +61,7 @@ void unit_stride_src::gather(const float *src, float *dst, int ithr, int nthr) c
             float *d = dst + n * to_.s_n + r * to_.s_cb + od * to_.s_sp[0] + oh * to_.s_sp[1];
             for (int64_t ow = 0; ow < o_[2]; ++ow) {
                 const float *sp = s + ow * s_[2] * from_.s_sp[2];
+                if (r + ahead < runs_) __builtin_prefetch(sp + ahead * from_.s_cb);
                 float *dp = d + ow * to_.s_sp[2];
                 for (int64_t k = 0; k < run_len_; ++k) dp[k] = sp[k];
             }
