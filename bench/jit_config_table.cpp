@@ -45,7 +45,7 @@ memory::dims data_dims(const prim::impl::conv_problem &p, int64_t c, const int64
     return d;
 }
 
-void print_conv(const std::string &text, cpu_isa isa, const prim::post_ops &chain) {
+void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &chain) {
     const prim::impl::conv_problem p = bdl::parse_conv_problem(text);
     prim::impl::conv_request req;
     req.prb = p;
@@ -57,20 +57,22 @@ void print_conv(const std::string &text, cpu_isa isa, const prim::post_ops &chai
     for (int j = 3 - p.nsp; j < 3; ++j) wd.push_back(p.k[j]);
     req.wei = memory::desc(wd, memory::data_type::f32, memory::format_tag::any);
     req.attr.set_post_ops(chain);
+    // What the primitive runs where the CPU allows `allowed`: its kernels' ISA may be narrower.
+    const cpu_isa isa = prim::jit::conv_kernel_isa(p, allowed);
     const int aux = isa == cpu_isa::avx512
             ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
             : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
     prim::jit::conv_setup s;
     const std::string why = prim::jit::init_conv_conf(s, req, isa, aux);
     const prim::jit::conv_conf &c = s.conf;
-    std::printf("conv,%s,%s,", prim::cpu_isa_name(isa), prim::impl::to_string(p).c_str());
+    std::printf("conv,%s,%s,", prim::cpu_isa_name(allowed), prim::impl::to_string(p).c_str());
     if (!why.empty()) {
         std::printf("declined: %s\n", why.c_str());
         return;
     }
-    std::printf("ur_w=%d nb_oc=%d hold_bcast=%d n_ocbg=%lld order=%s gather=%d row=%lldx%lld "
-                "depthwise=%d\n",
-                c.ur_w, c.nb_oc, c.hold_bcast ? 1 : 0, static_cast<long long>(c.n_ocbg),
+    std::printf("kernel=%s ur_w=%d nb_oc=%d hold_bcast=%d n_ocbg=%lld order=%s gather=%d "
+                "row=%lldx%lld depthwise=%d\n",
+                prim::cpu_isa_name(isa), c.ur_w, c.nb_oc, c.hold_bcast ? 1 : 0, static_cast<long long>(c.n_ocbg),
                 c.ocbg_inner ? "ocbg_inner" : "ocbg_outer", s.unit_stride.enabled() ? 1 : 0,
                 static_cast<long long>(c.o[1]), static_cast<long long>(c.o[2]),
                 c.depthwise ? 1 : 0);
@@ -106,10 +108,10 @@ int main(int argc, char **argv) {
         // What the decisions rest on: the CPU's facts and the figures derived from them.
         const prim::jit::uarch &u = prim::jit::current_uarch();
         std::printf("# %s\n", prim::impl::to_string(prim::impl::get_cpu_info()).c_str());
-        std::printf("# uarch: fma_per_cycle=%g loads_per_cycle=%g fma_latency=%g "
+        std::printf("# uarch: fma_per_cycle=%g loads_per_cycle=%g fma_latency=%g fma_unit_bits=%d "
                     "conv_block_weights=%lld conv_ocbg_inner_weights=%lld gather_min_oc=%lld "
                     "ip_max_k_blk=%lld ip_src_block=%lld stream_threshold=%lld lnorm_block=%lld\n",
-                    u.fma_per_cycle, u.loads_per_cycle, u.fma_latency,
+                    u.fma_per_cycle, u.loads_per_cycle, u.fma_latency, u.fma_unit_bits,
                     static_cast<long long>(u.conv_block_weights_bytes),
                     static_cast<long long>(u.conv_ocbg_inner_weights_bytes),
                     static_cast<long long>(u.gather_min_oc), static_cast<long long>(u.ip_max_k_blk),

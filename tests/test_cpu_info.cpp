@@ -264,3 +264,35 @@ TEST_CASE("conv and inner product decisions follow the CPU's facts", "[cpu_info]
         CHECK(bb.k_blk == 1536);
     }
 }
+
+TEST_CASE("the convolution's vector width follows the width of the CPU's FMA units", "[cpu_info]") {
+    using prim::jit::conv_kernel_isa;
+    cpu_info zen4_facts = tuned_machine();
+    zen4_facts.vendor = prim::impl::cpu_vendor::amd;
+    zen4_facts.family = 25;
+    const prim::jit::uarch zen4 = prim::jit::uarch_for(zen4_facts);
+    const prim::jit::uarch xeon = prim::jit::uarch_for(xeon_207().decode());
+    const prim::jit::uarch zen5_u = prim::jit::uarch_for(zen5().decode());
+    CHECK(zen4.fma_unit_bits == 256);
+    CHECK(xeon.fma_unit_bits == 512);
+    CHECK(zen5_u.fma_unit_bits == 512);
+    auto prb = [](const char *text) { return bdl::parse_conv_problem(text); };
+    // Groups of 8, 4 and 2 channels: merged with zero blocks twice as many on 16 lanes as on 8,
+    // which only 512-bit units pay back.
+    for (const char *small : {"g32mb2ic256ih56oc256oh56kh3ph1", "g64mb2ic256ih56oc256oh56kh3ph1",
+                              "g8mb2ic16ih14oc16oh14kh3ph1", "g32mb2ic256ih56oc256oh28kh3sh2ph1"}) {
+        CAPTURE(small);
+        CHECK(conv_kernel_isa(prb(small), cpu_isa::avx512, zen4) == cpu_isa::avx2);
+        CHECK(conv_kernel_isa(prb(small), cpu_isa::avx512, xeon) == cpu_isa::avx512);
+        CHECK(conv_kernel_isa(prb(small), cpu_isa::avx512, zen5_u) == cpu_isa::avx512);
+        CHECK(conv_kernel_isa(prb(small), cpu_isa::avx2, xeon) == cpu_isa::avx2);
+    }
+    // Nothing merged on 16 lanes (groups of 16, no groups, depthwise, a group count that 16 lanes
+    // do not merge): 16 lanes everywhere.
+    for (const char *other : {"g32mb2ic512ih28oc512oh28kh3ph1", "mb2ic64ih56oc64oh56kh3ph1",
+                              "g32mb2ic32ih56oc32oh56kh3ph1", "g3mb2ic24ih14oc24oh14kh3ph1"}) {
+        CAPTURE(other);
+        CHECK(conv_kernel_isa(prb(other), cpu_isa::avx512, zen4) == cpu_isa::avx512);
+        CHECK(conv_kernel_isa(prb(other), cpu_isa::avx512, xeon) == cpu_isa::avx512);
+    }
+}

@@ -94,6 +94,12 @@ struct conv_setup {
     jit::merged_groups merged_groups; // small groups: block-diagonal weights, expanded per call
 };
 
+// The vector ISA of the convolution's kernels when the CPU allows max_isa (avx2 or above):
+// avx512, or avx2 where 8 lanes waste less of each FMA than 16 by more than 16 lanes gain on
+// this CPU (uarch::fma_unit_bits): small groups merged with zero blocks (conv_merged_groups.hpp).
+cpu_isa conv_kernel_isa(const impl::conv_problem &prb, cpu_isa max_isa,
+                        const uarch &u = current_uarch());
+
 // The whole configuration for the request on isa (avx2 or avx512), depthwise and row merging
 // included. aux_vecs: spare vector registers the post-ops injector needs. Returns "" or the
 // reason the JIT cannot take the request. u: the micro-architecture figures the cost model and

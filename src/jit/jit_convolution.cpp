@@ -289,7 +289,7 @@ private:
 std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not) {
     PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
-    const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
+    const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa);
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
     const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);

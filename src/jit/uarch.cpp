@@ -21,7 +21,11 @@ uarch uarch_for(const impl::cpu_info &cpu) {
     // at mb1); with 2048 it is even (res5a_branch1: 1.00x / 1.01x), so it starts there. Other
     // CPUs keep the threshold measured earlier; the cost model's pipes and latency keep their
     // defaults everywhere (a Xeon's case goes here once measured).
-    if (cpu.vendor == impl::cpu_vendor::amd && cpu.family == 25) u.gather_min_oc = 2048;
+    const bool zen4 = cpu.vendor == impl::cpu_vendor::amd && cpu.family == 25;
+    if (zen4) u.gather_min_oc = 2048;
+    // Zen 4 is the AMD family 25 that has AVX-512 (Zen 3, the other one, has none): 256-bit
+    // FMA units under it.
+    if (zen4) u.fma_unit_bits = 256;
     return u;
 }
 
