@@ -32,6 +32,19 @@ using prim::impl::conv_request;
 
 namespace {
 
+// The CPU run_jit() configures the JIT for: this one, but with FMA units of the width a test
+// sets (with_fma_unit_bits), so that both widths' code paths are checked on every machine:
+// 256 bits gives AVX-512 kernels 8-lane FMAs for narrow oc tails and AVX2 kernels for small
+// merged groups (uarch::fma_unit_bits).
+prim::jit::uarch test_uarch = prim::jit::current_uarch();
+struct with_fma_unit_bits {
+    explicit with_fma_unit_bits(int bits) : saved(test_uarch.fma_unit_bits) {
+        test_uarch.fma_unit_bits = bits;
+    }
+    ~with_fma_unit_bits() { test_uarch.fma_unit_bits = saved; }
+    int saved;
+};
+
 // wei_spatial_first: data 'any', weights with the spatial dims outermost (hwio / hwgio), a
 // layout the kernel never reads directly.
 enum class layouts { any, plain, nhwc, blocked16, wei_spatial_first };
@@ -138,7 +151,7 @@ std::vector<float> run_jit(const conv_problem &p, const buffers &in, const post_
         break;
     }
     std::string why;
-    auto impl = prim::impl::create_jit_conv(req, isa, why);
+    auto impl = prim::impl::create_jit_conv_for(test_uarch, req, isa, why);
     INFO("declined: " << why);
     REQUIRE(impl);
     name = impl->name();
@@ -190,8 +203,8 @@ void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
                         : std::fabs(g - r) <= 2e-6f * std::max(1.f, std::fabs(r));
         if (!ok && errors++ == 0) first_bad = i;
     }
-    INFO(desc << " chain '" << chain << "' isa " << prim::cpu_isa_name(isa) << " layouts "
-              << static_cast<int>(lay) << " impl " << name << " first bad index " << first_bad
+    INFO(desc << " chain '" << chain << "' isa " << prim::cpu_isa_name(isa) << " FMA units "
+              << test_uarch.fma_unit_bits << " bits layouts " << static_cast<int>(lay) << " impl " << name << " first bad index " << first_bad
               << " got " << (errors ? got[first_bad] : 0.f) << " want "
               << (errors ? ref[first_bad] : 0.f));
     CHECK(errors == 0);
@@ -243,11 +256,14 @@ const char *shapes[] = {
 } // namespace
 
 TEST_CASE("jit conv matches the reference on every shape, both ISAs", "[jit_conv]") {
-    for (cpu_isa isa : isas())
-        for (const char *s : shapes) {
-            check_case(s, "", isa);
-            check_case(s, "sum:0.5+relu", isa);
-        }
+    for (int bits : {512, 256}) {
+        const with_fma_unit_bits fma(bits);
+        for (cpu_isa isa : isas())
+            for (const char *s : shapes) {
+                check_case(s, "", isa);
+                check_case(s, "sum:0.5+relu", isa);
+            }
+    }
 }
 
 TEST_CASE("jit conv without bias and on plain and nhwc user layouts", "[jit_conv]") {
@@ -446,12 +462,15 @@ TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accu
 
 TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
     // conv_merged_groups.hpp: r = W / channels-per-group neighbouring groups become one group
-    // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2).
+    // with block-diagonal weights (AVX-512: 8 -> r 2, 4 -> r 4, 2 -> r 8; AVX2: 4 -> r 2). With
+    // 256-bit FMA units, AVX2 kernels run them (conv_kernel_isa()).
+    for (int bits : {512, 256})
     for (cpu_isa isa : isas())
         for (const char *s : {"g32mb1ic256ih7oc256oh7kh3ph1", "g4mb2ic16ih5oc16oh5kh3ph1",
                               "g8mb1ic16ih9oc16oh5kh3sh2ph1", "g6mb1ic24ih5oc24oh5kh3ph1",
                               "g16mb1ic64id3ih4iw4oc64od3oh4ow4kd3kh3kw3pd1ph1pw1",
                               "g2mb1ic16iw20oc16ow20kw3pw1"}) {
+            const with_fma_unit_bits fma(bits);
             check_case(s, "sum+relu", isa);
             check_case(s, "sum:0.5+gelu_erf", isa, layouts::nhwc);
             check_case(s, "relu", isa, layouts::plain, false);
@@ -475,7 +494,11 @@ TEST_CASE("jit conv applies post-ops chains in registers", "[jit_conv]") {
         for (const char *s : {"mb2ic17ih9oc33oh9kh3ph1", "mb2ic64ih14oc64oh14kh1",
                               "g3mb1ic12ih7oc9oh7kh3ph1", "mb1ic16ih4iw70oc32oh4ow70kh3kw3ph1pw1",
                               "g20mb2ic20ih9oc20oh9kh3ph1"})
-            for (const char *ch : chains) check_case(s, ch, isa);
+            for (const char *ch : chains) {
+                check_case(s, ch, isa);
+                const with_fma_unit_bits fma(256);
+                check_case(s, ch, isa);
+            }
 }
 
 TEST_CASE("jit conv results do not depend on the thread count", "[jit_conv]") {

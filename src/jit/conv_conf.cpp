@@ -146,6 +146,7 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     }
     c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
     c.ocbg_inner = ocbg_inner_order(prb, W, u);
+    c.narrow_tail = avx512 && u.fma_unit_bits < 512;
     return best;
 }
 
@@ -297,6 +298,7 @@ std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, 
     const int nsp = prb.nsp, W = c.simd_w;
     const int64_t C = prb.g;
     c.depthwise = true;
+    c.narrow_tail = false; // the depthwise kernel's tail stays a masked full vector
     c.g = 1; // the channel blocks are the oc blocks of one group
     c.icg = c.ocg = C;
     c.nb_ic = 1;

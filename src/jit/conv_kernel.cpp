@@ -22,7 +22,8 @@ using namespace Xbyak;
 template <cpu_isa isa>
 conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
-      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail) {
+      c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail),
+      narrow_tail_(isa == cpu_isa::avx512 && conf.narrow_tail && oc_tail > 0 && oc_tail <= 8) {
     read_runtime_table(chain.has_runtime_params());
 }
 
@@ -239,25 +240,27 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
             // ur broadcasts held, one weight vector at a time (for few registers and many oc
             // blocks: AVX2's 4 x 3).
             for (int j : valid) vbroadcastss(Vmm(free0 + j), src(j));
-            const Vmm w(free0 + ur);
             for (int k = 0; k < nb_; ++k) {
+                const Xmm w = vec(free0 + ur, k);
                 vmovups(w, wei(k));
-                for (int j : valid) vfmadd231ps(Vmm(acc(j, k)), w, Vmm(free0 + j));
+                for (int j : valid) vfmadd231ps(vec(acc(j, k), k), w, vec(free0 + j, k));
             }
         } else if (isa == cpu_isa::avx512 && nb_ == 1) {
             // One oc block: each broadcast would feed a single FMA, so the FMA reads it as an
             // embedded {1to16} operand instead of a vbroadcastss of its own (on Zen 5 that
             // broadcast competes with the FMAs: MobileNet v2's 32 -> 16 1x1 layer at mb1 ran
             // at 73% of oneDNN on one thread).
-            vmovups(Vmm(free0), wei(0));
-            for (int j : valid) vfmadd231ps(Vmm(acc(j, 0)), Vmm(free0), ptr_b[src(j).getRegExp()]);
+            const Xmm w = vec(free0, 0);
+            vmovups(w, wei(0));
+            for (int j : valid) vfmadd231ps(vec(acc(j, 0), 0), w, ptr_b[src(j).getRegExp()]);
         } else {
             // nb weight vectors held, one broadcast at a time.
-            for (int k = 0; k < nb_; ++k) vmovups(Vmm(free0 + k), wei(k));
+            for (int k = 0; k < nb_; ++k) vmovups(vec(free0 + k, k), wei(k));
             const Vmm b(free0 + nb_);
             for (int j : valid) {
                 vbroadcastss(b, src(j));
-                for (int k = 0; k < nb_; ++k) vfmadd231ps(Vmm(acc(j, k)), Vmm(free0 + k), b);
+                for (int k = 0; k < nb_; ++k)
+                    vfmadd231ps(vec(acc(j, k), k), vec(free0 + k, k), vec(free0 + nb_, k));
             }
         }
     }

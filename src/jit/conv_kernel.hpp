@@ -54,6 +54,12 @@ private:
     void emit_post_ops_and_store(int ur);
 
     int acc(int j, int k) const { return j * nb_ + k; }
+    // Register idx as the FMAs of oc block k use it: a full vector, or 8 lanes (ymm) for a
+    // narrow tail block (conv_kernel_conf::narrow_tail); the upper lanes are then zero.
+    Xbyak::Xmm vec(int idx, int k) const {
+        if (narrow_tail_ && k == nb_ - 1) return Xbyak::Ymm(idx);
+        return Vmm(idx);
+    }
     int64_t dst_disp(int j, int k) const { return j * c_.dst_sp[2] + k * c_.dst_ocb; }
     Xbyak::Address dst_addr(int j, int k) const { return ptr[reg_dst_blk + dst_disp(j, k)]; }
     void load_operand(const operand_args &o);
@@ -66,6 +72,7 @@ private:
     post_ops chain_;
     int nb_;
     int oc_tail_;
+    bool narrow_tail_;   // the last oc block's FMAs on 8 lanes (conv_kernel_conf::narrow_tail)
     int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
     int64_t cur_ow0_ = 0;                 // the block being emitted (for operand loads)
     const row_block *cur_loop_ = nullptr; // its counted run, if any

@@ -288,8 +288,13 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not) {
+    return create_jit_conv_for(jit::current_uarch(), req, isa, why_not);
+}
+
+std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const conv_request &req,
+                                                    cpu_isa isa, std::string &why_not) {
     PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
-    const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa);
+    const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa, u);
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
     const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
@@ -302,7 +307,7 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
     const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
 
     conv_setup setup;
-    const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, aux_vecs);
+    const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, aux_vecs, u);
     PRIM_DISPATCH(reason.empty(), reason);
     setup.chain = chain;
     setup.operands = impl::operand_descs(req.attr.get_post_ops(), setup.user.dst);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/primitive_impl.hpp"
+#include "jit/uarch.hpp"
 
 namespace prim {
 namespace impl {
@@ -15,6 +16,9 @@ namespace impl {
 // isa: the highest ISA the request may use (avx2 or avx512; anything lower declines).
 std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not);
+// The same with the decisions made for the CPU u describes (tests check other CPUs' paths).
+std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const conv_request &req,
+                                                    cpu_isa isa, std::string &why_not);
 
 } // namespace impl
 } // namespace prim
