@@ -7,7 +7,9 @@
 // ordinary grouped convolution on the blocked layout (nChw16c): r times the FMAs, but on full
 // vectors at the kernel's usual efficiency. Measured (mb2, two threads, alternating with
 // oneDNN): ResNeXt-50's 32-group 3x3 56x56 layer (8 channels per group) 0.81x -> 1.05x, 64
-// groups of 4 1.07x, 128 groups of 2 20 -> 51 GFLOP/s (oneDNN 3.6: its GEMM path).
+// groups of 4 1.07x, 128 groups of 2 20 -> 51 GFLOP/s (oneDNN 3.6: its GEMM path). Where the
+// FMA units are 256 bits wide, the zero blocks cost FLOPs that 16 lanes do not pay back, and
+// such layers run on the 8-lane kernels instead (conv_kernel_isa(), conv_conf.cpp).
 //
 // The weights are expanded on every call (they are small: 32 groups of 8x8x3x3 here): the
 // user's layout, or plain goihw for 'any', becomes the block-diagonal packed layout.
