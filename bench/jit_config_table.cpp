@@ -63,7 +63,7 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
             ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
             : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
     prim::jit::conv_setup s;
-    const std::string why = prim::jit::init_conv_conf(s, req, isa, aux);
+    const std::string why = prim::jit::init_conv_conf(s, req, isa, allowed, aux);
     const prim::jit::conv_conf &c = s.conf;
     std::printf("conv,%s,%s,", prim::cpu_isa_name(allowed), prim::impl::to_string(p).c_str());
     if (!why.empty()) {

@@ -561,6 +561,26 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
         CHECK(impl->src_md().layout() == "aBcd" + w + "b");
         CHECK(impl->wei_md().layout() == "Abcde" + w + "a");
     }
+    if (prim::jit::detect_cpu_isa() >= cpu_isa::avx512) {
+        // 256-bit FMA units: 32 groups of 8 on the 8-lane kernels, in the 16-channel blocks of
+        // the AVX-512 layers around them (two groups a block), read and written without copies.
+        const with_fma_unit_bits fma(256);
+        conv_request req;
+        req.prb = bdl::parse_conv_problem("g32mb2ic256ih14oc256oh14kh3ph1");
+        req.src = memory::desc({2, 256, 14, 14}, memory::data_type::f32, memory::format_tag::any);
+        req.dst = req.src;
+        req.wei = memory::desc({32, 8, 8, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+        std::string why;
+        auto impl = prim::impl::create_jit_conv_for(test_uarch, req, cpu_isa::avx512, why);
+        REQUIRE(impl);
+        CHECK(impl->name() == "jit:avx2");
+        CHECK(impl->src_md().layout() == "aBcd16b");
+        CHECK(impl->dst_md().layout() == "aBcd16b");
+        req.src = req.dst = memory::desc({2, 256, 14, 14}, memory::data_type::f32, "aBcd8b");
+        impl = prim::impl::create_jit_conv_for(test_uarch, req, cpu_isa::avx512, why);
+        REQUIRE(impl);
+        CHECK(impl->name() == "jit:avx2"); // its own blocks too
+    }
     std::string why;
     conv_request req;
     req.prb = bdl::parse_conv_problem("mb2ic16ih8oc16oh8kh3ph1");

@@ -159,13 +159,15 @@ std::string set_strides(conv_conf &c, const data_geom &src, const memory::desc &
     c.src_ic = src.s_c * f;
     c.src_icb = (src.blk == 1 ? W * src.s_c : src.s_cb) * f;
     c.src_n = src.s_n * f;
-    c.src_g = (src.blk == 1 ? c.icg * src.s_c : c.icg / src.blk * src.s_cb) * f;
+    c.src_cblk = src.blk;
+    c.src_cb = src.s_cb * f;
     for (int sp = 0; sp < 3; ++sp) c.src_sp[sp] = src.s_sp[sp] * f;
 
     // dst: vectors of W channels are contiguous.
     c.dst_ocb = (dst.blk == 1 ? W : dst.s_cb) * f;
     c.dst_n = dst.s_n * f;
-    c.dst_g = (dst.blk == 1 ? c.ocg : c.ocg / dst.blk * dst.s_cb) * f;
+    c.dst_cblk = dst.blk;
+    c.dst_cb = dst.s_cb * f;
     for (int sp = 0; sp < 3; ++sp) c.dst_sp[sp] = dst.s_sp[sp] * f;
 
     // wei: the packed layout; strides are per block index along blocked dims.
@@ -380,13 +382,17 @@ cpu_isa conv_kernel_isa(const conv_problem &prb, cpu_isa max_isa, const uarch &u
 
 std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs,
                            const uarch &u) {
+    return init_conv_conf(s, req, isa, isa, aux_vecs, u);
+}
+
+std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, cpu_isa max_isa,
+                           int aux_vecs, const uarch &u) {
     const conv_problem &prb = req.prb;
     s.chain = req.attr.get_post_ops();
     s.conf.with_bias = req.with_bias;
     if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1) return init_depthwise(s, req, isa, aux_vecs, u);
     const int nsp = prb.nsp, W = isa == cpu_isa::avx512 ? 16 : 8;
     const bool grouped = req.wei.ndims() == nsp + 3;
-    const std::string blocked = blocked_data_pattern(nsp, W);
     const std::string nhwc = channels_last_pattern(nsp);
     // Groups smaller than a vector become vector-wide ones (conv_merged_groups.hpp): from here
     // on kprb is the problem the kernel runs.
@@ -395,18 +401,24 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
 
     // src and dst: 'any' becomes channel-blocked when groups start on block boundaries (nhwc
     // otherwise, and for the few channels of a first layer); a given layout is read directly
-    // when the kernel can, else repacked to nhwc per call.
+    // when the kernel can, else repacked to nhwc per call. Blocks of W channels; or, for 8-lane
+    // kernels on a CPU with AVX-512 whose groups are one vector each, the 16-channel blocks of
+    // the AVX-512 layers around them, two groups to a block (conv_conf::src_group()).
+    const int64_t wide = max_isa >= cpu_isa::avx512 && W == 8 && kprb.g % 2 == 0
+                    && kprb.icg() == W && kprb.ocg() == W ? 16 : W;
     const bool src_blk_ok = kprb.g == 1 || kprb.icg() % W == 0;
     const bool dst_blk_ok = kprb.g == 1 || kprb.ocg() % W == 0;
+    const std::string blocked = blocked_data_pattern(nsp, static_cast<int>(wide));
     s.user.src = req.src.is_any() ? make_desc(req.src, src_blk_ok && prb.ic >= W ? blocked : nhwc)
                                   : req.src;
     s.user.dst = req.dst.is_any() ? make_desc(req.dst, dst_blk_ok ? blocked : nhwc) : req.dst;
+    auto blocks_ok = [&](const data_geom &d) { return d.blk == W || d.blk == wide; };
     const data_geom user_sg = analyze_data_desc(s.user.src, nsp);
-    const bool src_direct
-            = user_sg.ok && (user_sg.blk == 1 || (user_sg.blk == W && user_sg.s_c == 1 && src_blk_ok));
+    const bool src_direct = user_sg.ok
+            && (user_sg.blk == 1 || (blocks_ok(user_sg) && user_sg.s_c == 1 && src_blk_ok));
     const data_geom user_dg = analyze_data_desc(s.user.dst, nsp);
-    const bool dst_direct
-            = user_dg.ok && user_dg.s_c == 1 && (user_dg.blk == 1 || (user_dg.blk == W && dst_blk_ok));
+    const bool dst_direct = user_dg.ok && user_dg.s_c == 1
+            && (user_dg.blk == 1 || (blocks_ok(user_dg) && dst_blk_ok));
     s.ksrc = src_direct ? s.user.src : make_desc(req.src, nhwc);
     s.kdst = dst_direct ? s.user.dst : make_desc(req.dst, nhwc);
     data_geom sg = analyze_data_desc(s.ksrc, nsp), dg = analyze_data_desc(s.kdst, nsp);

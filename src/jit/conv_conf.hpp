@@ -73,8 +73,18 @@ struct conv_conf : conv_kernel_conf {
     int oc_tail = 0;          // valid channels of the last oc block, 0 when ocg % W == 0
     int nb_oc = 1;            // oc blocks per kernel call
     int64_t n_ocbg = 1;       // oc block groups per group: ceil(n_ocb / nb_oc)
-    // Byte strides per image and per group (the group's first channel) of src, wei, dst.
-    int64_t src_n = 0, src_g = 0, wei_g = 0, dst_n = 0, dst_g = 0;
+    // Byte strides per image of src and dst, per group of the packed weights.
+    int64_t src_n = 0, wei_g = 0, dst_n = 0;
+    // The data layouts' channel blocks: channels per block (1: plain) and bytes between blocks
+    // (plain: between channels). A block may hold two kernel groups (8-channel groups in the
+    // 16-channel blocks of an AVX-512 machine's layouts, see conv_kernel_isa()).
+    int64_t src_cblk = 1, src_cb = 0, dst_cblk = 1, dst_cb = 0;
+    // Bytes from a tensor's channel 0 to group g's first channel.
+    int64_t src_group(int64_t g) const { return channel_bytes(g * icg, src_cblk, src_cb, src_ic); }
+    int64_t dst_group(int64_t g) const { return channel_bytes(g * ocg, dst_cblk, dst_cb, 4); }
+    static int64_t channel_bytes(int64_t c, int64_t cblk, int64_t cb, int64_t c_bytes) {
+        return c / cblk * cb + c % cblk * c_bytes;
+    }
     // Threading order: oc block groups innermost (the weights of a group stay in L2 while src
     // rows are reused) or outermost (large weights: each thread keeps a slice of them).
     bool ocbg_inner = false;
@@ -109,6 +119,10 @@ cpu_isa conv_kernel_isa(const impl::conv_problem &prb, cpu_isa max_isa,
 // the cache-size decisions read (another CPU's in tests and bench/prim_jit_config_table).
 std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
                            int aux_vecs, const uarch &u = current_uarch());
+// The same for the 8-lane kernels conv_kernel_isa() chose on a CPU with AVX-512: its groups of 8
+// channels read and write the 16-channel blocks the AVX-512 layers around them use.
+std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
+                           cpu_isa max_isa, int aux_vecs, const uarch &u = current_uarch());
 
 // What one kernel call computes: a full output row (all OW pixels) of nb_oc oc blocks, at one
 // (image, group, oc block group, od, oh). Pointers already point at the first valid kd/kh tap.
