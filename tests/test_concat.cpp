@@ -107,7 +107,7 @@ TEST_CASE("concat: same dense layout takes the copy path, every rank and axis", 
     for (const case_t &c : cases) {
         INFO(c.lay << " axis " << c.axis << " inputs " << c.ds.size());
         const std::vector<std::string> lays(c.ds.size(), c.lay);
-        for (const std::string dst : {std::string(), std::string(c.lay)}) {
+        for (const std::string &dst : {std::string(), std::string(c.lay)}) {
             const result r = run_concat(c.ds, lays, c.axis, dst);
             CHECK(r.impl == "copy");
             CHECK(r.got == r.want);

@@ -278,7 +278,7 @@ op_spec BIN(algorithm alg, bool per_channel) {
 void run_all(const plan_case &c) {
     for (const cpu_isa isa : isas()) {
         DYNAMIC_SECTION(c.name << " on " << cpu_isa_name(isa)) {
-            runner r {c, isa};
+            runner r {c, isa, std::mt19937 {7}, {}, {}, {}};
             r.run();
         }
     }
