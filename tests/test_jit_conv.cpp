@@ -183,11 +183,10 @@ bool exact_chain(const post_ops &po) {
 }
 
 // Compares the JIT result with the reference; exact unless the chain is transcendental.
-void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
-                layouts lay = layouts::any, bool with_bias = true) {
+void check_inputs(const std::string &desc, const buffers &in, const std::string &chain, cpu_isa isa,
+                  layouts lay = layouts::any, bool with_bias = true) {
     const conv_problem p = bdl::parse_conv_problem(desc);
     const post_ops po = prim::parse_post_ops(chain);
-    const buffers in = make_inputs(p, 42);
     std::vector<float> ref = in.dst_old;
     prim::impl::ref_conv_fwd(p, in.src.data(), in.wei.data(), with_bias ? in.bias.data() : nullptr,
                              po, ref.data());
@@ -208,6 +207,11 @@ void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
               << " got " << (errors ? got[first_bad] : 0.f) << " want "
               << (errors ? ref[first_bad] : 0.f));
     CHECK(errors == 0);
+}
+
+void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
+                layouts lay = layouts::any, bool with_bias = true) {
+    check_inputs(desc, make_inputs(bdl::parse_conv_problem(desc), 42), chain, isa, lay, with_bias);
 }
 
 std::vector<cpu_isa> isas() {
@@ -476,6 +480,29 @@ TEST_CASE("jit conv: small groups merged into vector-wide ones", "[jit_conv]") {
             check_case(s, "relu", isa, layouts::plain, false);
             check_case(s, "", isa, layouts::blocked16);
             check_case(s, "sum", isa, layouts::wei_spatial_first);
+        }
+}
+
+TEST_CASE("jit conv: an infinite or NaN input stays in its own group", "[jit_conv]") {
+    // Merged groups multiply every input channel by a whole vector of weights, zero outside its
+    // group: inf * 0 would put NaN into the other groups' outputs. Each group's outputs must be
+    // the reference's: infinite or NaN where their own inputs are, finite elsewhere.
+    for (int bits : {512, 256})
+    for (cpu_isa isa : isas())
+        for (const char *s : {"g4mb1ic16ih5oc16oh5kh3ph1", "g8mb1ic16ih5oc16oh5kh1",
+                              "g2mb1ic16ih5oc16oh5kh3ph1", "g32mb1ic256ih6oc256oh6kh3ph1",
+                              "g16mb1ic64ih5iw7oc64oh5ow7kh1kw3pw1"}) {
+            const with_fma_unit_bits fma(bits);
+            const conv_problem p = bdl::parse_conv_problem(s);
+            buffers in = make_inputs(p, 7);
+            const int64_t plane = p.i[0] * p.i[1] * p.i[2];
+            in.src[1 * plane + 3] = INFINITY;         // image 0, channel 1 (group 0)
+            in.src[6 * plane + 2] = -INFINITY;        // channel 6
+            in.src[(p.ic - 1) * plane] = NAN;         // the last group's last channel
+            for (const char *chain : {"", "relu", "sum"}) {
+                check_inputs(s, in, chain, isa);
+                check_inputs(s, in, chain, isa, layouts::blocked16);
+            }
         }
 }
 

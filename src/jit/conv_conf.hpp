@@ -40,6 +40,10 @@ struct conv_kernel_conf {
     int64_t s[3] = {1, 1, 1}, p[3] = {0, 0, 0};
     int64_t dil[3] = {1, 1, 1}; // distance between taps: benchdnn's d + 1
     int64_t nb_ic = 0;        // ic blocks of W per group, the last one possibly partial
+    // Merged small groups (conv_merged_groups.hpp): the channels of one user group, 0 when not
+    // merged. Each input channel then adds only into its own group's lanes, so that an inf or
+    // NaN input times the zero weights of the other groups does not reach their outputs.
+    int64_t merged_cg = 0;
 
     // Byte strides. src: per ic inside a block, per ic block, per pixel along d/h/w.
     int64_t src_ic = 0, src_icb = 0, src_sp[3] = {0, 0, 0};

@@ -201,14 +201,27 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
         push(reg_src_kh);
         push(reg_wei_kh);
     }
-    mov(reg_tmp, n_ic);
-    Label loop;
-    L(loop);
-    emit_ic_step(ur, ow0, interior);
-    add(reg_src_kh, static_cast<int>(c_.src_ic)); // fits: set_strides checks it
-    add(reg_wei_kh, static_cast<int>(c_.wei_ic));
-    dec(reg_tmp);
-    jnz(loop, T_NEAR);
+    // Merged groups: one loop per user group, whose channels add into its lanes only
+    // (group_lanes()); a block of merged groups is always whole (n_ic == W).
+    const int groups = c_.merged_cg > 0 ? n_ic / static_cast<int>(c_.merged_cg) : 1;
+    // AVX2: the lane mask in the register after the FMAs' (conv_conf.cpp counts it).
+    lane_mask_vreg_ = ur * nb_ + (c_.hold_bcast ? ur + 1 : nb_ + 1);
+    for (int grp = 0; grp < groups; ++grp) {
+        cur_group_ = c_.merged_cg > 0 ? grp : -1;
+        if (cur_group_ >= 0) {
+            if (isa == cpu_isa::avx512) kmovw(group_opmask, group_lanes(grp));
+            else vmovups(Vmm(lane_mask_vreg_), group_lanes(grp));
+        }
+        mov(reg_tmp, n_ic / groups);
+        Label loop;
+        L(loop);
+        emit_ic_step(ur, ow0, interior);
+        add(reg_src_kh, static_cast<int>(c_.src_ic)); // fits: set_strides checks it
+        add(reg_wei_kh, static_cast<int>(c_.wei_ic));
+        dec(reg_tmp);
+        jnz(loop, T_NEAR);
+    }
+    cur_group_ = -1;
     if (restore_from_stack) {
         pop(reg_wei_kh);
         pop(reg_src_kh);
@@ -216,6 +229,25 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
         sub(reg_src_kh, static_cast<int>(n_ic * c_.src_ic));
         sub(reg_wei_kh, static_cast<int>(n_ic * c_.wei_ic));
     }
+}
+
+template <cpu_isa isa>
+Xbyak::Address conv_kernel<isa>::group_lanes(int grp) {
+    const int cg = static_cast<int>(c_.merged_cg), W = c_.simd_w;
+    if (isa == cpu_isa::avx512) { // a row of opmask words, one per group
+        std::vector<uint32_t> masks(static_cast<size_t>(W / cg));
+        for (int g = 0; g < W / cg; ++g) masks[g] = ((1u << cg) - 1u) << (g * cg);
+        return ptr[reg_table + table().offset_of_row(masks) + grp * 4];
+    }
+    std::vector<uint32_t> lanes(static_cast<size_t>(W), 0u); // -1 in the group's lanes
+    for (int i = grp * cg; i < (grp + 1) * cg; ++i) lanes[i] = 0xffffffffu;
+    return ptr[reg_table + table().offset_of_row(lanes)];
+}
+
+template <cpu_isa isa>
+void conv_kernel<isa>::broadcast(const Vmm &b, const Xbyak::Address &src) {
+    vbroadcastss(b, src);
+    if (isa != cpu_isa::avx512 && cur_group_ >= 0) vandps(b, b, Vmm(lane_mask_vreg_));
 }
 
 // The FMAs of the input channel at reg_src_kh / reg_wei_kh over every kw tap.
@@ -239,11 +271,11 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
         if (c_.hold_bcast) {
             // ur broadcasts held, one weight vector at a time (for few registers and many oc
             // blocks: AVX2's 4 x 3).
-            for (int j : valid) vbroadcastss(Vmm(free0 + j), src(j));
+            for (int j : valid) broadcast(Vmm(free0 + j), src(j));
             for (int k = 0; k < nb_; ++k) {
                 const Xmm w = vec(free0 + ur, k);
                 vmovups(w, wei(k));
-                for (int j : valid) vfmadd231ps(vec(acc(j, k), k), w, vec(free0 + j, k));
+                for (int j : valid) vfmadd231ps(acc_vec(j, k), w, vec(free0 + j, k));
             }
         } else if (isa == cpu_isa::avx512 && nb_ == 1) {
             // One oc block: each broadcast would feed a single FMA, so the FMA reads it as an
@@ -252,15 +284,15 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
             // at 73% of oneDNN on one thread).
             const Xmm w = vec(free0, 0);
             vmovups(w, wei(0));
-            for (int j : valid) vfmadd231ps(vec(acc(j, 0), 0), w, ptr_b[src(j).getRegExp()]);
+            for (int j : valid) vfmadd231ps(acc_vec(j, 0), w, ptr_b[src(j).getRegExp()]);
         } else {
             // nb weight vectors held, one broadcast at a time.
             for (int k = 0; k < nb_; ++k) vmovups(vec(free0 + k, k), wei(k));
             const Vmm b(free0 + nb_);
             for (int j : valid) {
-                vbroadcastss(b, src(j));
+                broadcast(b, src(j));
                 for (int k = 0; k < nb_; ++k)
-                    vfmadd231ps(vec(acc(j, k), k), vec(free0 + k, k), vec(free0 + nb_, k));
+                    vfmadd231ps(acc_vec(j, k), vec(free0 + k, k), vec(free0 + nb_, k));
             }
         }
     }

@@ -60,6 +60,16 @@ private:
         if (narrow_tail_ && k == nb_ - 1) return Xbyak::Ymm(idx);
         return Vmm(idx);
     }
+    // Accumulator (j, k) as an FMA's destination: on AVX-512, within a merged group's loop,
+    // merge-masked to the group's lanes (conv_kernel_conf::merged_cg).
+    Xbyak::Xmm acc_vec(int j, int k) const {
+        const Xbyak::Xmm a = vec(acc(j, k), k);
+        return isa == cpu_isa::avx512 && cur_group_ >= 0 ? a | group_opmask : a;
+    }
+    // A broadcast of src; on AVX2, within a merged group's loop, zero outside the group's lanes.
+    void broadcast(const Vmm &b, const Xbyak::Address &src);
+    // The table entry of merged group grp's lanes: its opmask word (AVX-512) or lane mask (AVX2).
+    Xbyak::Address group_lanes(int grp);
     int64_t dst_disp(int j, int k) const { return j * c_.dst_sp[2] + k * c_.dst_ocb; }
     Xbyak::Address dst_addr(int j, int k) const { return ptr[reg_dst_blk + dst_disp(j, k)]; }
     void load_operand(const operand_args &o);
@@ -73,6 +83,11 @@ private:
     int nb_;
     int oc_tail_;
     bool narrow_tail_;   // the last oc block's FMAs on 8 lanes (conv_kernel_conf::narrow_tail)
+    int cur_group_ = -1; // the merged group whose channels are being emitted, -1 outside
+    int lane_mask_vreg_ = -1; // AVX2: the register holding cur_group_'s lane mask
+    // AVX-512: the merged group's lanes during the FMAs (the injector's k2..k7 are free until
+    // its compute(); k1 is the tail mask).
+    const Xbyak::Opmask group_opmask = Xbyak::util::k2;
     int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
     int64_t cur_ow0_ = 0;                 // the block being emitted (for operand loads)
     const row_block *cur_loop_ = nullptr; // its counted run, if any
