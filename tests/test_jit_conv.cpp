@@ -32,11 +32,16 @@ using prim::impl::conv_request;
 
 namespace {
 
-// The CPU run_jit() configures the JIT for: this one, but with FMA units of the width a test
-// sets (with_fma_unit_bits), so that both widths' code paths are checked on every machine:
+// The CPU run_jit() configures the JIT for: this one, but with 512-bit FMA units unless a test
+// sets 256 (with_fma_unit_bits), so that both widths' code paths are checked on every machine:
 // 256 bits gives AVX-512 kernels 8-lane FMAs for narrow oc tails and AVX2 kernels for small
-// merged groups (uarch::fma_unit_bits).
-prim::jit::uarch test_uarch = prim::jit::current_uarch();
+// merged groups (uarch::fma_unit_bits). (The benchdnn_lite batches run this CPU's own width.)
+prim::jit::uarch full_width_uarch() {
+    prim::jit::uarch u = prim::jit::current_uarch();
+    u.fma_unit_bits = 512;
+    return u;
+}
+prim::jit::uarch test_uarch = full_width_uarch();
 struct with_fma_unit_bits {
     explicit with_fma_unit_bits(int bits) : saved(test_uarch.fma_unit_bits) {
         test_uarch.fma_unit_bits = bits;

@@ -148,7 +148,7 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     }
     c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
     c.ocbg_inner = ocbg_inner_order(prb, W, u);
-    c.narrow_tail = avx512 && u.fma_unit_bits < 512;
+    c.narrow_tail = avx512 && u.fma_unit_bits < 512 && c.oc_tail > 0 && c.oc_tail <= 8;
     return best;
 }
 

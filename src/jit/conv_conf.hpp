@@ -63,8 +63,9 @@ struct conv_kernel_conf {
     // the broadcasts (ur * nb + nb + 1).
     bool hold_bcast = false;
     bool with_bias = false;
-    // AVX-512: the FMAs of an oc tail block of 8 lanes or fewer run on 8-lane (ymm) registers,
-    // which cost a CPU with 256-bit FMA units half a 16-lane FMA (uarch::fma_unit_bits).
+    // AVX-512 with an oc tail of 8 lanes or fewer: the tail block's FMAs run on 8-lane (ymm)
+    // registers, which cost a CPU with 256-bit FMA units half a 16-lane FMA
+    // (uarch::fma_unit_bits).
     bool narrow_tail = false;
     bool pad_[5] = {};        // explicit zero padding: every byte of the struct is in its key
 };

@@ -23,7 +23,7 @@ template <cpu_isa isa>
 conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
       c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail),
-      narrow_tail_(isa == cpu_isa::avx512 && conf.narrow_tail && oc_tail > 0 && oc_tail <= 8) {
+      narrow_tail_(isa == cpu_isa::avx512 && conf.narrow_tail && oc_tail > 0) {
     read_runtime_table(chain.has_runtime_params());
 }
 
