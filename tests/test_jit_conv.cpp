@@ -597,11 +597,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
         // 256-bit FMA units: 32 groups of 8 on the 8-lane kernels, in the 16-channel blocks of
         // the AVX-512 layers around them (two groups a block), read and written without copies.
         const with_fma_unit_bits fma(256);
-        conv_request req;
-        req.prb = bdl::parse_conv_problem("g32mb2ic256ih14oc256oh14kh3ph1");
-        req.src = memory::desc({2, 256, 14, 14}, memory::data_type::f32, memory::format_tag::any);
-        req.dst = req.src;
-        req.wei = memory::desc({32, 8, 8, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+        conv_request req = any_request("g32mb2ic256ih14oc256oh14kh3ph1");
         std::string why;
         auto impl = prim::impl::create_jit_conv_for(test_uarch, req, cpu_isa::avx512, why);
         REQUIRE(impl);
