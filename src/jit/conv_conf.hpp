@@ -8,8 +8,11 @@
 // Layouts the kernel reads directly (anything else is repacked by the primitive):
 //   src: any plain layout (nchw, nhwc, ...), or channel-blocked by the vector width (nChw16c
 //        on AVX-512, nChw8c on AVX2); channel c of a group lives at
-//        (c / W) * src_icb + (c % W) * src_ic.
-//   dst: channels innermost (nhwc) or channel-blocked by W: one oc block is one contiguous vector.
+//        (c / W) * src_icb + (c % W) * src_ic from the group's first channel (src_group()).
+//        8-lane kernels of 8-channel groups on a CPU with AVX-512 also read nChw16c, two groups
+//        to a block (conv_kernel_isa()).
+//   dst: channels innermost (nhwc) or channel-blocked by W (or 16, as src): one oc block is one
+//        contiguous vector.
 //   wei: the packed layout of packed_weights_desc(): per group, oc block, ic block, kd, kh, kw,
 //        W input channels of W output channels each (OIhw16i16o; grouped gOIhw16i16o).
 #pragma once
