@@ -3,7 +3,10 @@
 // no tap at all), strides, dilations, negative end padding, groups, depthwise, 1D/3D, 1x1, a
 // first layer with ic = 3, wide rows (the middle-block loop), and post-ops chains with sums at
 // every place. Inputs are small integers, so convolution results are exact and compared with
-// threshold 0; chains with transcendental functions get a small relative tolerance.
+// threshold 0; chains with transcendental functions get a small relative tolerance. The JIT is
+// configured for 512-bit FMA units and, where a test says so, 256-bit ones (narrow oc tails,
+// 8-lane kernels for small groups), whatever this CPU has; infinite and NaN inputs check that
+// merged groups keep to their own lanes.
 #include <catch2/catch.hpp>
 
 #include <cmath>
