@@ -368,13 +368,10 @@ std::vector<row_block> plan_row(const conv_kernel_conf &c) {
 
 cpu_isa conv_kernel_isa(const conv_problem &prb, cpu_isa max_isa, const uarch &u) {
     if (max_isa < cpu_isa::avx512) return cpu_isa::avx2;
-    // FMAs per useful one with W lanes: groups of cg channels (cg < W dividing W) are merged
-    // W / cg at a time (conv_merged_groups.cpp), depthwise apart (its own kernel, no zeros).
-    const int64_t cg = prb.icg();
-    const bool small_groups = prb.g > 1 && cg > 1 && prb.ocg() == cg;
-    auto zero_factor = [&](int64_t W) {
-        return small_groups && cg < W && W % cg == 0 && prb.g % (W / cg) == 0 ? W / cg : 1;
-    };
+    // FMAs per useful one with W lanes: small groups are merged r at a time with zero blocks
+    // (conv_merged_groups.cpp); depthwise apart (its own kernel, no zeros).
+    const bool depthwise = prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1;
+    auto zero_factor = [&](int W) { return depthwise ? 1 : merged_groups::factor(prb, W); };
     // 16 lanes cost zero_factor(16) / zero_factor(8) times the FMAs of 8 lanes, and run them
     // fma_unit_bits / 256 times as fast. Measured on the Zen 4 (256-bit units), ResNeXt's
     // 32 groups of 8 (3x3, 56x56, mb2, one thread): 16 lanes 52 GFLOP/s, 8 lanes 95 (oneDNN

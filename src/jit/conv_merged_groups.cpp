@@ -18,11 +18,17 @@ memory::dims weight_dims(const impl::conv_problem &prb, int64_t g, int64_t cg) {
 
 } // namespace
 
-bool merged_groups::init(impl::conv_problem &prb, int simd_w, const memory::desc &user_wei) {
+int merged_groups::factor(const impl::conv_problem &prb, int simd_w) {
     const int64_t cg = prb.icg();
-    if (prb.g <= 1 || prb.ocg() != cg || cg >= simd_w || simd_w % cg != 0) return false;
+    if (prb.g <= 1 || prb.ocg() != cg || cg >= simd_w || simd_w % cg != 0) return 1;
     const int r = static_cast<int>(simd_w / cg);
-    if (r > max_r || prb.g % r != 0) return false;
+    return r > max_r || prb.g % r != 0 ? 1 : r;
+}
+
+bool merged_groups::init(impl::conv_problem &prb, int simd_w, const memory::desc &user_wei) {
+    const int r = factor(prb, simd_w);
+    if (r == 1) return false;
+    const int64_t cg = prb.icg();
     r_ = r;
     g_ = prb.g;
     cg_ = cg;

@@ -30,6 +30,8 @@ public:
     // Then prb is rewritten to g / r groups of simd_w channels, and user_wei (or plain goihw
     // for 'any') is the layout execute() expands from.
     bool init(impl::conv_problem &prb, int simd_w, const memory::desc &user_wei);
+    // The r init() would merge for prb on simd_w lanes: 1 when it would not merge.
+    static int factor(const impl::conv_problem &prb, int simd_w);
     bool enabled() const { return r_ > 1; }
     // The weights desc the user passes at execution.
     const memory::desc &user_wei_md() const { return user_wei_md_; }
