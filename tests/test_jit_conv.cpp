@@ -211,7 +211,8 @@ void check_inputs(const std::string &desc, const buffers &in, const std::string 
         if (!ok && errors++ == 0) first_bad = i;
     }
     INFO(desc << " chain '" << chain << "' isa " << prim::cpu_isa_name(isa) << " FMA units "
-              << test_uarch.fma_unit_bits << " bits layouts " << static_cast<int>(lay) << " impl " << name << " first bad index " << first_bad
+              << test_uarch.fma_unit_bits << " bits layouts " << static_cast<int>(lay) << " impl "
+              << name << " first bad index " << first_bad
               << " got " << (errors ? got[first_bad] : 0.f) << " want "
               << (errors ? ref[first_bad] : 0.f));
     CHECK(errors == 0);

@@ -204,7 +204,8 @@ private:
         enum { OCBG, OH_, OD_, N, G };
         const int order_inner[5] = {OCBG, OH_, OD_, N, G}, order_outer[5] = {OH_, OD_, N, OCBG, G};
         const int order_groups_inner[5] = {G, OCBG, OH_, OD_, N};
-        const bool groups_side_by_side = c_.g > 1 && c_.src_cblk == 1 && c_.src_group(1) < c_.src_sp[2];
+        const bool groups_side_by_side
+                = c_.g > 1 && c_.src_cblk == 1 && c_.src_group(1) < c_.src_sp[2];
         const int *order = groups_side_by_side ? order_groups_inner
                                                : c_.ocbg_inner ? order_inner : order_outer;
         const int64_t size[5] = {c_.n_ocbg, OH, OD, c_.mb, c_.g};

@@ -23,8 +23,9 @@ struct uarch {
     // The width of the FMA units in bits. A Zen 4 runs each 512-bit instruction on two halves
     // of 256-bit units, so 16-lane vectors bring it no more FLOPs per cycle than 8-lane ones
     // (its two-thread FMA loop: 234-236 GFLOP/s either way); the Xeons and Zen 5 have 512-bit
-    // units. Where 16 lanes would waste more of each vector than 8 (small groups merged with
-    // zero blocks), the convolution then takes 8 (conv_kernel_isa(), conv_conf.cpp).
+    // units. Where 16 lanes would waste more of each vector than 8, the convolution then takes
+    // 8: small groups merged with zero blocks (conv_kernel_isa()) and oc tails of 8 lanes or
+    // fewer (conv_kernel_conf::narrow_tail), both in conv_conf.cpp.
     int fma_unit_bits = 512;
     // A blocking over several oc blocks whose weights exceed this loses 15% in the cost model:
     // they no longer stay in L2 while a thread walks its rows. (L2 per core: 1 MiB on Zen 5.)
