@@ -99,8 +99,9 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     // weights of one oc block group should stay in L2 while a thread walks its rows.
     const int64_t OW = c.o[2];
     const int post_regs = aux_vecs + (!avx512 && c.oc_tail ? 1 : 0);
-    // AVX2 with merged groups keeps each group's lane mask in a register during the FMAs.
-    const int lane_mask_regs = !avx512 && c.merged_cg > 0 ? 1 : 0;
+    // AVX2 without AVX-512VL's opmasks keeps a merged group's lane mask in a register during
+    // the FMAs.
+    const int lane_mask_regs = !avx512 && !c.evex && c.merged_cg > 0 ? 1 : 0;
     const int ur_cap = avx512 ? 28 : 14; // bounds the code size of one block
     const double wei_bytes_per_block = 4.0 * W * c.icg * c.k[0] * c.k[1] * c.k[2];
     // A strided 1x1 convolution read in place broadcasts pixels that share no cache line (no
@@ -251,12 +252,11 @@ bool flatten_rows(conv_problem &p, data_geom &sg, data_geom &dg) {
 // ic512 14x14 -> oc16, +8% in the model, ran 10% faster merged), any gain on AVX2, whose
 // blocks of 3-6 pixels leave tails on short rows (ResNet-50's 14x14 and 7x7 1x1 layers: +1-3%).
 void merge_rows_if_better(conv_problem &p, data_geom &sg, data_geom &dg, cpu_isa isa,
-                          int aux_vecs, int64_t merged_cg, const uarch &u) {
+                          int aux_vecs, const conv_conf &kernel_kind, const uarch &u) {
     conv_problem merged = p;
     data_geom msg = sg, mdg = dg;
     if (!flatten_rows(merged, msg, mdg)) return;
-    conv_conf as_is, as_merged;
-    as_is.merged_cg = as_merged.merged_cg = merged_cg;
+    conv_conf as_is = kernel_kind, as_merged = kernel_kind; // merged_cg and evex: see below
     const double eff = init_blocking(as_is, p, isa, aux_vecs, u);
     const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs, u);
     if (eff < 0 || merged_eff < 0) return;
@@ -436,8 +436,10 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     const int dense_aux = isa == cpu_isa::avx512
             ? std::max(aux_vecs, post_ops_injector<cpu_isa::avx512>::interleaved_aux_vecs_count(s.chain))
             : aux_vecs;
-    s.conf.merged_cg = s.merged_groups.enabled() ? prb.icg() : 0; // read by the blocking
-    merge_rows_if_better(kprb, sg, dg, isa, dense_aux, s.conf.merged_cg, u);
+    // Read by the blocking, as the kernel's registers depend on them.
+    s.conf.merged_cg = s.merged_groups.enabled() ? prb.icg() : 0;
+    s.conf.evex = isa == cpu_isa::avx2 && max_isa >= cpu_isa::avx512;
+    merge_rows_if_better(kprb, sg, dg, isa, dense_aux, s.conf, u);
     if (init_blocking(s.conf, kprb, isa, dense_aux, u) < 0) return too_many_spares(aux_vecs);
 
     if (!set_weights_and_bias(s, req, s.merged_groups.enabled()

@@ -70,7 +70,10 @@ struct conv_kernel_conf {
     // registers, which cost a CPU with 256-bit FMA units half a 16-lane FMA
     // (uarch::fma_unit_bits).
     bool narrow_tail = false;
-    bool pad_[5] = {};        // explicit zero padding: every byte of the struct is in its key
+    // 8-lane kernels on a CPU with AVX-512 (conv_kernel_isa()): they may use AVX-512VL's
+    // encodings, embedded {1to8} broadcasts and opmasks.
+    bool evex = false;
+    bool pad_[4] = {};        // explicit zero padding: every byte of the struct is in its key
 };
 
 // The whole configuration: what the kernels read, and what only the primitive's threading loops

@@ -23,7 +23,8 @@ template <cpu_isa isa>
 conv_kernel<isa>::conv_kernel(const conv_kernel_conf &conf, const post_ops &chain, int nb, int oc_tail)
     : jit_generator(std::string("conv_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
       c_(conf), chain_(chain), nb_(nb), oc_tail_(oc_tail),
-      narrow_tail_(isa == cpu_isa::avx512 && conf.narrow_tail && oc_tail > 0) {
+      narrow_tail_(isa == cpu_isa::avx512 && conf.narrow_tail && oc_tail > 0),
+      opmasks_(isa == cpu_isa::avx512 || conf.evex) {
     read_runtime_table(chain.has_runtime_params());
 }
 
@@ -211,7 +212,7 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
     for (int grp = 0; grp < groups; ++grp) {
         cur_group_ = c_.merged_cg > 0 ? grp : -1;
         if (cur_group_ >= 0) {
-            if (isa == cpu_isa::avx512) kmovw(group_opmask, group_lanes(grp));
+            if (opmasks_) kmovw(group_opmask, group_lanes(grp));
             else vmovups(Vmm(lane_mask_vreg_), group_lanes(grp));
         }
         mov(reg_tmp, n_ic / groups);
@@ -236,7 +237,7 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
 template <cpu_isa isa>
 Xbyak::Address conv_kernel<isa>::group_lanes(int grp) {
     const int cg = static_cast<int>(c_.merged_cg), W = c_.simd_w;
-    if (isa == cpu_isa::avx512) { // a row of opmask words, one per group
+    if (opmasks_) { // a row of opmask words, one per group
         std::vector<uint32_t> masks(static_cast<size_t>(W / cg));
         for (int g = 0; g < W / cg; ++g) masks[g] = ((1u << cg) - 1u) << (g * cg);
         return ptr[reg_table + table().offset_of_row(masks) + grp * 4];
@@ -249,7 +250,7 @@ Xbyak::Address conv_kernel<isa>::group_lanes(int grp) {
 template <cpu_isa isa>
 void conv_kernel<isa>::broadcast(const Vmm &b, const Xbyak::Address &src) {
     vbroadcastss(b, src);
-    if (isa != cpu_isa::avx512 && cur_group_ >= 0) vandps(b, b, Vmm(lane_mask_vreg_));
+    if (!opmasks_ && cur_group_ >= 0) vandps(b, b, Vmm(lane_mask_vreg_));
 }
 
 // The FMAs of the input channel at reg_src_kh / reg_wei_kh over every kw tap.
@@ -279,11 +280,12 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
                 vmovups(w, wei(k));
                 for (int j : valid) vfmadd231ps(acc_vec(j, k), w, vec(free0 + j, k));
             }
-        } else if (isa == cpu_isa::avx512 && nb_ == 1) {
+        } else if (opmasks_ && nb_ == 1) {
             // One oc block: each broadcast would feed a single FMA, so the FMA reads it as an
-            // embedded {1to16} operand instead of a vbroadcastss of its own (on Zen 5 that
-            // broadcast competes with the FMAs: MobileNet v2's 32 -> 16 1x1 layer at mb1 ran
-            // at 73% of oneDNN on one thread).
+            // embedded {1to16} ({1to8}) operand instead of a vbroadcastss of its own (on Zen 4
+            // that broadcast competes with the FMAs: MobileNet v2's 32 -> 16 1x1 layer at mb1
+            // ran at 73% of oneDNN on one thread; 8-lane groups of ResNeXt, see
+            // doc/performance.md).
             const Xmm w = vec(free0, 0);
             vmovups(w, wei(0));
             for (int j : valid) vfmadd231ps(acc_vec(j, 0), w, ptr_b[src(j).getRegExp()]);

@@ -60,13 +60,14 @@ private:
         if (narrow_tail_ && k == nb_ - 1) return Xbyak::Ymm(idx);
         return Vmm(idx);
     }
-    // Accumulator (j, k) as an FMA's destination: on AVX-512, within a merged group's loop,
+    // Accumulator (j, k) as an FMA's destination: with opmasks, within a merged group's loop,
     // merge-masked to the group's lanes (conv_kernel_conf::merged_cg).
     Xbyak::Xmm acc_vec(int j, int k) const {
         const Xbyak::Xmm a = vec(acc(j, k), k);
-        return isa == cpu_isa::avx512 && cur_group_ >= 0 ? a | group_opmask : a;
+        return opmasks_ && cur_group_ >= 0 ? a | group_opmask : a;
     }
-    // A broadcast of src; on AVX2, within a merged group's loop, zero outside the group's lanes.
+    // A broadcast of src; without opmasks, within a merged group's loop, zero outside the
+    // group's lanes.
     void broadcast(const Vmm &b, const Xbyak::Address &src);
     // The table entry of merged group grp's lanes: its opmask word (AVX-512) or lane mask (AVX2).
     Xbyak::Address group_lanes(int grp);
@@ -83,10 +84,13 @@ private:
     int nb_;
     int oc_tail_;
     bool narrow_tail_;   // the last oc block's FMAs on 8 lanes (conv_kernel_conf::narrow_tail)
+    // AVX-512, or AVX2 kernels on a CPU with it (conv_kernel_conf::evex): opmasks and embedded
+    // broadcasts.
+    bool opmasks_;
     int cur_group_ = -1; // the merged group whose channels are being emitted, -1 outside
-    int lane_mask_vreg_ = -1; // AVX2: the register holding cur_group_'s lane mask
-    // AVX-512: the merged group's lanes during the FMAs (the injector's k2..k7 are free until
-    // its compute(); k1 is the tail mask).
+    int lane_mask_vreg_ = -1; // without opmasks: the register holding cur_group_'s lane mask
+    // With opmasks: the merged group's lanes during the FMAs (the injector's k2..k7 are free
+    // until its compute(); k1 is the AVX-512 tail mask).
     const Xbyak::Opmask group_opmask = Xbyak::util::k2;
     int mask_vreg_ = -1; // AVX2: the register holding the tail mask while post-ops run
     int64_t cur_ow0_ = 0;                 // the block being emitted (for operand loads)
