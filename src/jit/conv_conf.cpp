@@ -256,7 +256,8 @@ void merge_rows_if_better(conv_problem &p, data_geom &sg, data_geom &dg, cpu_isa
     conv_problem merged = p;
     data_geom msg = sg, mdg = dg;
     if (!flatten_rows(merged, msg, mdg)) return;
-    conv_conf as_is = kernel_kind, as_merged = kernel_kind; // merged_cg and evex: see below
+    // From kernel_kind: merged_cg and evex, which decide the registers the blocking has.
+    conv_conf as_is = kernel_kind, as_merged = kernel_kind;
     const double eff = init_blocking(as_is, p, isa, aux_vecs, u);
     const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs, u);
     if (eff < 0 || merged_eff < 0) return;
