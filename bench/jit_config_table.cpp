@@ -70,10 +70,10 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
         std::printf("declined: %s\n", why.c_str());
         return;
     }
-    std::printf("kernel=%s ur_w=%d nb_oc=%d hold_bcast=%d narrow_tail=%d n_ocbg=%lld order=%s "
-                "gather=%d row=%lldx%lld depthwise=%d\n",
+    std::printf("kernel=%s ur_w=%d nb_oc=%d hold_bcast=%d share_taps=%d narrow_tail=%d "
+                "n_ocbg=%lld order=%s gather=%d row=%lldx%lld depthwise=%d\n",
                 prim::cpu_isa_name(isa), c.ur_w, c.nb_oc, c.hold_bcast ? 1 : 0,
-                c.narrow_tail ? 1 : 0, static_cast<long long>(c.n_ocbg),
+                c.share_taps ? 1 : 0, c.narrow_tail ? 1 : 0, static_cast<long long>(c.n_ocbg),
                 c.ocbg_inner ? "ocbg_inner" : "ocbg_outer", s.unit_stride.enabled() ? 1 : 0,
                 static_cast<long long>(c.o[1]), static_cast<long long>(c.o[2]),
                 c.depthwise ? 1 : 0);

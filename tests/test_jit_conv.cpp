@@ -426,6 +426,50 @@ TEST_CASE("jit conv: kernels of one oc block (AVX-512 embedded broadcasts)", "[j
     }
 }
 
+TEST_CASE("jit conv: one oc block shares each broadcast between the kw taps", "[jit_conv]") {
+    // conv_kernel_conf::share_taps: the pixels one input channel's kw taps read are broadcast
+    // once each into registers (held_pixels()), beyond the 16 of AVX2 for the 8-lane kernels on
+    // an AVX-512 CPU. Every tap skip at the row's ends, stride, dilation, wide kw, ic and oc
+    // tail, merged group and 3D shape, against the reference; the cost model must pick the mode
+    // for some of them on each ISA, or the test would prove nothing.
+    const char *cases[] = {"mb1ic16ih7oc16oh7kh3ph1", "mb2ic8iw40oc5ow38kw3",
+                           "mb1ic16ih12iw31oc16oh5ow14kh3kw5sh2sw2ph1pw2dh1dw1",
+                           "mb1ic19ih9iw23oc8oh9ow11kh3kw3sw2ph1pw1", "mb1ic8iw9oc8ow13kw3pw3",
+                           "mb1ic8iw20oc8ow6kw7sw3pw2dw1", "g32mb1ic256ih6oc256oh6kh3ph1",
+                           "g64mb1ic256ih9oc256oh5kh3sh2ph1", "g8mb1ic16iw30oc16ow30kw5pw2",
+                           "mb1ic16id3ih4iw9oc16od3oh4ow9kd3kh3kw3pd1ph1pw1"};
+    for (int bits : {512, 256})
+    for (cpu_isa isa : isas()) {
+        const with_fma_unit_bits fma(bits);
+        int shared = 0;
+        for (const char *s : cases) {
+            const conv_request req = any_request(s);
+            const cpu_isa kernel_isa = prim::jit::conv_kernel_isa(req.prb, isa, test_uarch);
+            prim::jit::conv_setup setup;
+            REQUIRE(prim::jit::init_conv_conf(setup, req, kernel_isa, isa, 0, test_uarch).empty());
+            shared += setup.conf.share_taps ? 1 : 0;
+            if (setup.conf.share_taps) CHECK(setup.conf.nb_oc == 1);
+            check_case(s, "sum+relu", isa);
+            check_case(s, "gelu_erf", isa, layouts::nhwc, false);
+            check_case(s, "relu:0.5+sum:2+linear:2:1", isa, layouts::plain);
+            check_case(s, "", isa, layouts::blocked16);
+        }
+        INFO("FMA units " << bits << " bits, " << prim::cpu_isa_name(isa));
+        CHECK(shared > 0);
+    }
+    // ResNeXt's 32 x 8 layer on the 8-lane kernels of a 256-bit AVX-512 CPU: 14 accumulators
+    // and 16 pixels, registers 0-30.
+    if (prim::jit::detect_cpu_isa() >= cpu_isa::avx512) {
+        const with_fma_unit_bits fma(256);
+        prim::jit::conv_setup setup;
+        REQUIRE(prim::jit::init_conv_conf(setup, any_request("g32mb2ic256ih56oc256oh56kh3ph1"),
+                                          cpu_isa::avx2, cpu_isa::avx512, 0, test_uarch).empty());
+        CHECK(setup.conf.evex);
+        CHECK(setup.conf.share_taps);
+        CHECK(setup.conf.ur_w == 14);
+    }
+}
+
 TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts", "[jit_conv]") {
     // Their broadcasts share no cache line, so the cost model counts each as two loads
     // (conv_conf.cpp): res3a_branch1 blocks 4 x 3 on AVX2 and 6 x 4 on AVX-512 where the plain
@@ -500,7 +544,8 @@ TEST_CASE("jit conv: an infinite or NaN input stays in its own group", "[jit_con
     for (cpu_isa isa : isas())
         for (const char *s : {"g4mb1ic16ih5oc16oh5kh3ph1", "g8mb1ic16ih5oc16oh5kh1",
                               "g2mb1ic16ih5oc16oh5kh3ph1", "g32mb1ic256ih6oc256oh6kh3ph1",
-                              "g16mb1ic64ih5iw7oc64oh5ow7kh1kw3pw1"}) {
+                              "g16mb1ic64ih5iw7oc64oh5ow7kh1kw3pw1",
+                              "g4mb1ic16ih5iw12oc16oh5ow12kh1kw5pw2"}) {
             const with_fma_unit_bits fma(bits);
             const conv_problem p = bdl::parse_conv_problem(s);
             buffers in = make_inputs(p, 7);

@@ -109,21 +109,42 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     // res3a_branch1 (256 -> 512, 56x56 -> 28x28): AVX2 4 x 3 beats the 6 x 2 the plain count
     // chose by 8% (and 3 x 4 res3a_branch2a's by 3%); AVX-512 7 x 3 beats 14 x 2 by 1-2%.
     const double bcast_loads = c.k[2] == 1 && c.s[2] > 1 ? 2.0 : 1.0;
+    // Where the FMAs read src from: a broadcast register shared by the nb FMAs of a pixel (nb
+    // weights held), ur broadcasts held while the nb weights stream (hold_bcast), or, for one
+    // oc block with several kw taps, every pixel the taps read held once (share_taps).
+    // Sharing pays where the FMAs wait for the loads: one oc block's FMAs each read a src value,
+    // and units as wide as the vector run two FMAs a cycle against two loads. Units half as wide
+    // run one 16-lane FMA a cycle: Zen 4's AVX-512 16 -> 16 3x3 layer, 7 pixels wide, lost 4%.
+    enum mode { hold_weights, hold_bcasts, shared_taps };
+    const bool share_ok = c.k[2] > 1 && 32 * W <= u.fma_unit_bits;
+    const int n_modes = share_ok ? 3 : 2;
+    // Broadcasts per (ic, kw) step for a block of ur_ pixels.
+    const auto bcasts = [&](int m, int ur_) {
+        if (m == shared_taps) return double(tap_pixels(c, ur_).size()) / dbl(c.k[2]);
+        return ur_ * bcast_loads;
+    };
     double best = -1.0, best_loads = 0.0;
-    for (int hold = 0; hold < 2; ++hold)
+    for (int m = 0; m < n_modes; ++m)
     for (int nb = 1; nb <= 4 && nb <= c.n_ocb; ++nb) {
-        // Registers for the FMAs besides the accumulators: nb weights + 1 broadcast, or (hold)
-        // ur broadcasts + 1 weight.
+        if (m == shared_taps && nb > 1) continue;
+        // Registers for the FMAs besides the accumulators: nb weights + 1 broadcast, ur
+        // broadcasts + 1 weight, or a register per pixel + 1 weight (from fma_vregs(): the
+        // accumulators and the post-ops' spares within n_vregs).
         int ur = 0;
-        for (int u = 1; u <= ur_cap && u <= OW; ++u) {
-            const int fma_regs = (hold ? u + 1 : nb + 1) + lane_mask_regs;
-            if (u * nb + std::max(fma_regs, post_regs) <= c.n_vregs) ur = u;
+        for (int v = 1; v <= ur_cap && v <= OW; ++v) {
+            const int fma_regs = lane_mask_regs
+                    + (m == hold_weights ? nb + 1
+                       : m == hold_bcasts ? v + 1 : static_cast<int>(held_pixels(c, v).size()) + 1);
+            if (v * nb + fma_regs > (m == shared_taps ? c.fma_vregs() : c.n_vregs)
+                || v * nb + post_regs > c.n_vregs)
+                break; // more pixels need more registers
+            ur = v;
         }
         if (ur < 1) continue;
         const int64_t nblocks = div_up(OW, ur);
         ur = static_cast<int>(div_up(OW, nblocks)); // even out the blocks
         auto step_cycles = [&](int ur_, int n) {
-            return std::max({ur_ * n / u.fma_per_cycle, (n + ur_ * bcast_loads) / u.loads_per_cycle,
+            return std::max({ur_ * n / u.fma_per_cycle, (n + bcasts(m, ur_)) / u.loads_per_cycle,
                              u.fma_latency})
                     + 1.0;
         };
@@ -138,13 +159,14 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
         double eff = (OW * c.n_ocb / 2.0) / cycles;
         if (nb > 1 && nb * wei_bytes_per_block > dbl(u.conv_block_weights_bytes)) eff *= 0.85; // beyond L2
         // Ties: fewest loads per FMA, then more oc blocks (measured on AVX2: 4 x 3 beats 3 x 4).
-        const double loads = double(nb + ur) / (nb * ur) - 1e-3 * nb;
+        const double loads = (nb + bcasts(m, ur)) / (nb * ur) - 1e-3 * nb;
         if (eff > best + 1e-9 || (eff > best - 1e-9 && loads < best_loads)) {
             best = eff;
             best_loads = loads;
             c.ur_w = ur;
             c.nb_oc = nb;
-            c.hold_bcast = hold;
+            c.hold_bcast = m == hold_bcasts;
+            c.share_taps = m == shared_taps;
         }
     }
     c.n_ocbg = div_up(c.n_ocb, c.nb_oc);
@@ -305,6 +327,7 @@ std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, 
     const int64_t C = prb.g;
     c.depthwise = true;
     c.narrow_tail = false; // the depthwise kernel's tail stays a masked full vector
+    c.hold_bcast = c.share_taps = false; // its FMAs read src vectors, not broadcasts
     c.g = 1; // the channel blocks are the oc blocks of one group
     c.icg = c.ocg = C;
     c.nb_ic = 1;
@@ -448,6 +471,21 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
                                               : packed_weights_desc(req.wei.get_dims(), grouped, nsp, W)))
         return "bias must be a plain vector";
     return set_strides(s.conf, sg, s.kwei, grouped, dg, nsp);
+}
+
+std::vector<int64_t> tap_pixels(const conv_kernel_conf &c, int ur, int min_reads) {
+    std::vector<int64_t> reads; // one entry per (pixel j, tap kw)
+    for (int j = 0; j < ur; ++j)
+        for (int64_t kw = 0; kw < c.k[2]; ++kw) reads.push_back(j * c.s[2] + kw * c.dil[2]);
+    std::sort(reads.begin(), reads.end());
+    std::vector<int64_t> pixels;
+    for (size_t i = 0; i < reads.size();) {
+        size_t end = i;
+        while (end < reads.size() && reads[end] == reads[i]) ++end;
+        if (end - i >= static_cast<size_t>(min_reads)) pixels.push_back(reads[i]);
+        i = end;
+    }
+    return pixels;
 }
 
 } // namespace jit

@@ -71,10 +71,32 @@ struct conv_kernel_conf {
     // (uarch::fma_unit_bits).
     bool narrow_tail = false;
     // 8-lane kernels on a CPU with AVX-512 (conv_kernel_isa()): they may use AVX-512VL's
-    // encodings, embedded {1to8} broadcasts and opmasks.
+    // encodings, embedded {1to8} broadcasts, opmasks and, during the FMAs, registers 16-31.
     bool evex = false;
-    bool pad_[4] = {};        // explicit zero padding: every byte of the struct is in its key
+    // One oc block with several kw taps: each src pixel that two or more taps of one input
+    // channel read (held_pixels()) is broadcast once into a register of its own and serves
+    // each of them; a pixel one tap reads is that FMA's embedded broadcast operand (plain AVX2,
+    // without embedded broadcasts, holds it too). The weight vector of each tap streams through
+    // one register. At stride 1 a block of ur pixels then loads ur + kw - 1 broadcasts per
+    // channel instead of ur * kw.
+    bool share_taps = false;
+    bool pad_[3] = {};        // explicit zero padding: every byte of the struct is in its key
+
+    // Vector registers the FMAs may use: n_vregs, or 32 for 8-lane kernels with AVX-512VL. The
+    // accumulators and the post-ops stay within n_vregs (the AVX2 injector's encodings).
+    int fma_vregs() const { return evex ? 32 : n_vregs; }
 };
+
+// The src pixels that at least min_reads of the kw taps of one input channel read, for a block
+// of ur output pixels: j * s + kw * dil for pixel j and tap kw, in pixels from the block's first
+// tap; sorted, each once.
+std::vector<int64_t> tap_pixels(const conv_kernel_conf &c, int ur, int min_reads = 1);
+// share_taps: the pixels a block holds in registers, the i-th in the i-th register after the
+// accumulators: those read twice or more where the FMAs take embedded broadcasts (AVX-512, or
+// evex), else all.
+inline std::vector<int64_t> held_pixels(const conv_kernel_conf &c, int ur) {
+    return tap_pixels(c, ur, c.simd_w == 16 || c.evex ? 2 : 1);
+}
 
 // The whole configuration: what the kernels read, and what only the primitive's threading loops
 // read (the batch, the groups, the oc block groups of each call).

@@ -208,7 +208,9 @@ void conv_kernel<isa>::emit_ic_block(int ur, int64_t ow0, bool interior, int n_i
     // kernel of 16 KB against 4 unmerged; measured only where 256-bit units run 8 lanes).
     const int groups = c_.merged_cg > 0 ? n_ic / static_cast<int>(c_.merged_cg) : 1;
     // AVX2: the lane mask in the register after the FMAs' (conv_conf.cpp counts it).
-    lane_mask_vreg_ = ur * nb_ + (c_.hold_bcast ? ur + 1 : nb_ + 1);
+    lane_mask_vreg_ = ur * nb_
+            + (c_.share_taps ? static_cast<int>(held_pixels(c_, ur).size()) + 1
+               : c_.hold_bcast ? ur + 1 : nb_ + 1);
     for (int grp = 0; grp < groups; ++grp) {
         cur_group_ = c_.merged_cg > 0 ? grp : -1;
         if (cur_group_ >= 0) {
@@ -253,18 +255,24 @@ void conv_kernel<isa>::broadcast(const Vmm &b, const Xbyak::Address &src) {
     if (!opmasks_ && cur_group_ >= 0) vandps(b, b, Vmm(lane_mask_vreg_));
 }
 
+// Whether pixel j's tap kw reads inside the input row (always in an interior block).
+template <cpu_isa isa>
+bool conv_kernel<isa>::tap_inside(int64_t ow0, bool interior, int j, int64_t kw) const {
+    const int64_t iw = (ow0 + j) * c_.s[2] - c_.p[2] + kw * c_.dil[2];
+    return interior || (iw >= 0 && iw < c_.i[2]);
+}
+
 // The FMAs of the input channel at reg_src_kh / reg_wei_kh over every kw tap.
 template <cpu_isa isa>
 void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
-    const int64_t IW = c_.i[2], sw = c_.s[2], pw = c_.p[2], dw = c_.dil[2];
+    if (c_.share_taps) return emit_ic_step_shared(ur, ow0, interior);
+    const int64_t sw = c_.s[2], pw = c_.p[2], dw = c_.dil[2];
     const int free0 = ur * nb_; // first register after the accumulators
     std::vector<int> valid;
     for (int64_t kw = 0; kw < c_.k[2]; ++kw) {
         valid.clear();
-        for (int j = 0; j < ur; ++j) {
-            const int64_t iw = (ow0 + j) * sw - pw + kw * dw;
-            if (interior || (iw >= 0 && iw < IW)) valid.push_back(j);
-        }
+        for (int j = 0; j < ur; ++j)
+            if (tap_inside(ow0, interior, j, kw)) valid.push_back(j);
         if (valid.empty()) continue;
         const int64_t woff = kw * c_.wei_sp[2];
         auto wei = [&](int k) { return ptr[reg_wei_kh + woff + k * c_.wei_ocb]; };
@@ -298,6 +306,45 @@ void conv_kernel<isa>::emit_ic_step(int ur, int64_t ow0, bool interior) {
                 for (int k = 0; k < nb_; ++k)
                     vfmadd231ps(acc_vec(j, k), vec(free0 + k, k), vec(free0 + nb_, k));
             }
+        }
+    }
+}
+
+// share_taps (one oc block): the held pixels the taps read, each broadcast once into its
+// register (held_pixels(): registers free0 + i, beyond the 16 of AVX2 with AVX-512VL), then
+// each tap's weight vector and its FMAs, from those registers or from the one-tap pixels as
+// embedded broadcasts.
+template <cpu_isa isa>
+void conv_kernel<isa>::emit_ic_step_shared(int ur, int64_t ow0, bool interior) {
+    const int64_t sw = c_.s[2], dw = c_.dil[2];
+    const std::vector<int64_t> held = held_pixels(c_, ur);
+    const int free0 = ur * nb_;
+    const auto held_index = [&](int64_t q) {
+        const auto it = std::lower_bound(held.begin(), held.end(), q);
+        return it != held.end() && *it == q ? static_cast<int>(it - held.begin()) : -1;
+    };
+    const auto src = [&](int64_t q) { return ptr[reg_src_kh + (q - c_.p[2]) * c_.src_sp[2]]; };
+    std::vector<bool> read(held.size(), false);
+    for (int64_t kw = 0; kw < c_.k[2]; ++kw)
+        for (int j = 0; j < ur; ++j) {
+            const int i = held_index(j * sw + kw * dw);
+            if (i >= 0 && tap_inside(ow0, interior, j, kw)) read[i] = true;
+        }
+    for (size_t i = 0; i < held.size(); ++i)
+        if (read[i]) broadcast(Vmm(free0 + static_cast<int>(i)), src(held[i]));
+    const Xmm w = vec(free0 + static_cast<int>(held.size()), 0);
+    for (int64_t kw = 0; kw < c_.k[2]; ++kw) {
+        bool loaded = false;
+        for (int j = 0; j < ur; ++j) {
+            if (!tap_inside(ow0, interior, j, kw)) continue;
+            if (!loaded) vmovups(w, ptr[reg_wei_kh + kw * c_.wei_sp[2]]);
+            loaded = true;
+            const int64_t q = j * sw + kw * dw;
+            const int i = held_index(q);
+            if (i >= 0)
+                vfmadd231ps(acc_vec(j, 0), w, vec(free0 + i, 0));
+            else
+                vfmadd231ps(acc_vec(j, 0), w, ptr_b[src(q).getRegExp()]);
         }
     }
 }

@@ -13,6 +13,9 @@
 //             b = broadcast(src(pixel j, kw, ic))      (one register shared by the nb FMAs)
 //             acc[j][k] += b * w[k]
 //           (and a prefetch of the next block's src pixels in this ic block)
+//         -- or, with one oc block (conv_kernel_conf::share_taps): every src pixel the kw taps
+//            of this ic read is broadcast once into its own register, then for each kw
+//            w = weights(kw, ic) and acc[j] += b[pixel j * sw + kw * dw] * w
 //     the post-ops chain on every accumulator (sum loads dst_old with the store's mask)
 //     store acc (the last oc block masked when oc is not a multiple of W)
 //
@@ -51,6 +54,8 @@ private:
     void emit_taps(int ur, int64_t ow0, bool interior, int n_ic);
     void emit_ic_block(int ur, int64_t ow0, bool interior, int n_ic);
     void emit_ic_step(int ur, int64_t ow0, bool interior);
+    void emit_ic_step_shared(int ur, int64_t ow0, bool interior);
+    bool tap_inside(int64_t ow0, bool interior, int j, int64_t kw) const;
     void emit_post_ops_and_store(int ur);
 
     int acc(int j, int k) const { return j * nb_ + k; }
