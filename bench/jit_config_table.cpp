@@ -4,6 +4,9 @@
 // decision, or on two machines) diffed line by line show what the change moved:
 //   prim_jit_config_table --conv benchdnn_lite/inputs/resnet50 --ip benchdnn_lite/inputs/ip_bert
 // Every layer is configured with the chain sum+relu (its spare registers bound the blocking).
+// --cpu NAME (first) configures for one of the CPUs the project runs on, from the facts CPUID
+// reports there, instead of this one: so any machine shows what a decision change moves on each
+// (scripts/jit_config.sh diffs them against bench/jit_config_NAME.txt).
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -45,7 +48,32 @@ memory::dims data_dims(const prim::impl::conv_problem &p, int64_t c, const int64
     return d;
 }
 
-void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &chain) {
+// The facts of the CPUs the project runs on, as CPUID reports them (the L3 is the whole chip's).
+struct named_cpu {
+    const char *name;
+    prim::impl::cpu_info info;
+};
+prim::impl::cpu_info facts(prim::impl::cpu_vendor vendor, const char *id, int family, int model,
+                           int64_t l1d_k, int64_t l2_k, int64_t l3_k) {
+    prim::impl::cpu_info c;
+    c.vendor = vendor;
+    c.vendor_id = id;
+    c.family = family;
+    c.model = model;
+    c.l1d_bytes = l1d_k * 1024;
+    c.l2_bytes = l2_k * 1024;
+    c.l3_bytes = l3_k * 1024;
+    c.caches_from_cpuid = true;
+    return c;
+}
+const named_cpu known_cpus[] = {
+        {"zen4", facts(prim::impl::cpu_vendor::amd, "AuthenticAMD", 25, 17, 32, 1024, 32768)},
+        {"zen5", facts(prim::impl::cpu_vendor::amd, "AuthenticAMD", 26, 2, 48, 1024, 32768)},
+        {"xeon207", facts(prim::impl::cpu_vendor::intel, "GenuineIntel", 6, 207, 48, 2048, 107520)},
+};
+
+void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &chain,
+                const prim::jit::uarch &u) {
     const prim::impl::conv_problem p = bdl::parse_conv_problem(text);
     prim::impl::conv_request req;
     req.prb = p;
@@ -58,12 +86,12 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
     req.wei = memory::desc(wd, memory::data_type::f32, memory::format_tag::any);
     req.attr.set_post_ops(chain);
     // What the primitive runs where the CPU allows `allowed`: its kernels' ISA may be narrower.
-    const cpu_isa isa = prim::jit::conv_kernel_isa(p, allowed);
+    const cpu_isa isa = prim::jit::conv_kernel_isa(p, allowed, u);
     const int aux = isa == cpu_isa::avx512
             ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
             : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
     prim::jit::conv_setup s;
-    const std::string why = prim::jit::init_conv_conf(s, req, isa, allowed, aux);
+    const std::string why = prim::jit::init_conv_conf(s, req, isa, allowed, aux, u);
     const prim::jit::conv_conf &c = s.conf;
     std::printf("conv,%s,%s,", prim::cpu_isa_name(allowed), prim::impl::to_string(p).c_str());
     if (!why.empty()) {
@@ -79,13 +107,14 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
                 c.depthwise ? 1 : 0);
 }
 
-void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain) {
+void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain,
+              const prim::jit::uarch &u) {
     const prim::impl::ip_problem p = bdl::parse_ip_problem(text);
     const int aux = isa == cpu_isa::avx512
             ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
             : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
     prim::jit::ip_blocking b;
-    const std::string why = prim::jit::init_ip_blocking(b, isa, p, aux, chain.has_sum());
+    const std::string why = prim::jit::init_ip_blocking(b, isa, p, aux, chain.has_sum(), u);
     std::printf("ip,%s,%s,", prim::cpu_isa_name(isa), prim::impl::to_string(p).c_str());
     if (!why.empty()) {
         std::printf("declined: %s\n", why.c_str());
@@ -100,15 +129,28 @@ void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain)
 } // namespace
 
 int main(int argc, char **argv) {
-    if (argc < 3 || argc % 2 == 0) {
-        std::fprintf(stderr, "usage: %s (--conv FILE | --ip FILE)...\n", argv[0]);
+    const auto usage = [&] {
+        std::fprintf(stderr, "usage: %s [--cpu zen4|zen5|xeon207] (--conv FILE | --ip FILE)...\n",
+                     argv[0]);
         return 2;
-    }
+    };
+    if (argc < 3 || argc % 2 == 0) return usage();
     try {
         prim::post_ops chain = prim::parse_post_ops("sum+relu");
         // What the decisions rest on: the CPU's facts and the figures derived from them.
-        const prim::jit::uarch &u = prim::jit::current_uarch();
-        std::printf("# %s\n", prim::impl::to_string(prim::impl::get_cpu_info()).c_str());
+        prim::impl::cpu_info cpu = prim::impl::get_cpu_info();
+        int a = 1;
+        if (std::string(argv[1]) == "--cpu") {
+            const std::string name = argv[2];
+            const named_cpu *known = nullptr;
+            for (const named_cpu &k : known_cpus)
+                if (name == k.name) known = &k;
+            if (!known) throw std::runtime_error("unknown CPU " + name + " (zen4, zen5, xeon207)");
+            cpu = known->info;
+            a = 3;
+        }
+        const prim::jit::uarch u = prim::jit::uarch_for(cpu);
+        std::printf("# %s\n", prim::impl::to_string(cpu).c_str());
         std::printf("# uarch: fma_per_cycle=%g loads_per_cycle=%g fma_latency=%g fma_unit_bits=%d "
                     "conv_block_weights=%lld conv_ocbg_inner_weights=%lld gather_min_oc=%lld "
                     "ip_max_k_blk=%lld ip_src_block=%lld stream_threshold=%lld lnorm_block=%lld\n",
@@ -119,13 +161,13 @@ int main(int argc, char **argv) {
                     static_cast<long long>(u.ip_src_block_bytes),
                     static_cast<long long>(u.stream_threshold_bytes),
                     static_cast<long long>(u.lnorm_block_bytes));
-        for (int a = 1; a + 1 < argc; a += 2) {
+        for (; a + 1 < argc; a += 2) {
             const std::string opt = argv[a], file = argv[a + 1];
             if (opt != "--conv" && opt != "--ip") throw std::runtime_error("unknown option " + opt);
             for (const std::string &d : descriptors(file))
                 for (cpu_isa isa : {cpu_isa::avx512, cpu_isa::avx2}) {
-                    if (opt == "--conv") print_conv(d, isa, chain);
-                    else print_ip(d, isa, chain);
+                    if (opt == "--conv") print_conv(d, isa, chain, u);
+                    else print_ip(d, isa, chain, u);
                 }
         }
     } catch (const std::exception &e) {
