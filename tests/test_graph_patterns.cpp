@@ -261,6 +261,32 @@ TEST_CASE("graph: residual Add as a sum or a binary post-op", "[graph]") {
         auto cm = check_model(b.m, make_inputs(b.m, {}));
         CHECK(has_fusion(cm.fusion_log(), "Conv+Add(binary)+Mul(binary)", {"Conv_1", "Add_2", "Mul_3"}));
     }
+    SECTION("a view of the other tensor is an output, read later or read by the host: it stays intact") {
+        // Identity, Reshape and the other shape ops share their input's buffer: a sum into the
+        // residual would write the view too (found by fuzzing the ONNX front end).
+        for (const char *view : {"Identity", "Reshape", "Flatten"})
+            for (int reader : {0, 1, 2}) { // the view: a graph output, read after, read by the host
+                INFO(view << " read " << reader);
+                builder b;
+                b.m.opset = 13;
+                b.input("x", {2, 8}).init("w", {8, 8}).init("w2", {8, 8}).init_values("shape", {2}, {2, 8});
+                b.op("Sigmoid", "Sigmoid_0", {"x"}, {"c"});
+                if (std::string(view) == "Reshape")
+                    b.op(view, "View_1", {"c", "shape"}, {"v"});
+                else
+                    b.op(view, "View_1", {"c"}, {"v"});
+                b.op("MatMul", "MatMul_2", {reader == 2 ? "v" : "x", "w"}, {"e"});
+                b.op("Add", "Add_3", {"e", "c"}, {"s"});
+                if (reader == 1) {
+                    b.op("MatMul", "MatMul_4", {"v", "w2"}, {"m"});
+                    b.op("Add", "Add_5", {"s", "m"}, {"y"});
+                    b.output("y");
+                } else {
+                    b.output("s").output("v");
+                }
+                check_model(b.m, make_inputs(b.m, {}));
+            }
+    }
 }
 
 TEST_CASE("graph: BatchNormalization + Add(side) + Relu; Add/Mul + activation", "[graph]") {

@@ -1,6 +1,7 @@
 // The list of op families; one line per family.
 #include "graph/op_registry.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace prim {
@@ -17,6 +18,25 @@ const op_def *find_op_def(const std::string &type) {
     }();
     auto it = table.find(type);
     return it == table.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> buffer_sharers(const graph_ir &g, const std::string &t) {
+    const auto is_view = [](const op &o) {
+        const op_def *d = find_op_def(o.type);
+        return o.alive && d && d->views_input && !o.inputs.empty() && !o.outputs.empty();
+    };
+    std::vector<std::string> out = {t};
+    const auto add = [&](const std::string &x) {
+        if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+    };
+    for (size_t i = 0; i < out.size(); ++i) {
+        const std::string s = out[i]; // out grows while it is walked
+        const int p = g.producer(s);
+        if (p >= 0 && is_view(g.ops[static_cast<size_t>(p)])) add(g.ops[static_cast<size_t>(p)].inputs[0]);
+        for (const op &o : g.ops)
+            if (is_view(o) && o.inputs[0] == s) add(o.outputs[0]);
+    }
+    return out;
 }
 
 

@@ -21,6 +21,8 @@ struct op_def {
     std::vector<memory::dims> (*infer)(const model &m, const node &n,
                                        const std::vector<memory::dims> &in) = nullptr;
     void (*lower)(plan_builder &b, const op &o) = nullptr;
+    // The output may be a view of input 0's buffer (the shape ops): writing one writes the other.
+    bool views_input = false;
 };
 
 // nullptr for an op type the graph does not know.
@@ -36,6 +38,10 @@ std::vector<op_def> shape_ops();
 std::vector<op_def> pool_ops();
 std::vector<op_def> softmax_concat_ops();
 std::vector<op_def> expand_ops();
+
+// t and every tensor that may share its buffer through views (shape ops, transitively, both
+// ways): a buffer may be overwritten in place only when none of them is read afterwards.
+std::vector<std::string> buffer_sharers(const graph_ir &g, const std::string &t);
 
 // What an activation op computes, for the fuser and the eltwise lowering: false when the op is
 // not a single eltwise function (Erf, a Pow whose exponent is not a constant scalar...).

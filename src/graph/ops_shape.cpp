@@ -164,6 +164,7 @@ std::vector<op_def> shape_ops() {
     v.push_back({"Squeeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
     v.push_back({"Unsqueeze", 1, 2, 1, check_reshape, infer_shape_op, lower_shape_op});
     v.push_back({"Transpose", 1, 1, 1, nullptr, infer_shape_op, lower_shape_op});
+    for (op_def &d : v) d.views_input = true; // lower_shape_op makes views
     return v;
 }
 

@@ -1,6 +1,8 @@
 // The plan builder: tensors' memories, reorders between layouts, steps run now or at every run.
 #include "graph/plan.hpp"
 
+#include "graph/op_registry.hpp"
+
 #include <algorithm>
 
 namespace prim {
@@ -31,9 +33,14 @@ void plan_builder::set(const std::string &t, const memory &m, bool constant, boo
 }
 
 bool plan_builder::may_overwrite(const std::string &t) const {
+    if (!owned_.count(t) || constants_.count(t)) return false;
     const std::vector<std::string> &reads = g.ops.at(current_op).inputs; // the op being lowered
-    return owned_.count(t) && !constants_.count(t) && !g.is_graph_output(t) && !g.is_graph_input(t) &&
-           !std::count(reads.begin(), reads.end(), t) && !g.read_after(t, current_op);
+    // Nor may a view of it (a graph output, an input of this op, read later).
+    for (const std::string &s : buffer_sharers(g, t))
+        if (g.is_graph_output(s) || g.is_graph_input(s) || std::count(reads.begin(), reads.end(), s)
+            || g.read_after(s, current_op))
+            return false;
+    return true;
 }
 
 memory::desc plan_builder::plain_desc(const memory::dims &d) {
