@@ -158,8 +158,9 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
                 + (last ? row_cycles(static_cast<int>(last)) : 0.0);
         double eff = (OW * c.n_ocb / 2.0) / cycles;
         if (nb > 1 && nb * wei_bytes_per_block > dbl(u.conv_block_weights_bytes)) eff *= 0.85; // beyond L2
-        // Ties: fewest loads per FMA, then more oc blocks (measured on AVX2: 4 x 3 beats 3 x 4).
-        const double loads = (nb + bcasts(m, ur)) / (nb * ur) - 1e-3 * nb;
+        // Ties: fewest loads per FMA, then more oc blocks (measured on AVX2: 4 x 3 beats 3 x 4);
+        // a broadcast counts as one load here whatever the stride (as measured).
+        const double loads = (nb + (m == shared_taps ? bcasts(m, ur) : ur)) / (nb * ur) - 1e-3 * nb;
         if (eff > best + 1e-9 || (eff > best - 1e-9 && loads < best_loads)) {
             best = eff;
             best_loads = loads;
