@@ -171,6 +171,15 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
          status::invalid_arguments, "Relu_1 (Relu): has 2 outputs; Relu has 1"},
         {"the internal op", [](builder &b) { b.op("Eltwise", "Eltwise_1", {"y"}, {"z"}); },
          status::invalid_arguments, "Eltwise_1 (Eltwise): Eltwise is the graph's internal op"},
+        {"LayerNormalization whose Scale varies along the other axes", [](builder &b) {
+             b.init("s", {3, 1});
+             b.op("LayerNormalization", "LayerNormalization_1", {"y", "s"}, {"z"});
+         }, status::unimplemented,
+         "LayerNormalization_1 (LayerNormalization): shape mismatch: Scale has dims 3x1, the normalized dims are 3"},
+        {"LayerNormalization whose B does not broadcast to X", [](builder &b) {
+             b.init("s", {3}).init("bb", {2, 3});
+             b.op("LayerNormalization", "LayerNormalization_1", {"y", "s", "bb"}, {"z"});
+         }, status::invalid_arguments, "(it does not broadcast to X)"},
         {"bad input dim", [](builder &b) { b.m.inputs[0].dims = {1, 3, -2, 5}; },
          status::invalid_arguments, "graph: input x has a bad dim -2"},
         {"empty input", [](builder &b) { b.m.inputs[0].dims = {1, 3, 0, 5}; },

@@ -346,10 +346,11 @@ TEST_CASE("graph: activations written as several ops", "[graph]") {
         CHECK(has_fusion(log, "hardswish", {"HardSigmoid_3", "Mul_4"}));
         CHECK(has_fusion(log, "Conv+swish+hardswish", {"Conv_0", "Sigmoid_1", "Mul_2", "HardSigmoid_3", "Mul_4"}));
     }
-    SECTION("GELU, Erf form, both groupings") {
+    SECTION("GELU, Erf form, both groupings; a constant off by more than rounding is not GELU") {
+        for (float one : {1.f, 0.999f})
         for (int grouping = 0; grouping < 2; ++grouping) {
             builder b;
-            b.input("x", {3, 37}).init_values("sqrt2", {}, {1.4142135f}).init_values("one", {}, {1.f});
+            b.input("x", {3, 37}).init_values("sqrt2", {}, {1.4142135f}).init_values("one", {}, {one});
             b.init_values("half", {}, {0.5f});
             b.op("Div", "Div_0", {"x", "sqrt2"}, {"d"});
             b.op("Erf", "Erf_1", {"d"}, {"e"});
@@ -364,7 +365,8 @@ TEST_CASE("graph: activations written as several ops", "[graph]") {
             b.output("y");
             auto cm = check_model(b.m, make_inputs(b.m, {}));
             INFO(log_text(cm.fusion_log()));
-            CHECK(has_fusion(cm.fusion_log(), "gelu_erf", {"Div_0", "Erf_1", "Add_2", "Mul_3", "Mul_4"}));
+            CHECK(has_fusion(cm.fusion_log(), "gelu_erf", {"Div_0", "Erf_1", "Add_2", "Mul_3", "Mul_4"})
+                  == (one == 1.f));
         }
     }
     SECTION("GELU, tanh form, x^3 as Pow and as products") {
@@ -457,7 +459,8 @@ TEST_CASE("graph: LayerNormalization, shape ops", "[graph]") {
     SECTION("LayerNormalization over the last dim and over two, + activation") {
         for (int64_t axis : {-1, 1}) {
             builder b;
-            b.input("x", {2, 3, 17}).init("s", axis == -1 ? dims{17} : dims{3, 17}).init("bb", axis == -1 ? dims{17} : dims{3, 17});
+            // Scale and B as the normalized dims, B with a leading 1 (numpy broadcasting).
+            b.input("x", {2, 3, 17}).init("s", axis == -1 ? dims{17} : dims{3, 17}).init("bb", axis == -1 ? dims{1, 17} : dims{1, 3, 17});
             b.op("LayerNormalization", "LayerNormalization_0", {"x", "s", "bb"}, {"n"}, {{"axis", ai(axis)}});
             b.op("Relu", "Relu_1", {"n"}, {"y"});
             b.output("y");

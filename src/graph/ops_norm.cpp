@@ -81,10 +81,21 @@ std::vector<memory::dims> infer_lnorm(const model &, const node &n, const std::v
     if (in[0].empty()) fail(n, "X must have at least one dim");
     const int64_t axis = lnorm_axis(n, in[0].size());
     const memory::dims norm(in[0].begin() + axis, in[0].end());
-    for (size_t i = 1; i < in.size(); ++i)
-        if (has_input(n, i) && product(in[i]) != product(norm))
-            fail(n, "shape mismatch: " + std::string(i == 1 ? "Scale" : "B") + " has dims " +
-                        dims_text(in[i]) + ", the normalized dims are " + dims_text(norm));
+    // Scale and B broadcast to X (numpy rules); the primitive takes one value per normalized
+    // element, so they must be the normalized dims, with leading 1s at most: a Scale varying
+    // along the other axes (4x1 for X 4x4, axis -1) or repeating along normalized ones is refused.
+    for (size_t i = 1; i < in.size(); ++i) {
+        if (!has_input(n, i)) continue;
+        memory::dims d = in[i], to_x;
+        while (d.size() > norm.size() && d.front() == 1) d.erase(d.begin());
+        if (d == norm) continue;
+        const std::string what = std::string(i == 1 ? "Scale" : "B") + " has dims " + dims_text(in[i]) +
+                                 ", the normalized dims are " + dims_text(norm);
+        if (!broadcast_dims(in[i], in[0], to_x) || to_x != in[0])
+            fail(n, "shape mismatch: " + what + " and X " + dims_text(in[0]) + " (it does not broadcast to X)");
+        fail(n, "shape mismatch: " + what + " (a " + (i == 1 ? "Scale" : "B") +
+                    " broadcast along other dims is not supported)", status::unimplemented);
+    }
     // Mean and InvStdDev keep X's rank with the normalized dims as 1.
     memory::dims stats = in[0];
     std::fill(stats.begin() + axis, stats.end(), 1);
