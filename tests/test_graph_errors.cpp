@@ -180,6 +180,32 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
              b.init("s", {3}).init("bb", {2, 3});
              b.op("LayerNormalization", "LayerNormalization_1", {"y", "s", "bb"}, {"z"});
          }, status::invalid_arguments, "(it does not broadcast to X)"},
+        // Sizes whose arithmetic would overflow int64 (found by fuzzing the ONNX front end).
+        {"a dim above 2^31 - 1", [](builder &b) { b.m.inputs[0].dims = {1, 3, int64_t(1) << 40, 5}; },
+         status::unimplemented, "graph: input x (dims 1x3x1099511627776x5): a dim above 2147483647"},
+        {"more than 2^40 elements", [](builder &b) { b.m.inputs[0].dims = {1 << 20, 3, 1 << 20, 5}; },
+         status::unimplemented, "graph: input x (dims 1048576x3x1048576x5): more than 2^40 elements"},
+        {"rank 8", [](builder &b) { b.input("r", {1, 1, 1, 1, 1, 1, 1, 2}); },
+         status::unimplemented, "graph: input r (dims 1x1x1x1x1x1x1x2): rank 8: at most 6 dims are supported"},
+        {"an initializer of huge dims", [](builder &b) {
+             b.m.initializers["w"].dims = {(int64_t(1) << 62) + 1, 4};
+         }, status::unimplemented, "graph: initializer w (dims 4611686018427387905x4): a dim above 2147483647"},
+        {"an empty initializer", [](builder &b) { b.m.initializers["w"] = {{8, 0, 3, 3}, {}}; },
+         status::unimplemented, "graph: initializer w has a dim of 0 (dims 8x0x3x3): empty tensors are not supported"},
+        {"group beyond the channels", [](builder &b) { b.m.nodes[0].attrs["group"] = ai(int64_t(1) << 62); },
+         status::invalid_arguments, "Conv_0 (Conv): bad attribute group=4611686018427387904 for X's 3 channels"},
+        {"a huge dilation", [](builder &b) { b.m.nodes[0].attrs["dilations"] = ais({int64_t(1) << 62, 1}); },
+         status::invalid_arguments, "Conv_0 (Conv): bad attribute dilations: 4611686018427387904 is outside [1, 2147483647]"},
+        {"a huge pad", [](builder &b) { b.m.nodes[0].attrs["pads"] = ais({0, 0, int64_t(1) << 62, 0}); },
+         status::invalid_arguments, "Conv_0 (Conv): bad attribute pads: 4611686018427387904 is outside [0, 2147483647]"},
+        {"a pool's huge pad", [](builder &b) {
+             b.op("MaxPool", "MaxPool_1", {"y"}, {"z"}, {{"kernel_shape", ais({2, 2})},
+                                                      {"pads", ais({int64_t(1) << 62, 0, 0, 0})}});
+         }, status::invalid_arguments, "MaxPool_1 (MaxPool): bad attribute pads: 4611686018427387904 is outside"},
+        {"Reshape to huge dims", [](builder &b) {
+             b.init_values("s", {3}, {float(int64_t(1) << 40), 1.f, 1.f});
+             b.op("Reshape", "Reshape_1", {"y", "s"}, {"z"});
+         }, status::unimplemented, "Reshape_1 (Reshape): shape has a dim above 2147483647: 1099511627776"},
         {"bad input dim", [](builder &b) { b.m.inputs[0].dims = {1, 3, -2, 5}; },
          status::invalid_arguments, "graph: input x has a bad dim -2"},
         {"empty input", [](builder &b) { b.m.inputs[0].dims = {1, 3, 0, 5}; },

@@ -1,6 +1,7 @@
 // Model checks and topological sort.
 #include "graph/graph_check.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "graph/op_registry.hpp"
@@ -23,9 +24,22 @@ std::vector<size_t> check_and_sort(const model &m) {
                 throw error(status::unimplemented, "graph: input " + in.name + " has a dim of 0 (dims " +
                                                        dims_text(in.dims) + "): empty tensors are not supported");
         }
+        memory::dims known = in.dims; // a -1 (set at compile time) is checked then
+        std::replace(known.begin(), known.end(), int64_t(-1), int64_t(1));
+        const std::string beyond = dims_beyond_limits(known);
+        if (!beyond.empty())
+            throw error(status::unimplemented, "graph: input " + in.name + " (dims " + dims_text(in.dims) +
+                                                   "): " + beyond);
         sources.insert(in.name);
     }
     for (const auto &kv : m.initializers) {
+        const std::string beyond = dims_beyond_limits(kv.second.dims);
+        if (!beyond.empty())
+            throw error(beyond == "a negative dim" ? status::invalid_arguments : status::unimplemented,
+                        "graph: initializer " + kv.first + " (dims " + dims_text(kv.second.dims) + "): " + beyond);
+        if (std::count(kv.second.dims.begin(), kv.second.dims.end(), int64_t(0)))
+            throw error(status::unimplemented, "graph: initializer " + kv.first + " has a dim of 0 (dims " +
+                                                   dims_text(kv.second.dims) + "): empty tensors are not supported");
         if (static_cast<int64_t>(kv.second.data.size()) != product(kv.second.dims))
             throw error(status::invalid_arguments,
                         "graph: initializer " + kv.first + " holds " + std::to_string(kv.second.data.size()) +

@@ -116,6 +116,27 @@ const tensor &constant_input(const model &m, const node &n, size_t i, const char
     return it->second;
 }
 
+std::string dims_beyond_limits(const memory::dims &d) {
+    if (d.size() > max_rank)
+        return "rank " + std::to_string(d.size()) + ": at most " + std::to_string(max_rank) + " dims are supported";
+    int64_t count = 1;
+    for (auto v : d) {
+        if (v < 0) return "a negative dim";
+        if (v > max_extent) return "a dim above " + std::to_string(max_extent);
+        if (v > 0 && count > max_elements / v) return "more than 2^40 elements";
+        count *= v;
+    }
+    return "";
+}
+
+void check_attr_range(const node &n, const std::string &name, const std::vector<int64_t> &values,
+                      int64_t lo) {
+    for (auto v : values)
+        if (v < lo || v > max_extent)
+            fail(n, "bad attribute " + name + ": " + std::to_string(v) + " is outside [" + std::to_string(lo) +
+                        ", " + std::to_string(max_extent) + "]");
+}
+
 int64_t product(const memory::dims &d) {
     int64_t p = 1;
     for (auto v : d) p *= v;

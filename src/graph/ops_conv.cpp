@@ -22,7 +22,8 @@ conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims 
     const size_t nsp = x.size() - 2;
     conv_geometry g;
     g.group = attr_int(n, "group", 1);
-    if (g.group < 1) fail(n, "bad attribute group=" + std::to_string(g.group));
+    if (g.group < 1 || g.group > x[1])
+        fail(n, "bad attribute group=" + std::to_string(g.group) + " for X's " + std::to_string(x[1]) + " channels");
     if (x[1] != w[1] * g.group)
         fail(n, "X has " + std::to_string(x[1]) + " channels but W (" + dims_text(w) +
                     ") with group=" + std::to_string(g.group) + " expects " + std::to_string(w[1] * g.group));
@@ -38,6 +39,9 @@ conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims 
     if (g.strides.size() != nsp || dil.size() != nsp || pads.size() != 2 * nsp)
         fail(n, "bad attribute: strides and dilations need " + std::to_string(nsp) +
                     " values and pads " + std::to_string(2 * nsp));
+    check_attr_range(n, "strides", g.strides, 1);
+    check_attr_range(n, "dilations", dil, 1);
+    check_attr_range(n, "pads", pads, 0);
     const std::string auto_pad = attr_string(n, "auto_pad", "NOTSET");
     if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
         fail(n, "bad attribute auto_pad=" + auto_pad);

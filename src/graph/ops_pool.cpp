@@ -51,6 +51,10 @@ pool_geometry geometry(const node &n, const memory::dims &x) {
     if (g.strides.size() != nsp || dil.size() != nsp || pads.size() != 2 * nsp)
         fail(n, "bad attribute: strides and dilations need " + std::to_string(nsp) + " values and pads " +
                     std::to_string(2 * nsp));
+    check_attr_range(n, "kernel_shape", g.kernel, 1);
+    check_attr_range(n, "strides", g.strides, 1);
+    check_attr_range(n, "dilations", dil, 1);
+    check_attr_range(n, "pads", pads, 0);
     const std::string auto_pad = attr_string(n, "auto_pad", "NOTSET");
     if (auto_pad != "NOTSET" && auto_pad != "VALID" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER")
         fail(n, "bad attribute auto_pad=" + auto_pad);

@@ -63,6 +63,9 @@ std::vector<memory::dims> infer_shape_op(const model &m, const node &n, const st
         memory::dims out;
         int infer_at = -1;
         int64_t known = 1;
+        if (shape.size() > max_rank)
+            fail(n, "shape has " + std::to_string(shape.size()) + " dims: at most " + std::to_string(max_rank) +
+                        " are supported", status::unimplemented);
         for (size_t i = 0; i < shape.size(); ++i) {
             int64_t v = shape[i];
             if (v == 0 && !allowzero) {
@@ -74,8 +77,11 @@ std::vector<memory::dims> infer_shape_op(const model &m, const node &n, const st
                 infer_at = static_cast<int>(i);
             } else if (v < 0) {
                 fail(n, "shape has a negative dim " + std::to_string(v));
+            } else if (v > max_extent) {
+                fail(n, "shape has a dim above " + std::to_string(max_extent) + ": " + std::to_string(v),
+                     status::unimplemented);
             } else {
-                known *= v;
+                known *= v; // at most max_rank dims of 2^31: within int64
             }
             out.push_back(v);
         }

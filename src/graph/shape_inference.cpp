@@ -16,7 +16,13 @@ void infer_shapes(graph_ir &g, const std::vector<size_t> &order,
         std::vector<memory::dims> in;
         for (const auto &t : n.inputs) in.push_back(t.empty() ? memory::dims() : g.dims_of(t));
         const auto out = find_op_def(n.op_type)->infer(m, n, in);
-        for (size_t k = 0; k < out.size() && k < n.outputs.size(); ++k) g.shapes[n.outputs[k]] = out[k];
+        for (size_t k = 0; k < out.size() && k < n.outputs.size(); ++k) {
+            const std::string beyond = dims_beyond_limits(out[k]);
+            if (!beyond.empty() && !n.outputs[k].empty())
+                fail(n, "output " + n.outputs[k] + " would have dims " + dims_text(out[k]) + ": " + beyond,
+                     status::unimplemented);
+            g.shapes[n.outputs[k]] = out[k];
+        }
     }
     for (const auto &o : m.outputs) {
         const memory::dims &d = g.dims_of(o.name);
