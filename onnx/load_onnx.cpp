@@ -2,6 +2,7 @@
 // constants folded -> one rule per node (op_rules) -> element types checked -> graph::model.
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -281,6 +282,72 @@ void fill_graph_io(const ModelProto &m, known_values &k, graph::model &out) {
     }
 }
 
+// A node's name in messages, as convert_nodes() will name it.
+std::string node_name(const ::onnx::NodeProto &n, int index) {
+    return n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+}
+
+// The dims a value info declares, checked: a negative dim is invalid, one above max_extent unsupported.
+void check_declared_dims(const ::onnx::ValueInfoProto &v, const std::string &what) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    for (const auto &dim : v.type().tensor_type().shape().dim()) {
+        if (!dim.has_dim_value()) continue;
+        if (dim.dim_value() < 0)
+            invalid(what + " '" + v.name() + "' has a negative dim " + std::to_string(dim.dim_value()));
+        if (dim.dim_value() > graph::max_extent)
+            refuse(what + " '" + v.name() + "' has a dim above " + std::to_string(graph::max_extent) + ": " +
+                   std::to_string(dim.dim_value()));
+    }
+}
+
+// ONNX 1.12's shape inference trusts what it reads: a stride of 0 divides by zero, a Conv whose
+// W has another rank than X indexes past its vectors, a huge dim with SAME padding loops for
+// minutes, a short raw_data is read past its end; and it runs the inference of every op in the
+// file. So before it runs: only claimed ops of the default domain; every tensor's dims and raw
+// size; declared dims; the convolutions' and poolings' sizes, and a Conv's kernel_shape written
+// from W where W's dims are known (ONNX then checks it against X's rank instead of indexing).
+void check_before_shape_inference(ModelProto &m) {
+    std::set<std::string> claimed(claimed_op_types().begin(), claimed_op_types().end());
+    claimed.insert("Constant");
+    std::map<std::string, memory::dims> known;
+    for (const auto &t : m.graph().initializer()) {
+        check_raw_size(t, "initializer '" + t.name() + "'");
+        known[t.name()] = memory::dims(t.dims().begin(), t.dims().end());
+    }
+    for (const auto &v : m.graph().input()) {
+        check_declared_dims(v, "graph input");
+        if (auto d = dims_of(v.type())) known.emplace(v.name(), *d);
+    }
+    for (const auto &v : m.graph().output()) check_declared_dims(v, "graph output");
+    for (const auto &v : m.graph().value_info()) check_declared_dims(v, "value");
+    auto &nodes = *m.mutable_graph()->mutable_node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        auto &n = nodes[i];
+        const std::string who = "node '" + node_name(n, i) + "' (" + n.op_type() + "): ";
+        if (!n.domain().empty() && n.domain() != "ai.onnx")
+            refuse(who + "domain '" + n.domain() + "' is not supported (only ONNX's default domain)");
+        if (!claimed.count(n.op_type())) refuse(who + "op '" + n.op_type() + "' is not supported");
+        bool has_kernel_shape = false;
+        for (const auto &a : n.attribute()) {
+            if (a.has_t()) check_raw_size(a.t(), who + "attribute '" + a.name() + "'");
+            const bool sizes = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
+            if (!sizes && a.name() != "pads") continue;
+            has_kernel_shape = has_kernel_shape || a.name() == "kernel_shape";
+            for (int64_t v : a.ints())
+                if (v < (sizes ? 1 : 0) || v > graph::max_extent)
+                    invalid(who + "bad attribute " + a.name() + ": " + std::to_string(v) + " is outside [" +
+                            (sizes ? "1" : "0") + ", " + std::to_string(graph::max_extent) + "]");
+        }
+        if (n.op_type() == "Conv" && !has_kernel_shape && n.input_size() > 1 && known.count(n.input(1))) {
+            const memory::dims &w = known[n.input(1)];
+            auto *k = n.add_attribute();
+            k->set_name("kernel_shape");
+            k->set_type(::onnx::AttributeProto::INTS);
+            for (size_t d = 2; d < w.size(); ++d) k->add_ints(w[d]);
+        }
+    }
+}
+
 } // namespace
 
 graph::model load_onnx(const std::string &path, const onnx_options &options) {
@@ -308,6 +375,7 @@ graph::model load_onnx(const std::string &path, const onnx_options &options) {
 
     fold_fixed_inputs(m, options.fixed_inputs, stand_ins);
     set_dim_values(m, options.dim_values);
+    check_before_shape_inference(m);
     try {
         ::onnx::shape_inference::InferShapes(m);
     } catch (const std::exception &e) {

@@ -103,6 +103,39 @@ void read_field(const Field &field, int64_t count, std::vector<Out> &out,
 
 } // namespace
 
+int64_t element_count(const TensorProto &t, const std::string &what) {
+    int64_t count = 1;
+    for (int64_t d : t.dims()) {
+        if (d < 0) bad(what, "negative dim " + std::to_string(d));
+        if (d > graph::max_extent)
+            throw error(status::unimplemented, what + ": dim " + std::to_string(d) + " is above " +
+                                                   std::to_string(graph::max_extent));
+        if (d > 0 && count > graph::max_elements / d)
+            throw error(status::unimplemented, what + ": more than 2^40 elements");
+        count *= d;
+    }
+    return count;
+}
+
+void check_raw_size(const TensorProto &t, const std::string &what) {
+    const int64_t count = element_count(t, what);
+    if (!t.has_raw_data()) return;
+    int64_t bytes = 0;
+    switch (t.data_type()) {
+        case TensorProto::UINT8: case TensorProto::INT8: case TensorProto::BOOL: bytes = 1; break;
+        case TensorProto::UINT16: case TensorProto::INT16: case TensorProto::FLOAT16:
+        case TensorProto::BFLOAT16: bytes = 2; break;
+        case TensorProto::FLOAT: case TensorProto::INT32: case TensorProto::UINT32: bytes = 4; break;
+        case TensorProto::DOUBLE: case TensorProto::INT64: case TensorProto::UINT64:
+        case TensorProto::COMPLEX64: bytes = 8; break;
+        case TensorProto::COMPLEX128: bytes = 16; break;
+        default: return; // strings and unknown types: no fixed size (refused when read)
+    }
+    if (static_cast<int64_t>(t.raw_data().size()) != count * bytes)
+        bad(what, "raw_data holds " + std::to_string(t.raw_data().size()) + " bytes, the dims need " +
+                          std::to_string(count * bytes));
+}
+
 std::vector<float> f32_from_bytes(const char *bytes, size_t count) {
     const f32_bytes_iterator first{bytes};
     return std::vector<float>(first, first + static_cast<std::ptrdiff_t>(count));
@@ -114,12 +147,8 @@ constant_tensor read_constant(const TensorProto &t, const std::string &what) {
     if (t.has_segment()) throw error(status::unimplemented, what + ": segmented tensors are not supported");
     constant_tensor c;
     c.elem_type = t.data_type();
-    int64_t count = 1;
-    for (int64_t d : t.dims()) {
-        if (d < 0) bad(what, "negative dim " + std::to_string(d));
-        c.dims.push_back(d);
-        count *= d;
-    }
+    const int64_t count = element_count(t, what);
+    c.dims.assign(t.dims().begin(), t.dims().end());
     const bool raw = t.has_raw_data();
     switch (c.elem_type) {
         case TensorProto::FLOAT:

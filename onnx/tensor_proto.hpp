@@ -29,6 +29,13 @@ std::string elem_type_name(int elem_type);
 // without zero-filling it first.
 std::vector<float> f32_from_bytes(const char *bytes, size_t count);
 
+// The number of values t's dims give, after checking them (non-negative, within the sizes a
+// graph model may have: prim/graph_model.hpp); `what` names the tensor in messages.
+int64_t element_count(const ::onnx::TensorProto &t, const std::string &what);
+// Checks that t's raw_data, if any, holds exactly its dims' values of its element type (any
+// type of fixed size): ONNX's own readers trust it.
+void check_raw_size(const ::onnx::TensorProto &t, const std::string &what);
+
 // Reads f32, int64 and int32 tensors (raw_data or the typed fields); refuses external data,
 // segments, other types and a data size that does not match the dims. `what` names the tensor
 // in messages ("initializer 'W'").

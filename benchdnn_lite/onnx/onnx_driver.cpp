@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -129,6 +130,12 @@ tensor_map read_data(const std::string &dir, const std::vector<prim::graph::valu
     return out;
 }
 
+std::string dims_text(const prim::memory::dims &d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
+    return s.empty() ? "scalar" : s;
+}
+
 // Deterministic inputs in [-1, 1): a function of the input's position and the element's index.
 tensor_map generated_inputs(const std::vector<prim::graph::value_info> &infos, int64_t mb) {
     tensor_map out;
@@ -137,9 +144,20 @@ tensor_map generated_inputs(const std::vector<prim::graph::value_info> &infos, i
         t.dims = infos[k].dims;
         for (size_t d = 0; d < t.dims.size(); ++d)
             if (t.dims[d] < 0) t.dims[d] = d == 0 && mb > 0 ? mb : 1;
+        // The model is not compiled yet (the inputs give its batch): its sizes are checked here.
+        const std::string what = "input '" + infos[k].name + "' (dims " + dims_text(t.dims) + ")";
         int64_t n = 1;
-        for (const auto v : t.dims) n *= v;
-        t.data.resize(static_cast<size_t>(n));
+        for (const auto v : t.dims) {
+            if (v > 0 && n > prim::graph::max_elements / v)
+                throw prim::error(prim::status::unimplemented, what + ": more than 2^40 elements");
+            n *= v;
+        }
+        try {
+            t.data.resize(static_cast<size_t>(n));
+        } catch (const std::bad_alloc &) {
+            throw prim::error(prim::status::out_of_memory, what + ": " + std::to_string(n) +
+                                                               " values do not fit in memory");
+        }
         for (int64_t i = 0; i < n; ++i)
             t.data[static_cast<size_t>(i)]
                     = static_cast<float>(((i * 7919 + static_cast<int64_t>(k) * 104729) % 2001) - 1000) / 1000.f;

@@ -23,12 +23,6 @@ std::vector<float> grid(int64_t n, int lo, int hi, unsigned seed, float step) {
     return v;
 }
 
-memory::desc plain_md(const memory::dims &d) {
-    std::string p;
-    for (size_t i = 0; i < d.size(); ++i) p += static_cast<char>('a' + i);
-    return memory::desc(d, memory::data_type::f32, p);
-}
-
 struct plan_data {
     std::vector<float> src, wei, old_dst;
     std::vector<std::vector<float>> per_op; // B: bias; N: scale shift mean var; D: src1

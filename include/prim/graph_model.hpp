@@ -15,6 +15,13 @@
 namespace prim {
 namespace graph {
 
+// The sizes a model may have: a dim, stride, pad or dilation up to max_extent, a tensor up to
+// max_elements values and max_rank dims. Larger ones are refused naming the tensor or node
+// (within them, no shape arithmetic overflows).
+constexpr int64_t max_extent = 0x7fffffff;
+constexpr int64_t max_elements = int64_t(1) << 40;
+constexpr size_t max_rank = 6;
+
 // One attribute of a node, typed as ONNX types them (the kinds prim's ops use).
 struct attribute {
     enum class type { f, i, s, floats, ints };

@@ -93,13 +93,8 @@ const tensor &constant_input(const model &m, const node &n, size_t i, const char
 void apply_auto_pad(const std::string &auto_pad, int64_t in, int64_t s, int64_t ext, int64_t &pb,
                     int64_t &pe);
 
-// The sizes the graph takes: a dim, stride, pad or dilation up to max_extent, a tensor up to
-// max_elements values and max_rank dims (memory::desc's). Within them, the shape arithmetic of
-// every op stays far inside int64.
-constexpr int64_t max_extent = 0x7fffffff;
-constexpr int64_t max_elements = int64_t(1) << 40;
-constexpr size_t max_rank = 6;
-// "" when d is within those sizes (its dims non-negative), else what is not.
+// "" when d is within the sizes a model may have (prim/graph_model.hpp: max_extent, max_elements,
+// max_rank; its dims non-negative), else what is not.
 std::string dims_beyond_limits(const memory::dims &d);
 // Fails naming the node when an attribute value is outside [lo, max_extent].
 void check_attr_range(const node &n, const std::string &name, const std::vector<int64_t> &values,
