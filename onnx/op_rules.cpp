@@ -26,7 +26,14 @@ void drop_consumed_inputs(node_context &c) {
 // other axis is refused.
 void legacy_broadcast(node_context &c) {
     drop_consumed_inputs(c);
+    const bool asked = c.peek_i("broadcast").value_or(0) != 0;
     if (c.has("broadcast")) c.drop("broadcast");
+    if (!asked) { // then A and B must have the same shape (where known)
+        auto a = c.shape_of(c.input(0)), b = c.shape_of(c.input(1));
+        if (a && b && *a != *b)
+            c.invalid("inputs of different shapes without attribute 'broadcast' = 1 (opset "
+                      + std::to_string(c.opset()) + " broadcasts only when asked)");
+    }
     if (auto axis = c.peek_i("axis")) {
         auto a = c.shape_of(c.input(0)), b = c.shape_of(c.input(1));
         const int64_t ra = a ? static_cast<int64_t>(a->size()) : -1;
@@ -78,7 +85,9 @@ void clip(node_context &c) {
 }
 
 void gemm(node_context &c) {
-    if (c.has("broadcast")) c.drop("broadcast");  // opsets before 7; later ones always broadcast C
+    // Opsets before 7 broadcast C only when asked ("broadcast" = 1); later ones always do.
+    const bool broadcast = c.opset() >= 7 || c.peek_i("broadcast").value_or(0) != 0;
+    if (c.has("broadcast")) c.drop("broadcast");
     c.take_f("alpha", 1.f);
     c.take_f("beta", 1.f);
     const int64_t ta = c.take_i("transA", 0), tb = c.take_i("transB", 0);
@@ -86,6 +95,10 @@ void gemm(node_context &c) {
     auto a = c.shape_of(c.input(0)), b = c.shape_of(c.input(1)), cs = c.shape_of(c.input(2));
     if (c.input(2).empty() || !a || !b || !cs || a->size() != 2 || b->size() != 2) return;
     const int64_t m = ta ? (*a)[1] : (*a)[0], n = tb ? (*b)[0] : (*b)[1];
+    if (!broadcast && *cs != memory::dims{m, n})
+        c.invalid("input 'C' of dims " + list(*cs) + " is not (M, N) = (" + std::to_string(m) + ", "
+                  + std::to_string(n) + ") and attribute 'broadcast' is not 1 (opset "
+                  + std::to_string(c.opset()) + ")");
     if (cs->size() > 2) c.invalid("input 'C' has rank " + std::to_string(cs->size()) + ", at most 2");
     const int64_t cn = cs->empty() ? 1 : cs->back();
     const int64_t cm = cs->size() == 2 ? (*cs)[0] : 1;

@@ -197,6 +197,11 @@ TEST_CASE("defaults per opset: Softmax, LeakyRelu, Transpose, Gemm, legacy broad
     auto a = only_node(load("add_opset6_suffix_axis"), "Add");
     CHECK(a.attrs.empty());
     check_words(load_error(model_path("add_opset6_axis1")).second, {"node 'bias'", "(Add)", "attribute 'axis'"});
+    for (const char *name : {"add_opset6_no_broadcast", "gemm_opset6_no_broadcast"}) {
+        const auto nb = load_error(model_path(name));
+        CHECK(nb.first == status::invalid_arguments);
+        check_words(nb.second, {"'broadcast'", "opset 6"});
+    }
 }
 
 TEST_CASE("refusals name the node, the op and the attribute or input", "[onnx][loader]") {

@@ -102,6 +102,12 @@ def cases():
                                         [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], 6, [const("b", np.ones(4))])
     c["add_opset6_axis1"] = model([helper.make_node("Add", ["x", "b"], ["y"], broadcast=1, axis=1, name="bias")],
                                   [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], 6, [const("b", np.ones(3))])
+    # Without broadcast=1 opset 6 takes equal shapes only (Add and Gemm's C).
+    c["add_opset6_no_broadcast"] = model([helper.make_node("Add", ["x", "b"], ["y"], name="plain")],
+                                         [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], 6, [const("b", np.ones(4))])
+    c["gemm_opset6_no_broadcast"] = model(
+        [helper.make_node("Gemm", ["a", "b", "c"], ["y"], transB=1, name="fc6")],
+        [vi("a", [3, 5]), vi("b", [4, 5])], [vi("y", [3, 4])], 6, [const("c", np.ones(4))])
     # Refusals naming node, op and attribute or input.
     c["bn_spatial0"] = model(
         [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], spatial=0, name="bn1")],
