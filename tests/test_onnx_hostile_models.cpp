@@ -19,6 +19,7 @@
 #include "prim/error.hpp"
 #include "prim/graph.hpp"
 #include "prim/onnx.hpp"
+#include "onnx_test_util.hpp"
 
 namespace fs = std::filesystem;
 using namespace prim;
@@ -27,13 +28,6 @@ using ::onnx::NodeProto;
 using ::onnx::TensorProto;
 
 namespace {
-
-void value(::onnx::ValueInfoProto *v, const std::string &name, const std::vector<int64_t> &dims) {
-    v->set_name(name);
-    auto *t = v->mutable_type()->mutable_tensor_type();
-    t->set_elem_type(TensorProto::FLOAT);
-    for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
-}
 
 TensorProto *f32_initializer(ModelProto &m, const std::string &name, const std::vector<int64_t> &dims) {
     TensorProto *t = m.mutable_graph()->add_initializer();
@@ -70,14 +64,9 @@ void symbolic_output(ModelProto &m, const std::string &name, size_t rank) {
 
 // X (x_dims) -> Conv with W (w_dims) -> Y, the output's dims left symbolic.
 ModelProto conv_model(const std::vector<int64_t> &x_dims, const std::vector<int64_t> &w_dims) {
-    ModelProto m;
-    m.set_ir_version(8);
-    auto *op = m.add_opset_import();
-    op->set_domain("");
-    op->set_version(13);
+    ModelProto m = empty_model("hostile");
     auto *g = m.mutable_graph();
-    g->set_name("hostile");
-    value(g->add_input(), "X", x_dims);
+    f32_value(g->add_input(), "X", x_dims);
     f32_initializer(m, "W", w_dims);
     auto *conv = g->add_node();
     conv->set_op_type("Conv");

@@ -33,21 +33,10 @@ enum class storage { raw, float_data };
 // Conv(X, W, B) -> Relu -> Y with W 32x16x3x3 (18 KiB: detached when raw) and B of 32 (128 bytes:
 // never detached). Weight values are distinct and not round, so a byte out of place shows.
 ModelProto conv_model(storage w_storage, int64_t ir_version = 8) {
-    ModelProto m;
-    m.set_ir_version(ir_version);
-    auto *op = m.add_opset_import();
-    op->set_domain("");
-    op->set_version(13);
+    ModelProto m = empty_model("large_initializers", ir_version);
     auto *g = m.mutable_graph();
-    g->set_name("large_initializers");
-    const auto value = [](::onnx::ValueInfoProto *v, const std::string &name, std::vector<int64_t> dims) {
-        v->set_name(name);
-        auto *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(TensorProto::FLOAT);
-        for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
-    };
-    value(g->add_input(), "X", {1, 16, 6, 6});
-    value(g->add_output(), "Y", {1, 32, 4, 4});
+    f32_value(g->add_input(), "X", {1, 16, 6, 6});
+    f32_value(g->add_output(), "Y", {1, 32, 4, 4});
     const auto tensor = [&](const std::string &name, std::vector<int64_t> dims, storage s) {
         TensorProto *t = g->add_initializer();
         t->set_name(name);
@@ -61,7 +50,7 @@ ModelProto conv_model(storage w_storage, int64_t ir_version = 8) {
         for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = 0.001f * static_cast<float>(i) - 1.3f;
         if (s == storage::raw) t->set_raw_data(v.data(), v.size() * sizeof(float));
         else for (float x : v) t->add_float_data(x);
-        if (ir_version < 4) value(g->add_input(), name, dims);
+        if (ir_version < 4) f32_value(g->add_input(), name, dims);
     };
     tensor("W", {32, 16, 3, 3}, w_storage);
     tensor("B", {32}, storage::raw);
@@ -186,11 +175,7 @@ TEST_CASE("a fixed input replaces the detached initializer of the same name", "[
     // IR 3 every initializer is listed): the fixed value wins, however W is stored in the file.
     for (const storage st : {storage::raw, storage::float_data}) {
         ModelProto m = conv_model(st);
-        auto *w = m.mutable_graph()->add_input();
-        w->set_name("W");
-        auto *t = w->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(TensorProto::FLOAT);
-        for (int64_t d : {32, 16, 3, 3}) t->mutable_shape()->add_dim()->set_dim_value(d);
+        f32_value(m.mutable_graph()->add_input(), "W", {32, 16, 3, 3});
         temp_file f{write(m, st == storage::raw ? "override_raw" : "override_typed")};
         onnx_options o;
         o.fixed_inputs["W"] = graph::tensor{{32, 16, 3, 3}, std::vector<float>(32 * 16 * 9, 1.f)};

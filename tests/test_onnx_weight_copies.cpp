@@ -33,20 +33,10 @@ float weight_value(int t, int64_t i) { return 0.5f * static_cast<float>(t) + 0.0
 
 // Y = ((X + C0) + C1) + ... with n_weights constants of `width` floats, each distinct.
 ModelProto add_chain_model() {
-    ModelProto m;
-    m.set_ir_version(8);
-    auto *op = m.add_opset_import();
-    op->set_domain("");
-    op->set_version(13);
+    ModelProto m = empty_model("weight_copies");
     auto *g = m.mutable_graph();
-    g->set_name("weight_copies");
-    for (auto *v : {g->add_input(), g->add_output()}) {
-        auto *t = v->mutable_type()->mutable_tensor_type();
-        t->set_elem_type(TensorProto::FLOAT);
-        for (int64_t d : {int64_t(1), width}) t->mutable_shape()->add_dim()->set_dim_value(d);
-    }
-    g->mutable_input(0)->set_name("X");
-    g->mutable_output(0)->set_name("Y");
+    f32_value(g->add_input(), "X", {1, width});
+    f32_value(g->add_output(), "Y", {1, width});
     std::string prev = "X";
     for (int k = 0; k < n_weights; ++k) {
         TensorProto *t = g->add_initializer();
