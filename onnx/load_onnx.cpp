@@ -340,6 +340,8 @@ void check_before_shape_inference(ModelProto &m) {
         }
         if (n.op_type() == "Conv" && !has_kernel_shape && n.input_size() > 1 && known.count(n.input(1))) {
             const memory::dims &w = known[n.input(1)];
+            if (w.size() < 3 || std::any_of(w.begin() + 2, w.end(), [](int64_t d) { return d < 1; }))
+                continue; // no spatial dims, or symbolic ones: ONNX does not read them either
             auto *k = n.add_attribute();
             k->set_name("kernel_shape");
             k->set_type(::onnx::AttributeProto::INTS);
