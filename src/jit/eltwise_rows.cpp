@@ -60,9 +60,10 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
     const std::vector<memory_dim> mdims = memory_dims(dst);
     const int k = static_cast<int>(mdims.size());
     std::vector<int64_t> dst_stride(k);
-    for (int m = k - 1, dense = 1; m >= 0; --m) {
+    int64_t dense = 1;
+    for (int m = k - 1; m >= 0; --m) {
         dst_stride[m] = dense;
-        dense *= static_cast<int>(mdims[m].size);
+        dense *= mdims[m].size;
     }
     // Per entry with an operand: its strides along every memory dim.
     const size_t n = chain.entries().size();
