@@ -300,6 +300,37 @@ void check_declared_dims(const ::onnx::ValueInfoProto &v, const std::string &wha
     }
 }
 
+// The dims ONNX's shape inference gives the W of each Conv whose W no initializer, graph input
+// or Constant node holds, found on a copy of the model without those Convs (their inference
+// is what must not run before kernel_shape is written). A W whose dims come out of another such
+// Conv stays unknown, as it would then be to ONNX's own Conv inference.
+std::map<std::string, memory::dims> computed_weight_dims(const ModelProto &m,
+                                                         const std::set<std::string> &weights) {
+    std::map<std::string, memory::dims> out;
+    if (weights.empty()) return out;
+    ModelProto copy = m;
+    auto *nodes = copy.mutable_graph()->mutable_node();
+    nodes->erase(std::remove_if(nodes->begin(), nodes->end(), [&](const ::onnx::NodeProto &n) {
+                     return n.op_type() == "Conv" && n.input_size() > 1 && weights.count(n.input(1));
+                 }),
+                 nodes->end());
+    try {
+        ::onnx::shape_inference::InferShapes(copy);
+    } catch (const std::exception &) {
+        return out; // the real inference reports it
+    }
+    for (const auto &v : copy.graph().value_info())
+        if (weights.count(v.name()))
+            if (auto d = dims_of(v.type())) out[v.name()] = *d;
+    return out;
+}
+
+// A constant's values when it is an int64 or int32 tensor (a shape), else nothing.
+std::vector<int64_t> shape_values(const TensorProto &t, const std::string &what) {
+    if (t.data_type() != TensorProto::INT64 && t.data_type() != TensorProto::INT32) return {};
+    return to_ints(read_constant(t, what), what);
+}
+
 // ONNX 1.12's shape inference trusts what it reads: a stride of 0 divides by zero, a Conv whose
 // W has another rank than X indexes past its vectors, a huge dim with SAME padding loops for
 // minutes, a short raw_data is read past its end; and it runs the inference of every op in the
@@ -309,10 +340,12 @@ void check_declared_dims(const ::onnx::ValueInfoProto &v, const std::string &wha
 void check_before_shape_inference(ModelProto &m) {
     std::set<std::string> claimed(claimed_op_types().begin(), claimed_op_types().end());
     claimed.insert("Constant");
-    std::map<std::string, memory::dims> known;
+    std::map<std::string, memory::dims> known;              // dims before any inference
+    std::map<std::string, const TensorProto *> constants;  // initializers and Constant values
     for (const auto &t : m.graph().initializer()) {
         check_raw_size(t, "initializer '" + t.name() + "'");
         known[t.name()] = memory::dims(t.dims().begin(), t.dims().end());
+        constants[t.name()] = &t;
     }
     for (const auto &v : m.graph().input()) {
         check_declared_dims(v, "graph input");
@@ -322,32 +355,57 @@ void check_before_shape_inference(ModelProto &m) {
     for (const auto &v : m.graph().value_info()) check_declared_dims(v, "value");
     auto &nodes = *m.mutable_graph()->mutable_node();
     for (int i = 0; i < nodes.size(); ++i) {
-        auto &n = nodes[i];
+        const auto &n = nodes[i];
         const std::string who = "node '" + node_name(n, i) + "' (" + n.op_type() + "): ";
         if (!n.domain().empty() && n.domain() != "ai.onnx")
             refuse(who + "domain '" + n.domain() + "' is not supported (only ONNX's default domain)");
         if (!claimed.count(n.op_type())) refuse(who + "op '" + n.op_type() + "' is not supported");
-        bool has_kernel_shape = false;
         for (const auto &a : n.attribute()) {
             if (a.has_t()) check_raw_size(a.t(), who + "attribute '" + a.name() + "'");
+            if (n.op_type() == "Constant" && a.name() == "value" && a.has_t() && n.output_size() == 1) {
+                known[n.output(0)] = memory::dims(a.t().dims().begin(), a.t().dims().end());
+                constants[n.output(0)] = &a.t();
+            }
             const bool sizes = a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations";
             if (!sizes && a.name() != "pads") continue;
-            has_kernel_shape = has_kernel_shape || a.name() == "kernel_shape";
             for (int64_t v : a.ints())
                 if (v < (sizes ? 1 : 0) || v > graph::max_extent)
                     invalid(who + "bad attribute " + a.name() + ": " + std::to_string(v) + " is outside [" +
                             (sizes ? "1" : "0") + ", " + std::to_string(graph::max_extent) + "]");
         }
-        if (n.op_type() == "Conv" && !has_kernel_shape && n.input_size() > 1 && known.count(n.input(1))) {
-            const memory::dims &w = known[n.input(1)];
-            if (w.size() < 3 || std::any_of(w.begin() + 2, w.end(), [](int64_t d) { return d < 1; }))
-                continue; // no spatial dims, or symbolic ones: ONNX does not read them either
-            auto *k = n.add_attribute();
-            k->set_name("kernel_shape");
-            k->set_type(::onnx::AttributeProto::INTS);
-            for (size_t d = 2; d < w.size(); ++d) k->add_ints(w[d]);
-        }
+        // A Reshape's or Expand's shape: ONNX propagates its values into the dims of what follows.
+        if ((n.op_type() == "Reshape" || n.op_type() == "Expand") && n.input_size() > 1
+            && constants.count(n.input(1)))
+            for (int64_t v : shape_values(*constants[n.input(1)], who + "input '" + n.input(1) + "'"))
+                if (v > graph::max_extent)
+                    refuse(who + "shape value " + std::to_string(v) + " is above " + std::to_string(graph::max_extent));
     }
+    // kernel_shape from W where W's dims are known: first those known before any inference, then
+    // those a copy of the model without the other Convs infers.
+    const auto without_kernel_shape = [](const ::onnx::NodeProto &n) {
+        return n.op_type() == "Conv" && n.input_size() > 1
+               && std::none_of(n.attribute().begin(), n.attribute().end(),
+                               [](const auto &a) { return a.name() == "kernel_shape"; });
+    };
+    const auto write_kernel_shape = [&](::onnx::NodeProto &n) {
+        const memory::dims &w = known[n.input(1)];
+        if (w.size() < 3 || std::any_of(w.begin() + 2, w.end(), [](int64_t d) { return d < 1; }))
+            return; // no spatial dims, or symbolic ones: ONNX does not read them either
+        auto *k = n.add_attribute();
+        k->set_name("kernel_shape");
+        k->set_type(::onnx::AttributeProto::INTS);
+        for (size_t d = 2; d < w.size(); ++d) k->add_ints(w[d]);
+    };
+    std::set<std::string> computed;
+    for (auto &n : nodes) {
+        if (!without_kernel_shape(n)) continue;
+        if (known.count(n.input(1))) write_kernel_shape(n);
+        else computed.insert(n.input(1));
+    }
+    for (const auto &kv : computed_weight_dims(m, computed)) known.emplace(kv);
+    for (auto &n : nodes)
+        if (without_kernel_shape(n) && computed.count(n.input(1)) && known.count(n.input(1)))
+            write_kernel_shape(n);
 }
 
 } // namespace

@@ -150,6 +150,50 @@ TEST_CASE("models that would break ONNX's shape inference are refused first", "[
              ints(m.mutable_graph()->mutable_node(0), "dilations", {huge, 1});
              return m;
          }, status::invalid_arguments, "node 'conv' (Conv): bad attribute dilations: 4611686018427387904 is outside"},
+        {"w_of_a_constant_node_of_another_rank", [] {
+             ModelProto m = conv_model({1, 1, 5}, {1, 1, 1, 1});
+             auto *g = m.mutable_graph();
+             auto *c = g->add_node(); // W as a Constant node's value instead of an initializer
+             c->set_op_type("Constant");
+             c->set_name("w_const");
+             c->add_output("Wc");
+             auto *a = c->add_attribute();
+             a->set_name("value");
+             a->set_type(::onnx::AttributeProto::TENSOR);
+             *a->mutable_t() = g->initializer(0);
+             a->mutable_t()->clear_name();
+             g->mutable_node()->SwapElements(0, 1);
+             g->mutable_node(1)->set_input(1, "Wc");
+             return m;
+         }, status::invalid_arguments, "conv (Conv): W (1x1x1x1) must have X's rank (1x1x5)"},
+        {"w_computed_of_another_rank", [] {
+             ModelProto m = conv_model({1, 1, 5}, {1, 1, 1, 1});
+             auto *g = m.mutable_graph();
+             auto *r = g->add_node(); // W = Relu(initializer): its dims come from ONNX's inference
+             r->set_op_type("Relu");
+             r->set_name("w_relu");
+             r->add_input("W");
+             r->add_output("Wr");
+             g->mutable_node()->SwapElements(0, 1);
+             g->mutable_node(1)->set_input(1, "Wr");
+             return m;
+         }, status::invalid_arguments, "conv (Conv): W (1x1x1x1) must have X's rank (1x1x5)"},
+        {"reshape_to_a_huge_dim", [] {
+             ModelProto m = conv_model({1, 3, 5, 5}, {4, 3, 3, 3});
+             TensorProto *s = m.mutable_graph()->add_initializer();
+             s->set_name("shape");
+             s->set_data_type(TensorProto::INT64);
+             for (int64_t v : {int64_t(1), int64_t(1), int64_t(1) << 40}) s->add_int64_data(v);
+             s->add_dims(3);
+             auto *r = m.mutable_graph()->add_node();
+             r->set_op_type("Reshape");
+             r->set_name("reshape");
+             r->add_input("Y");
+             r->add_input("shape");
+             r->add_output("Z");
+             symbolic_output(m, "Z", 3);
+             return m;
+         }, status::unimplemented, "node 'reshape' (Reshape): shape value 1099511627776 is above 2147483647"},
         {"negative_declared_dim", [] { return conv_model({1, 3, -1, 5}, {4, 3, 3, 3}); },
          status::invalid_arguments, "graph input 'X' has a negative dim -1"},
         {"unclaimed_op", [] {
