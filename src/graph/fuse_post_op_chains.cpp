@@ -57,17 +57,6 @@ bool all_initializers(const graph_ir &g, const node &n, size_t from) {
 
 // Appends tail (reading data_in, the chain's running result) to the trial; false with why when
 // the tail cannot follow.
-// Whether the residual t's buffer may take a sum at host index `at` (its Add being `tail`): no
-// tensor sharing it (t and its views, buffer_sharers()) is a graph input or output, an input
-// of the host, or read after it.
-bool free_after(const graph_ir &g, const std::string &t, size_t at, const op &host, const op &tail) {
-    for (const std::string &s : buffer_sharers(g, t))
-        if (g.is_graph_input(s) || g.is_graph_output(s)
-            || std::count(host.inputs.begin(), host.inputs.end(), s) || g.read_after(s, at, &tail))
-            return false;
-    return true;
-}
-
 bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string &data_in,
                  std::string &why) {
     const op &h = *t.host;
@@ -134,7 +123,7 @@ bool append_tail(const graph_ir &g, trial &t, const op &tail, const std::string 
         e.k = post_entry::kind::scale;
         t.pattern += "+Mul(scale)";
     } else if (tail.type == "Add" && od == out && g.producer(other) >= 0 && !t.has_sum &&
-               free_after(g, other, static_cast<size_t>(t.host - g.ops.data()), h, tail)) {
+               buffer_free_after(g, other, static_cast<size_t>(t.host - g.ops.data()), h.inputs, &tail)) {
         // Every other reader of the residual runs before the host (a ResNet block's shortcut is
         // read by its first convolution too), and the host does not read it: its buffer may
         // take the sum.

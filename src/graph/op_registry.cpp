@@ -39,6 +39,15 @@ std::vector<std::string> buffer_sharers(const graph_ir &g, const std::string &t)
     return out;
 }
 
+bool buffer_free_after(const graph_ir &g, const std::string &t, size_t at,
+                       const std::vector<std::string> &reads, const op *except) {
+    for (const std::string &s : buffer_sharers(g, t))
+        if (g.is_graph_input(s) || g.is_graph_output(s) || std::count(reads.begin(), reads.end(), s)
+            || g.read_after(s, at, except))
+            return false;
+    return true;
+}
+
 
 } // namespace detail
 } // namespace graph

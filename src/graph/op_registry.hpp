@@ -42,6 +42,11 @@ std::vector<op_def> expand_ops();
 // t and every tensor that may share its buffer through views (shape ops, transitively, both
 // ways): a buffer may be overwritten in place only when none of them is read afterwards.
 std::vector<std::string> buffer_sharers(const graph_ir &g, const std::string &t);
+// Whether the op at position `at` of g.ops, which reads `reads`, may write over t's buffer: no
+// tensor sharing it is a graph input or output, one of `reads`, or read after `at` (by an op
+// other than `except`).
+bool buffer_free_after(const graph_ir &g, const std::string &t, size_t at,
+                       const std::vector<std::string> &reads, const op *except = nullptr);
 
 // What an activation op computes, for the fuser and the eltwise lowering: false when the op is
 // not a single eltwise function (Erf, a Pow whose exponent is not a constant scalar...).

@@ -33,14 +33,9 @@ void plan_builder::set(const std::string &t, const memory &m, bool constant, boo
 }
 
 bool plan_builder::may_overwrite(const std::string &t) const {
-    if (!owned_.count(t) || constants_.count(t)) return false;
-    const std::vector<std::string> &reads = g.ops.at(current_op).inputs; // the op being lowered
-    // Nor may a view of it (a graph output, an input of this op, read later).
-    for (const std::string &s : buffer_sharers(g, t))
-        if (g.is_graph_output(s) || g.is_graph_input(s) || std::count(reads.begin(), reads.end(), s)
-            || g.read_after(s, current_op))
-            return false;
-    return true;
+    // The op being lowered may not write over t, nor over a view of it, that is still read.
+    return owned_.count(t) && !constants_.count(t)
+           && buffer_free_after(g, t, current_op, g.ops.at(current_op).inputs);
 }
 
 memory::desc plan_builder::plain_desc(const memory::dims &d) {
