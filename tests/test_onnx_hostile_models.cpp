@@ -78,6 +78,22 @@ ModelProto conv_model(const std::vector<int64_t> &x_dims, const std::vector<int6
     return m;
 }
 
+// Appends Z = Reshape(Y, shape) as the graph's output of rank `rank`; returns the int64 shape
+// initializer, its dims and values for the caller to write.
+TensorProto *reshape_output(ModelProto &m, size_t rank) {
+    TensorProto *s = m.mutable_graph()->add_initializer();
+    s->set_name("shape");
+    s->set_data_type(TensorProto::INT64);
+    auto *r = m.mutable_graph()->add_node();
+    r->set_op_type("Reshape");
+    r->set_name("reshape");
+    r->add_input("Y");
+    r->add_input("shape");
+    r->add_output("Z");
+    symbolic_output(m, "Z", rank);
+    return s;
+}
+
 // The error loading and compiling m gives (the loader's own checks, or the graph's).
 std::pair<status, std::string> load_error_of(const ModelProto &m, const std::string &name) {
     const fs::path p = fs::temp_directory_path() / ("prim_onnx_hostile_" + std::to_string(::getpid()) + "_" + name + ".onnx");
@@ -121,18 +137,9 @@ TEST_CASE("models that would break ONNX's shape inference are refused first", "[
          }, status::unimplemented, "graph input 'X' has a dim above 2147483647: 4611686018427387904"},
         {"short_raw_data_of_a_shape", [] {
              ModelProto m = conv_model({1, 3, 5, 5}, {4, 3, 3, 3});
-             TensorProto *s = m.mutable_graph()->add_initializer();
-             s->set_name("shape");
-             s->set_data_type(TensorProto::INT64);
+             TensorProto *s = reshape_output(m, 2);
              s->add_dims(2);
              s->set_raw_data(std::string(13, '\1'));
-             auto *r = m.mutable_graph()->add_node();
-             r->set_op_type("Reshape");
-             r->set_name("reshape");
-             r->add_input("Y");
-             r->add_input("shape");
-             r->add_output("Z");
-             symbolic_output(m, "Z", 2);
              return m;
          }, status::invalid_arguments, "initializer 'shape': raw_data holds 13 bytes, the dims need 16"},
         {"initializer_dims_overflow", [huge] {
@@ -180,18 +187,9 @@ TEST_CASE("models that would break ONNX's shape inference are refused first", "[
          }, status::invalid_arguments, "conv (Conv): W (1x1x1x1) must have X's rank (1x1x5)"},
         {"reshape_to_a_huge_dim", [] {
              ModelProto m = conv_model({1, 3, 5, 5}, {4, 3, 3, 3});
-             TensorProto *s = m.mutable_graph()->add_initializer();
-             s->set_name("shape");
-             s->set_data_type(TensorProto::INT64);
+             TensorProto *s = reshape_output(m, 3);
              for (int64_t v : {int64_t(1), int64_t(1), int64_t(1) << 40}) s->add_int64_data(v);
              s->add_dims(3);
-             auto *r = m.mutable_graph()->add_node();
-             r->set_op_type("Reshape");
-             r->set_name("reshape");
-             r->add_input("Y");
-             r->add_input("shape");
-             r->add_output("Z");
-             symbolic_output(m, "Z", 3);
              return m;
          }, status::unimplemented, "node 'reshape' (Reshape): shape value 1099511627776 is above 2147483647"},
         {"negative_declared_dim", [] { return conv_model({1, 3, -1, 5}, {4, 3, 3, 3}); },
