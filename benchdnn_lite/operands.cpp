@@ -5,20 +5,11 @@
 
 #include "attr/algorithm_table.hpp"
 #include "common/post_op_operands.hpp"
+#include "common/verbose.hpp"
 #include "fill.hpp"
 #include "problem_case.hpp"
 
 namespace bdl {
-
-namespace {
-
-std::string dims_str(const prim::memory::dims &d) {
-    std::string s;
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
-    return s;
-}
-
-} // namespace
 
 std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
                                 const prim::memory::dims &dims) {
@@ -39,8 +30,8 @@ void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
     const std::string who = "post-op " + std::to_string(arg_index) + "'s operand";
     if (md.is_zero()) throw std::runtime_error("query_md reports no desc for " + who);
     if (md.get_dims() != expected)
-        throw std::runtime_error("query_md reports dims " + dims_str(md.get_dims()) + " for "
-                                 + who + ", the destination implies " + dims_str(expected));
+        throw std::runtime_error("query_md reports dims " + prim::impl::dims_str(md.get_dims()) + " for "
+                                 + who + ", the destination implies " + prim::impl::dims_str(expected));
     args[arg] = from_plain(operand_data(e, data_index, expected), expected, md);
 }
 

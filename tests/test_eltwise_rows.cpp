@@ -9,17 +9,28 @@
 
 using prim::memory;
 
+namespace {
+
+// The plan for dst with one binary entry whose operand is op.
+prim::jit::eltwise_rows plan_with(const memory::desc &dst, prim::algorithm alg, const memory::desc &op,
+                                  int simd_w) {
+    prim::post_ops chain;
+    chain.append_binary(alg, op);
+    prim::jit::eltwise_rows plan;
+    prim::post_ops kernel_chain;
+    REQUIRE(prim::jit::plan_eltwise_rows(dst, chain, {op}, simd_w, plan, kernel_chain).empty());
+    return plan;
+}
+
+} // namespace
+
 TEST_CASE("eltwise rows: a destination of 2^31 elements and more", "[eltwise_rows]") {
     const int64_t big = int64_t(1) << 30;
     for (int64_t outer : {int64_t(2), int64_t(6)}) {
         INFO("dst " << outer << " x 2^30");
         const memory::desc dst({outer, big}, memory::data_type::f32, memory::format_tag::ab);
         const memory::desc row({1, big}, memory::data_type::f32, memory::format_tag::ab);
-        prim::post_ops chain;
-        chain.append_binary(prim::algorithm::binary_add, row);
-        prim::jit::eltwise_rows plan;
-        prim::post_ops kernel_chain;
-        REQUIRE(prim::jit::plan_eltwise_rows(dst, chain, {row}, 16, plan, kernel_chain).empty());
+        const prim::jit::eltwise_rows plan = plan_with(dst, prim::algorithm::binary_add, row, 16);
         // One row per outer index, 2^30 long, the operand the same row each time.
         CHECK(plan.row_len == big);
         CHECK(plan.rows == outer);
@@ -36,11 +47,7 @@ TEST_CASE("eltwise rows: an outer stride of 2^31 elements", "[eltwise_rows]") {
     const int64_t big = int64_t(1) << 30;
     const memory::desc dst({3, 2, big}, memory::data_type::f32, memory::format_tag::abc);
     const memory::desc op({3, 1, big}, memory::data_type::f32, memory::format_tag::abc);
-    prim::post_ops chain;
-    chain.append_binary(prim::algorithm::binary_mul, op);
-    prim::jit::eltwise_rows plan;
-    prim::post_ops kernel_chain;
-    REQUIRE(prim::jit::plan_eltwise_rows(dst, chain, {op}, 8, plan, kernel_chain).empty());
+    const prim::jit::eltwise_rows plan = plan_with(dst, prim::algorithm::binary_mul, op, 8);
     CHECK(plan.row_len == big);
     CHECK(plan.rows == 2);
     REQUIRE(plan.dst_outer.size() == 1);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/verbose.hpp"
 #include "perf.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/error.hpp"
@@ -130,12 +131,6 @@ tensor_map read_data(const std::string &dir, const std::vector<prim::graph::valu
     return out;
 }
 
-std::string dims_text(const prim::memory::dims &d) {
-    std::string s;
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
-    return s.empty() ? "scalar" : s;
-}
-
 // Deterministic inputs in [-1, 1): a function of the input's position and the element's index.
 tensor_map generated_inputs(const std::vector<prim::graph::value_info> &infos, int64_t mb) {
     tensor_map out;
@@ -145,7 +140,7 @@ tensor_map generated_inputs(const std::vector<prim::graph::value_info> &infos, i
         for (size_t d = 0; d < t.dims.size(); ++d)
             if (t.dims[d] < 0) t.dims[d] = d == 0 && mb > 0 ? mb : 1;
         // The model is not compiled yet (the inputs give its batch): its sizes are checked here.
-        const std::string what = "input '" + infos[k].name + "' (dims " + dims_text(t.dims) + ")";
+        const std::string what = "input '" + infos[k].name + "' (dims " + prim::impl::dims_str(t.dims) + ")";
         int64_t n = 1;
         for (const auto v : t.dims) {
             if (v > 0 && n > prim::graph::max_elements / v)
