@@ -58,8 +58,8 @@ TEST_CASE("memory descs refuse bad ranks, tags, types and dims", "[bad_input][me
     CHECK_INVALID(memory::desc({2, 3}, dt::f32, tag::nchw), "4 letters for rank 2");
     CHECK_INVALID(memory::desc({2, 3}, dt::f32, tag::undef), "undefined format tag");
     CHECK_INVALID(memory::desc({2, 3}, dt::f32, static_cast<tag>(999)), "undefined format tag");
-    CHECK_INVALID(memory::desc({2, 3}, dt::undef, tag::ab), "only f32");
-    CHECK_INVALID(memory::desc({2, 3}, static_cast<dt>(77), tag::ab), "only f32");
+    CHECK_INVALID(memory::desc({2, 3}, dt::undef, tag::ab), "data type 0 is not one of f32, s32, s8, u8");
+    CHECK_INVALID(memory::desc({2, 3}, static_cast<dt>(77), tag::ab), "data type 77 is not one of f32, s32, s8, u8");
     CHECK_INVALID(memory::desc({2, -3}, dt::f32, tag::ab), "negative dimension");
     CHECK_INVALID(memory::desc({-1}, dt::f32, tag::any), "negative dimension");
     CHECK_INVALID(memory::desc({2, 3}, dt::f32, std::string("aa")), "exactly once");
@@ -317,7 +317,7 @@ TEST_CASE("convolution refuses an unknown algorithm, empty descs and other types
     CHECK_INVALID(convolution_forward::primitive_desc(convolution_forward::desc(d.prop, d.alg,
                           d.src, d.weights, d.bias, none, c.strides, c.dilates, c.pad_l, c.pad_r)),
                   "dst desc is empty");
-    // An 'any' desc may carry any data type; the primitive still needs f32.
+    // An 'any' desc may carry any data type; the primitive still needs f32 here.
     const memory::desc undef_any({6}, dt::undef, tag::any);
     CHECK_INVALID(convolution_forward::primitive_desc(convolution_forward::desc(d.prop, d.alg,
                           d.src, d.weights, undef_any, d.dst, c.strides, c.dilates, c.pad_l,
@@ -778,7 +778,7 @@ TEST_CASE("fusion strings refuse unknown policies and malformed binary entries",
     CHECK_INVALID(parse_post_ops("sum+prelu:per_channel"), "unknown policy 'per_channel' (");
     CHECK_INVALID(parse_post_ops("sum+prelu:per_channel"), "or maskN) at position 10");
     CHECK_INVALID(parse_post_ops("add"), "needs a data type (add:f32) at position 3");
-    CHECK_INVALID(parse_post_ops("add:f16"), "unsupported data type 'f16' (only f32) at position 4");
+    CHECK_INVALID(parse_post_ops("add:f16"), "unsupported data type 'f16' (f32, s32, s8 or u8) at position 4");
     CHECK_INVALID(parse_post_ops("add:f32:per_oc:nchw"), "extra parameter 'nchw'");
     CHECK_INVALID(parse_post_ops_list("relu,mul:f32:maskx"), "unknown policy 'maskx' (");
     CHECK_INVALID(parse_post_ops_list("relu,mul:f32:maskx"), "or maskN) at position 13");
@@ -799,7 +799,7 @@ TEST_CASE("malformed fusion strings name the token and its position", "[bad_inpu
     CHECK_INVALID(parse_post_ops("relu: 1"), "bad number ' 1'");
     CHECK_INVALID(parse_post_ops("relu:1e"), "bad number '1e'");
     CHECK_INVALID(parse_post_ops("relu:."), "bad number '.'");
-    CHECK_INVALID(parse_post_ops("sum:1:2"), "extra parameter '2'");
+    CHECK_INVALID(parse_post_ops("sum:1:2:u8:4"), "extra parameter '4'");
     CHECK_INVALID(parse_post_ops("relu:1:2:3:4"), "extra parameter '4'");
     CHECK_INVALID(parse_post_ops("sum,relu"), "unexpected ','");
     CHECK_INVALID(parse_post_ops("soft_relu:0"), "alpha must be non-zero");

@@ -413,8 +413,9 @@ TEST_CASE("fusion string: structure errors", "[fusion_string]") {
     check_parse_error("+", "empty post-op", 0);
     check_parse_error("relu+tanh+", "empty post-op", 10);
     // Too many parameters: the first extra one is named.
-    check_parse_error("sum:1:2", "extra parameter '2' (sum takes at most a scale)", 6);
-    check_parse_error("relu+sum:0.5:0.5", "extra parameter '0.5' (sum takes at most a scale)", 13);
+    check_parse_error("sum:1:2:u8:9", "extra parameter '9' (sum takes at most a scale, a zero point and a data type)", 11);
+    check_parse_error("relu+sum:0.5:0.5", "sum's zero point must be an integer of 32 bits", 13);
+    check_parse_error("sum:1:2:f16", "unsupported data type 'f16' (f32, s32, s8 or u8)", 8);
     check_parse_error("relu:1:2:3:4",
             "extra parameter '4' (an eltwise takes at most alpha, beta and scale)", 11);
     check_parse_error("sum+linear:1:2:3::",
@@ -767,9 +768,9 @@ TEST_CASE("fusion string: every mask prints to a string that parses back",
 TEST_CASE("fusion string: binary and prelu errors name the token", "[fusion_string][binary]") {
     check_parse_error("add", "binary post-op 'add' needs a data type (add:f32)", 3);
     check_parse_error("relu+mul", "binary post-op 'mul' needs a data type (mul:f32)", 8);
-    check_parse_error("add:f16", "unsupported data type 'f16' (only f32)", 4);
-    check_parse_error("sum+add:F32", "unsupported data type 'F32' (only f32)", 8);
-    check_parse_error("add:", "unsupported data type '' (only f32)", 4);
+    check_parse_error("add:f16", "unsupported data type 'f16' (f32, s32, s8 or u8)", 4);
+    check_parse_error("sum+add:F32", "unsupported data type 'F32' (f32, s32, s8 or u8)", 8);
+    check_parse_error("add:", "unsupported data type '' (f32, s32, s8 or u8)", 4);
     check_parse_error("add:f32:per_nothing",
             "unknown policy 'per_nothing' (common, per_oc, per_dim_0, per_dim_01, "
             "per_mb_spatial, per_tensor or maskN)", 8);
@@ -797,5 +798,49 @@ TEST_CASE("fusion string: binary and prelu errors name the token", "[fusion_stri
     check_parse_error("binary_add:f32", "unknown algorithm 'binary_add'", 0);
     check_parse_error("relu+pow+and:f32", "unknown algorithm 'and'", 9);
     // In a list, positions count from the start of the whole list.
-    check_parse_error("relu,add:f64", "unsupported data type 'f64' (only f32)", 9, true);
+    check_parse_error("relu,add:f64", "unsupported data type 'f64' (f32, s32, s8 or u8)", 9, true);
+}
+
+// ---- int8 forms (doc/int8.md): sum's zero point and type, binary operands' types -------------
+
+TEST_CASE("fusion string: sum with a zero point and a data type, typed binary operands",
+          "[fusion_string][int8]") {
+    using dt = prim::memory::data_type;
+    const post_ops po = prim::parse_post_ops("sum:0.5:3:u8+add:s8:per_oc+mul:u8+sub:s32+sum:2:-7");
+    REQUIRE(po.len() == 5);
+    float scale = 0.f;
+    int32_t zp = 0;
+    dt type = dt::undef;
+    po.get_params_sum(0, scale, zp, type);
+    CHECK(scale == 0.5f);
+    CHECK(zp == 3);
+    CHECK(type == dt::u8);
+    po.get_params_sum(4, scale, zp, type);
+    CHECK(zp == -7);
+    CHECK(type == dt::undef);
+    CHECK(po.entries()[1].dt == dt::s8);
+    CHECK(po.entries()[2].dt == dt::u8);
+    CHECK(po.entries()[3].dt == dt::s32);
+    // Each prints back as written, and "sum:1:0" loses its default zero point.
+    for (const char *s : {"sum:0.5:3:u8+add:s8:per_oc+mul:u8+sub:s32+sum:2:-7", "sum:1:0:s8",
+                          "sum:1:5", "add:f32", "sum"})
+        CHECK(prim::to_string(prim::parse_post_ops(s)) == s);
+    CHECK(prim::to_string(prim::parse_post_ops("sum:1:0")) == "sum");
+    CHECK(prim::to_string(prim::parse_post_ops("sum:0.25:0")) == "sum:0.25");
+    // The API builds the same entries: f32 binary operands compare equal however appended.
+    post_ops api;
+    api.append_sum(0.5f, 3, dt::u8);
+    api.append_binary(algorithm::binary_add, post_ops::policy::per_oc, dt::s8);
+    api.append_binary(algorithm::binary_mul, post_ops::policy::common, dt::u8);
+    api.append_binary(algorithm::binary_sub, post_ops::policy::common, dt::s32);
+    api.append_sum(2.f, -7);
+    CHECK(api == po);
+    CHECK(prim::parse_post_ops("add:f32") == [] {
+        post_ops p;
+        p.append_binary(algorithm::binary_add, post_ops::policy::common);
+        return p;
+    }());
+    check_parse_error("sum:1:2.5", "sum's zero point must be an integer of 32 bits", 6);
+    check_parse_error("sum:1:3000000000", "sum's zero point must be an integer of 32 bits", 6);
+    check_parse_error("sum:1:0:bf16", "unsupported data type 'bf16' (f32, s32, s8 or u8)", 8);
 }

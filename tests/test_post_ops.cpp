@@ -548,10 +548,12 @@ TEST_CASE("post_ops: append_binary refuses other algorithms and incomplete src1"
         po.append_binary(algorithm::binary_add, md({1, 8}, f32, memory::format_tag::any));
     });
     CHECK(contains(m, "src1 must be a complete desc (not zero, not 'any')"));
-    // A desc of another data type cannot be built (memory::desc takes f32 only), so the f32
-    // check of append_binary is the second line of defence.
+    // A desc of a type prim does not know cannot be built; every type it knows may be an operand.
     m = invalid_argument_message(
             [&] { md({1, 8}, prim::memory::data_type::undef, memory::format_tag::ab); });
-    CHECK(contains(m, "only f32"));
+    CHECK(contains(m, "is not one of f32, s32, s8, u8"));
+    m = invalid_argument_message(
+            [&] { po.append_binary(algorithm::binary_add, 2, static_cast<prim::memory::data_type>(9)); });
+    CHECK(contains(m, "post-op 1 (binary): operand data type 9 is not one of f32, s32, s8, u8"));
     CHECK(po.len() == 1); // nothing refused was appended
 }

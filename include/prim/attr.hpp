@@ -110,6 +110,10 @@ public:
         algorithm alg = algorithm::undef; // eltwise and binary
         float alpha = 0.f, beta = 0.f;    // eltwise only
         float scale = 1.f;                // eltwise and sum
+        // sum: dst_old's zero point and the type it is read as (undef: dst's own);
+        // binary by mask: the operand's type (undef: f32).
+        int32_t zero_point = 0;
+        memory::data_type dt = memory::data_type::undef;
         int mask = policy::common;        // binary and prelu: the operand's policy
         // binary: the operand's desc as given to append_binary(alg, desc); a zero desc when the
         // operand follows the destination (append_binary(alg, mask), fusion strings).
@@ -121,18 +125,23 @@ public:
     // NaN parameter, or a parameter the algorithm forbids (soft_relu with alpha 0). Any of
     // alpha, beta, scale may be PRIM_RUNTIME_F32_VAL (checked at execute instead).
     void append_eltwise(algorithm alg, float alpha, float beta, float scale = 1.f);
-    // x = x + scale * dst_old. Throws invalid_arguments for a NaN scale; PRIM_RUNTIME_F32_VAL
-    // is allowed.
-    void append_sum(float scale = 1.f);
+    // x = x + scale * (dst_old - zero_point), dst_old read as dt (undef: the destination's
+    // type), as oneDNN 2.6. Throws invalid_arguments for a NaN scale; PRIM_RUNTIME_F32_VAL is
+    // allowed. A zero point needs an integer destination and dt the destination's size: checked
+    // when a primitive is created.
+    void append_sum(float scale = 1.f, int32_t zero_point = 0,
+                    memory::data_type dt = memory::data_type::undef);
     // x = x op src1, src1 an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1
     // for entry i) of this desc: the destination's rank, each dim equal to the destination's or
-    // 1 (broadcast). Throws invalid_arguments for a non-binary algorithm or a desc that is zero,
-    // 'any' or not f32; the dims are checked against the destination when a primitive is created.
+    // 1 (broadcast), of type f32, s32, s8 or u8 (read as f32). Throws invalid_arguments for a
+    // non-binary algorithm or a desc that is zero or 'any'; the dims are checked against the
+    // destination when a primitive is created.
     void append_binary(algorithm alg, const memory::desc &src1);
     // The same with an operand that follows the destination: dims as the destination's where
     // mask (a policy) has the bit, 1 elsewhere, laid out as the destination (a broadcast dim loses
-    // its block). Query its desc with primitive_desc_base::query_md(arg).
-    void append_binary(algorithm alg, int mask);
+    // its block), of type dt. Query its desc with primitive_desc_base::query_md(arg).
+    void append_binary(algorithm alg, int mask,
+                       memory::data_type dt = memory::data_type::f32);
     // x = x > 0 ? x : x * slope, the slopes an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i)
     // | PRIM_ARG_WEIGHTS) that follows the destination as append_binary(alg, mask) describes.
     void append_prelu(int mask);
@@ -141,6 +150,7 @@ public:
     kind get_kind(int index) const;
     void get_params_eltwise(int index, algorithm &alg, float &alpha, float &beta, float &scale) const;
     void get_params_sum(int index, float &scale) const;
+    void get_params_sum(int index, float &scale, int32_t &zero_point, memory::data_type &dt) const;
     // src1 is a zero desc when the operand follows the destination (then mask says how).
     void get_params_binary(int index, algorithm &alg, memory::desc &src1) const;
     void get_params_binary(int index, algorithm &alg, int &mask) const;
@@ -168,6 +178,28 @@ PRIM_API post_ops parse_post_ops(const std::string &chain);
 // Parses a comma-separated list of chains; "" is one empty chain, "," two.
 PRIM_API std::vector<post_ops> parse_post_ops_list(const std::string &chains);
 
+// Quantization (doc/int8.md), for convolution and inner product on int8 data and for reorder.
+// Two ways to give scales, not mixed in one attribute: oneDNN 2.x output scales, or oneDNN v3
+// per-argument scales. Masks are oneDNN's: bit d set means one value per index of dim d.
+struct PRIM_API quantization {
+    // oneDNN 2.x: x = (acc + bias) * scales[oc]. mask 0 (one value) or 1 << 1 (per output
+    // channel); values one or OC of them, or {PRIM_RUNTIME_F32_VAL}: given at execute as
+    // PRIM_ARG_ATTR_OUTPUT_SCALES.
+    bool has_output_scales = false;
+    int output_scales_mask = 0;
+    std::vector<float> output_scales;
+    // oneDNN v3: per argument (PRIM_ARG_SRC, PRIM_ARG_WEIGHTS, PRIM_ARG_DST) a mask, the values
+    // at execute as PRIM_ARG_ATTR_SCALES | arg. -1: no scale for that argument.
+    int src_scale_mask = -1, wei_scale_mask = -1, dst_scale_mask = -1;
+    // Zero points of PRIM_ARG_SRC and PRIM_ARG_DST (PRIM_ARG_WEIGHTS is refused by convolution
+    // and inner product, as oneDNN does): a mask, the s32 values at execute as
+    // PRIM_ARG_ATTR_ZERO_POINTS | arg. -1: none.
+    int src_zp_mask = -1, wei_zp_mask = -1, dst_zp_mask = -1;
+
+    bool any() const;
+    bool operator==(const quantization &o) const;
+};
+
 class PRIM_API primitive_attr {
 public:
     void set_post_ops(const post_ops &po) { post_ops_ = po; }
@@ -180,8 +212,21 @@ public:
     void set_strict(bool strict) { strict_ = strict; }
     bool get_strict() const { return strict_; }
 
+    // oneDNN 2.x output scales; see quantization. Throws invalid_arguments for an empty or NaN
+    // list or a negative mask.
+    void set_output_scales(int mask, const std::vector<float> &scales);
+    void get_output_scales(int &mask, std::vector<float> &scales) const;
+    // oneDNN v3 scales of PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST; throws
+    // invalid_arguments for another argument or a negative mask.
+    void set_scales_mask(int arg, int mask);
+    // Zero points of PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST (primitives say which they
+    // take); throws invalid_arguments for another argument or a negative mask.
+    void set_zero_points_mask(int arg, int mask);
+    const quantization &get_quantization() const { return quant_; }
+
 private:
     post_ops post_ops_;
+    quantization quant_;
     cpu_isa max_isa_ = cpu_isa::all;
     bool strict_ = false;
 };

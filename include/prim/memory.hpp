@@ -15,7 +15,9 @@ public:
     using dim = int64_t;
     using dims = std::vector<dim>;
 
-    enum class data_type { undef, f32 };
+    // f32 for every primitive; s32, s8 and u8 for quantized (int8) inference
+    // (doc/int8.md): convolution and inner product, reorder and the post-op operands.
+    enum class data_type { undef, f32, s32, s8, u8 };
 
     // Plain layouts by name. Letters follow oneDNN: a is the outermost logical dimension
     // (n for data, o for weights, g for grouped weights), and the order of letters is the
@@ -96,6 +98,11 @@ private:
     std::shared_ptr<impl> impl_;
 };
 
+// Bytes of one element: 4 for f32 and s32, 1 for s8 and u8, 0 for undef.
+PRIM_API size_t data_type_size(memory::data_type dt);
+// "f32", "s32", "s8", "u8", "undef": as benchdnn and PRIM_VERBOSE write them.
+PRIM_API const char *data_type_name(memory::data_type dt);
+
 // Argument ids for execute(), as in oneDNN.
 enum : int {
     PRIM_ARG_SRC = 1,
@@ -112,6 +119,13 @@ enum : int {
     PRIM_ARG_SHIFT = 52,
     // concat's inputs: PRIM_ARG_MULTIPLE_SRC + i for input i (oneDNN's number).
     PRIM_ARG_MULTIPLE_SRC = 1024,
+    // Quantization values at execute (oneDNN 2.6's numbers; doc/int8.md):
+    // oneDNN 2.x output scales, f32 {1} or {OC}, when set_output_scales gave PRIM_RUNTIME_F32_VAL;
+    PRIM_ARG_ATTR_OUTPUT_SCALES = 513,
+    // | PRIM_ARG_SRC / PRIM_ARG_DST: zero points, s32 {1} or {channels};
+    PRIM_ARG_ATTR_ZERO_POINTS = 4096,
+    // | PRIM_ARG_SRC / PRIM_ARG_WEIGHTS / PRIM_ARG_DST: oneDNN v3 scales, f32 {1} or {OC}.
+    PRIM_ARG_ATTR_SCALES = 1048576,
 };
 
 // The argument of post-op idx's operand: | PRIM_ARG_SRC_1 for a binary entry, | PRIM_ARG_WEIGHTS

@@ -3,8 +3,8 @@
 //
 //   CHAINS := CHAIN (',' CHAIN)*
 //   CHAIN  := ''  |  PO ('+' PO)*
-//   PO     := 'sum' [':' NUMBER]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
-//           | BINALG ':' 'f32' [':' POLICY]  |  'prelu' [':' POLICY]
+//   PO     := 'sum' [':' NUMBER [':' INTEGER [':' DT]]]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
+//           | BINALG ':' DT [':' POLICY]  |  'prelu' [':' POLICY]        DT := f32 | s32 | s8 | u8
 //   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'  |  '*'
 //             ('*': a runtime parameter, PRIM_RUNTIME_F32_VAL, given at execute)
 //
@@ -13,6 +13,7 @@
 // hex, "nan", "infinity" and leading spaces), then converted by strtof in the "C" locale so the
 // float is correctly rounded whatever locale the host program set.
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -174,16 +175,40 @@ int parse_policy_field(const std::string &whole, const std::vector<span> &fields
     return mask;
 }
 
-// BINALG:f32[:POLICY], benchdnn's spelling; the data type is required, as in benchdnn.
+// A data type field: f32, s32, s8 or u8.
+memory::data_type parse_data_type(const std::string &whole, span field) {
+    const std::string name = text_of(whole, field);
+    for (memory::data_type dt : {memory::data_type::f32, memory::data_type::s32,
+                                 memory::data_type::s8, memory::data_type::u8})
+        if (name == data_type_name(dt)) return dt;
+    fail(whole, "unsupported data type '" + name + "' (f32, s32, s8 or u8)", field.begin);
+}
+
+// BINALG:DT[:POLICY], benchdnn's spelling; the data type is required, as in benchdnn.
 void parse_binary(const std::string &whole, const impl::binary_info &info,
         const std::vector<span> &fields, post_ops &out) {
     check_field_count(whole, fields, 3, "a binary post-op takes a data type and a policy");
     if (fields.size() < 2)
         fail(whole, "binary post-op '" + std::string(info.name) + "' needs a data type ("
                     + info.name + ":f32)", fields[0].end);
-    const std::string dt = text_of(whole, fields[1]);
-    if (dt != "f32") fail(whole, "unsupported data type '" + dt + "' (only f32)", fields[1].begin);
-    out.append_binary(info.alg, parse_policy_field(whole, fields, 2));
+    const memory::data_type dt = parse_data_type(whole, fields[1]);
+    out.append_binary(info.alg, parse_policy_field(whole, fields, 2), dt);
+}
+
+// sum[:SCALE[:ZERO_POINT[:DT]]], benchdnn's spelling.
+void parse_sum(const std::string &whole, const std::vector<span> &fields, post_ops &out) {
+    check_field_count(whole, fields, 4, "sum takes at most a scale, a zero point and a data type");
+    const float scale = fields.size() > 1 ? parse_number(whole, fields[1]) : 1.f;
+    int32_t zero_point = 0;
+    if (fields.size() > 2) {
+        const float zp = parse_number(whole, fields[2]);
+        if (zp != std::nearbyint(zp) || std::fabs(zp) > 2147483647.f)
+            fail(whole, "sum's zero point must be an integer of 32 bits", fields[2].begin);
+        zero_point = static_cast<int32_t>(zp);
+    }
+    const memory::data_type dt = fields.size() > 3 ? parse_data_type(whole, fields[3])
+                                                   : memory::data_type::undef;
+    out.append_sum(scale, zero_point, dt);
 }
 
 void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
@@ -192,8 +217,7 @@ void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
     const std::string name = text_of(whole, fields[0]);
 
     if (name == "sum") {
-        check_field_count(whole, fields, 2, "sum takes at most a scale");
-        out.append_sum(fields.size() > 1 ? parse_number(whole, fields[1]) : 1.f);
+        parse_sum(whole, fields, out);
         return;
     }
     if (name == "bounded_relu") {
@@ -276,8 +300,13 @@ std::string to_string(const post_ops &po) {
     for (const post_ops::entry &e : po.entries()) {
         if (!s.empty()) s += '+';
         if (e.kind == post_ops::kind::sum) {
+            // Up to the last field that differs from its default: scale, zero point, type.
+            const bool with_dt = e.dt != memory::data_type::undef;
+            const bool with_zp = with_dt || e.zero_point != 0;
             s += "sum";
-            if (!same_bits(e.scale, 1.f)) s += ":" + format_number(e.scale);
+            if (with_zp || !same_bits(e.scale, 1.f)) s += ":" + format_number(e.scale);
+            if (with_zp) s += ":" + std::to_string(e.zero_point);
+            if (with_dt) s += std::string(":") + data_type_name(e.dt);
             continue;
         }
         // Binary and prelu: the policy is left out when it is the default, common.
@@ -289,7 +318,8 @@ std::string to_string(const post_ops &po) {
             continue;
         }
         if (e.kind == post_ops::kind::binary) {
-            s += std::string(algorithm_name(e.alg)) + ":f32" + policy;
+            const memory::data_type dt = e.dt == memory::data_type::undef ? memory::data_type::f32 : e.dt;
+            s += std::string(algorithm_name(e.alg)) + ":" + data_type_name(dt) + policy;
             continue;
         }
         const impl::algorithm_info *info = impl::find_algorithm(e.alg);

@@ -46,7 +46,7 @@ float as_checked_at_creation(float v) { return impl::is_runtime_param(v) ? 1.f :
 bool post_ops::entry::operator==(const entry &o) const {
     return kind == o.kind && alg == o.alg && bits_of(alpha) == bits_of(o.alpha)
             && bits_of(beta) == bits_of(o.beta) && bits_of(scale) == bits_of(o.scale)
-            && mask == o.mask && src1 == o.src1;
+            && zero_point == o.zero_point && dt == o.dt && mask == o.mask && src1 == o.src1;
 }
 
 void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scale) {
@@ -64,13 +64,19 @@ void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scal
     entries_.push_back(e);
 }
 
-void post_ops::append_sum(float scale) {
+void post_ops::append_sum(float scale, int32_t zero_point, memory::data_type dt) {
+    const std::string who = "post-op " + std::to_string(len()) + " (sum): ";
     if (std::isnan(as_checked_at_creation(scale)))
+        throw error(status::invalid_arguments, who + "scale is NaN");
+    if (dt != memory::data_type::undef && data_type_size(dt) == 0)
         throw error(status::invalid_arguments,
-                "post-op " + std::to_string(len()) + " (sum): scale is NaN");
+                    who + "data type " + std::to_string(static_cast<int>(dt))
+                            + " is not one of f32, s32, s8, u8");
     entry e;
     e.kind = kind::sum;
     e.scale = scale; // alg, alpha, beta keep their defaults so equal sums compare equal
+    e.zero_point = zero_point;
+    e.dt = dt;
     entries_.push_back(e);
 }
 
@@ -80,13 +86,16 @@ void post_ops::append_binary(algorithm alg, const memory::desc &src1) {
         throw error(status::invalid_arguments,
                     who + "src1 must be a complete desc (not zero, not 'any'); to let it follow "
                           "the destination, give a policy mask instead");
-    if (src1.get_data_type() != memory::data_type::f32)
-        throw error(status::invalid_arguments, who + "src1 must be f32");
-    append_binary(alg, impl::policy_of(src1.get_dims()));
+    append_binary(alg, impl::policy_of(src1.get_dims()), src1.get_data_type());
     entries_.back().src1 = src1;
 }
 
-void post_ops::append_binary(algorithm alg, int mask) {
+void post_ops::append_binary(algorithm alg, int mask, memory::data_type dt) {
+    if (dt != memory::data_type::undef && data_type_size(dt) == 0)
+        throw error(status::invalid_arguments,
+                    "post-op " + std::to_string(len()) + " (binary): operand data type "
+                            + std::to_string(static_cast<int>(dt))
+                            + " is not one of f32, s32, s8, u8");
     if (!impl::find_binary(alg)) {
         // Named when it has a name ("relu"), else by its number.
         const char *name = algorithm_name(alg);
@@ -100,6 +109,7 @@ void post_ops::append_binary(algorithm alg, int mask) {
     e.kind = kind::binary;
     e.alg = alg;
     e.mask = mask;
+    e.dt = dt == memory::data_type::f32 ? memory::data_type::undef : dt; // undef: f32, as a sum's
     entries_.push_back(e);
 }
 
@@ -132,6 +142,14 @@ void post_ops::get_params_eltwise(
 
 void post_ops::get_params_sum(int index, float &scale) const {
     scale = at_kind(index, kind::sum, "get_params_sum").scale;
+}
+
+void post_ops::get_params_sum(int index, float &scale, int32_t &zero_point,
+                              memory::data_type &dt) const {
+    const entry &e = at_kind(index, kind::sum, "get_params_sum");
+    scale = e.scale;
+    zero_point = e.zero_point;
+    dt = e.dt;
 }
 
 const post_ops::entry &post_ops::at_kind(int index, kind k, const char *who) const {

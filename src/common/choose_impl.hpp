@@ -9,6 +9,7 @@
 #include "attr/runtime_params.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
+#include "common/quant_attr.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
 
@@ -25,6 +26,18 @@ inline cpu_isa request_isa(const primitive_attr &attr) {
     return std::min(get_effective_cpu_isa(), cap);
 }
 
+// The data types of a request, "src:weights:dst", when they are not all f32 (else ""): only a
+// convolution or inner product takes other types, the other primitives' creation refuses them.
+template <typename request>
+std::string request_data_types(const request &) { return ""; }
+template <typename problem>
+std::string request_data_types(const weighted_request<problem> &req) {
+    const memory::data_type s = req.src.get_data_type(), w = req.wei.get_data_type(),
+                            d = req.dst.get_data_type();
+    if (s == memory::data_type::f32 && w == s && d == s) return "";
+    return std::string(data_type_name(s)) + ":" + data_type_name(w) + ":" + data_type_name(d);
+}
+
 // Throws unimplemented when nothing takes the request, or when strict mode is on and only the
 // reference would (unless the ISA cap itself is 'none').
 template <typename request>
@@ -35,18 +48,25 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     const cpu_isa isa = request_isa(req.attr);
     const char *kind_name = primitive_kind_name(kind);
     const post_ops &chain = req.attr.get_post_ops();
-    const std::string bad_operand = check_operand_dims(chain, req.dst.get_dims());
-    if (!bad_operand.empty())
-        throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": "
-                                                       + bad_operand);
+    std::string bad = check_operand_dims(chain, req.dst.get_dims());
+    if (bad.empty()) bad = check_chain_types(chain, req.dst.get_data_type());
+    const bool weighted = kind == primitive_kind::convolution || kind == primitive_kind::inner_product;
+    if (bad.empty() && !weighted && req.attr.get_quantization().any())
+        bad = "scales and zero points are supported by convolution, inner product and reorder only";
+    if (!bad.empty())
+        throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": " + bad);
+    const std::string data_types = request_data_types(req);
+    const bool quantized = !data_types.empty() || req.attr.get_quantization().any()
+            || chain_is_quantized(chain);
     // Implementations see each runtime parameter as its slot (runtime_params.hpp); the chosen
     // primitive keeps the user's attribute.
     request slotted = req;
     if (chain.has_runtime_params()) slotted.attr.set_post_ops(with_runtime_slots(chain));
     std::string reasons;
     for (const auto &entry : list) {
-        std::string why_not;
-        std::unique_ptr<primitive_impl> impl = entry.create(slotted, isa, why_not);
+        std::string why_not = "int8 data, quantization or int8 post-op operands are not supported";
+        std::unique_ptr<primitive_impl> impl;
+        if (!quantized || entry.quantized) impl = entry.create(slotted, isa, why_not);
         if (!impl) {
             if (verbose_level() >= 2)
                 verbose_print(std::string("prim_verbose,dispatch,") + kind_name + ","
@@ -64,8 +84,10 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
         std::vector<memory::desc> operand_mds = operand_descs(chain, impl->dst_md());
-        return std::make_shared<const chosen_impl>(chosen_impl {
-                kind, problem_str, req.attr, empty, std::move(impl), std::move(operand_mds)});
+        std::vector<quant_arg> quant = quant_args(req.attr.get_quantization(), impl->src_md(),
+                                                  impl->wei_md(), impl->dst_md());
+        return std::make_shared<const chosen_impl>(chosen_impl {kind, problem_str, req.attr, empty,
+                std::move(impl), std::move(operand_mds), std::move(quant), data_types});
     }
     throw error(status::unimplemented, std::string(kind_name) + " " + problem_str
                                                + ": no implementation (" + reasons + ")");

@@ -2,6 +2,7 @@
 // implementation.
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
+#include "common/quant_attr.hpp"
 #include "prim/convolution.hpp"
 
 namespace prim {
@@ -30,9 +31,8 @@ const impl::desc_checks check {"convolution"};
 conv_problem make_problem(const convolution_forward::desc &d) {
     if (d.alg != algorithm::convolution_direct) invalid("algorithm must be convolution_direct");
     check.prop(d.prop);
-    check.f32(d.src, "src");
-    check.f32(d.weights, "weights");
-    check.f32(d.dst, "dst");
+    const std::string bad_types = impl::check_weighted_types(d.src, d.weights, d.bias, d.dst);
+    if (!bad_types.empty()) invalid(bad_types);
     const auto &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
     const int rank = static_cast<int>(s.size());
     if (rank < 3 || rank > 5)
@@ -93,7 +93,8 @@ conv_problem make_problem(const convolution_forward::desc &d) {
         // The end padding that matters is the one the output size implies (doc/reference.md §3).
         p.p_end[sp] = (p.o[sp] - 1) * p.s[sp] - p.i[sp] + p.extent(sp) - p.p[sp];
     }
-    check.bias(d.bias, p.oc);
+    if (!d.bias.is_zero() && d.bias.get_dims() != memory::dims {p.oc})
+        invalid("bias must have dims {oc} = {" + std::to_string(p.oc) + "}");
     const std::string problem = impl::check_conv_problem(p);
     if (!problem.empty()) invalid(problem);
     return p;
@@ -102,7 +103,11 @@ conv_problem make_problem(const convolution_forward::desc &d) {
 } // namespace
 
 convolution_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
-    const impl::conv_request req {make_problem(d), !d.bias.is_zero(), d.src, d.weights, d.bias,
+    impl::conv_problem prb = make_problem(d);
+    const std::string bad_quant = impl::check_weighted_quantization(attr.get_quantization(),
+            d.src.get_data_type() != memory::data_type::f32, d.weights.ndims() == d.src.ndims() + 1, prb.oc);
+    if (!bad_quant.empty()) invalid(bad_quant);
+    const impl::conv_request req {std::move(prb), !d.bias.is_zero(), d.src, d.weights, d.bias,
                                   d.dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::convolution, impl::conv_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);

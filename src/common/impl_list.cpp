@@ -19,7 +19,7 @@ namespace impl {
 const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
             {"jit", create_jit_conv},
-            {"ref", create_ref_conv},
+            {"ref", create_ref_conv, true},
     };
     return list;
 }
@@ -27,7 +27,7 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list() {
 const std::vector<impl_entry<ip_request>> &ip_impl_list() {
     static const std::vector<impl_entry<ip_request>> list = {
             {"jit", create_jit_ip},
-            {"ref", create_ref_ip},
+            {"ref", create_ref_ip, true},
     };
     return list;
 }
@@ -35,7 +35,7 @@ const std::vector<impl_entry<ip_request>> &ip_impl_list() {
 const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
     static const std::vector<impl_entry<eltwise_request>> list = {
             {"jit", create_jit_eltwise},
-            {"ref", create_ref_eltwise},
+            {"ref", create_ref_eltwise, true},
     };
     return list;
 }
@@ -43,7 +43,7 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
 const std::vector<impl_entry<binary_request>> &binary_impl_list() {
     static const std::vector<impl_entry<binary_request>> list = {
             {"jit", create_jit_binary},
-            {"ref", create_ref_binary},
+            {"ref", create_ref_binary, true},
     };
     return list;
 }
@@ -51,7 +51,7 @@ const std::vector<impl_entry<binary_request>> &binary_impl_list() {
 const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
     static const std::vector<impl_entry<bnorm_request>> list = {
             {"jit", create_jit_bnorm},
-            {"ref", create_ref_bnorm},
+            {"ref", create_ref_bnorm, true},
     };
     return list;
 }
@@ -59,7 +59,7 @@ const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
 const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
     static const std::vector<impl_entry<lnorm_request>> list = {
             {"jit", create_jit_lnorm},
-            {"ref", create_ref_lnorm},
+            {"ref", create_ref_lnorm, true},
     };
     return list;
 }
@@ -68,7 +68,7 @@ const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
     static const std::vector<impl_entry<softmax_request>> list = {
             {"jit", create_jit_softmax},
             {"jit_strided", create_jit_softmax_strided},
-            {"ref", create_ref_softmax},
+            {"ref", create_ref_softmax, true},
     };
     return list;
 }
@@ -76,7 +76,7 @@ const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
 const std::vector<impl_entry<concat_request>> &concat_impl_list() {
     static const std::vector<impl_entry<concat_request>> list = {
             {"copy", create_concat_copy},
-            {"ref", create_ref_concat},
+            {"ref", create_ref_concat, true},
     };
     return list;
 }
@@ -85,7 +85,7 @@ const std::vector<impl_entry<pool_request>> &pool_impl_list() {
     static const std::vector<impl_entry<pool_request>> list = {
             {"jit:plain", create_jit_pool_nchw},
             {"jit", create_jit_pool},
-            {"ref", create_ref_pool},
+            {"ref", create_ref_pool, true},
     };
     return list;
 }

@@ -2,6 +2,7 @@
 // implementation.
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
+#include "common/quant_attr.hpp"
 #include "prim/inner_product.hpp"
 
 namespace prim {
@@ -22,9 +23,8 @@ const impl::desc_checks check {"inner_product"};
 
 impl::ip_problem make_problem(const inner_product_forward::desc &d) {
     check.prop(d.prop);
-    check.f32(d.src, "src");
-    check.f32(d.weights, "weights");
-    check.f32(d.dst, "dst");
+    const std::string bad_types = impl::check_weighted_types(d.src, d.weights, d.bias, d.dst);
+    if (!bad_types.empty()) invalid(bad_types);
     const auto &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
     const int rank = static_cast<int>(s.size());
     if (rank < 2 || rank > 5)
@@ -49,7 +49,8 @@ impl::ip_problem make_problem(const inner_product_forward::desc &d) {
             invalid("weights spatial dims must equal the src spatial dims");
         p.i[3 - p.nsp + j] = s[2 + j];
     }
-    check.bias(d.bias, p.oc);
+    if (!d.bias.is_zero() && d.bias.get_dims() != memory::dims {p.oc})
+        invalid("bias must have dims {oc} = {" + std::to_string(p.oc) + "}");
     const std::string problem = impl::check_ip_problem(p);
     if (!problem.empty()) invalid(problem);
     return p;
@@ -58,7 +59,11 @@ impl::ip_problem make_problem(const inner_product_forward::desc &d) {
 } // namespace
 
 inner_product_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
-    const impl::ip_request req {make_problem(d), !d.bias.is_zero(), d.src, d.weights, d.bias,
+    impl::ip_problem prb = make_problem(d);
+    const std::string bad_quant = impl::check_weighted_quantization(attr.get_quantization(),
+            d.src.get_data_type() != memory::data_type::f32, false, prb.oc);
+    if (!bad_quant.empty()) invalid(bad_quant);
+    const impl::ip_request req {std::move(prb), !d.bias.is_zero(), d.src, d.weights, d.bias,
                                 d.dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::inner_product, impl::ip_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);

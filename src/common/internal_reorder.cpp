@@ -12,6 +12,7 @@
 #endif
 
 #include "common/overlap.hpp"
+#include "common/convert_types.hpp"
 #include "common/reorder_tiles.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
@@ -28,6 +29,17 @@ namespace {
 // x along i: a blocked layout's offset is the sum of these terms over the dims.
 struct dim_offsets {
     std::vector<std::vector<memory::dim>> of_dim;
+    // The index of a value in a list of one value per index of the dims in mask (row-major over
+    // them; 0 for the other dims): a scale's index.
+    dim_offsets(const memory::dims &dims, int mask) {
+        memory::dim stride = 1;
+        of_dim.resize(dims.size());
+        for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+            const bool along = (mask >> i) & 1;
+            for (memory::dim x = 0; x < dims[i]; ++x) of_dim[i].push_back(along ? x * stride : 0);
+            if (along) stride *= dims[i];
+        }
+    }
     explicit dim_offsets(const memory::desc &md) {
         const auto &dims = md.get_dims();
         std::vector<memory::dim> idx(dims.size(), 0);
@@ -61,11 +73,11 @@ void check_reorder_descs(const memory::desc &src, const memory::desc &dst) {
 }
 
 void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const memory &src_mem,
-                  const memory &dst_mem) {
+                  const memory &dst_mem, const value_map &map) {
     if (src_mem.get_desc() != src_md || dst_mem.get_desc() != dst_md)
         invalid("reorder: memory descs differ from the ones the reorder was created for");
-    const float *src = static_cast<const float *>(src_mem.get_data_handle());
-    float *dst = static_cast<float *>(dst_mem.get_data_handle());
+    const void *src = src_mem.get_data_handle();
+    void *dst = dst_mem.get_data_handle();
     memory::dim total = 1;
     for (auto d : src_md.get_dims()) total *= d;
     if (total == 0) return;
@@ -73,7 +85,7 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
     // In place only between equal descs on the same handle, where the copy is a no-op. Between
     // two layouts, an element may be written where another not yet read lives (ab -> ba in one
     // 8x8 buffer left 28 of 64 wrong); a partial overlap breaks even the equal-desc memcpy.
-    const bool same = src_md == dst_md;
+    const bool same = src_md == dst_md && map.identity();
     if (bytes_overlap(dst, dst_md.get_size(), src, src_md.get_size()) && !(same && src == dst))
         invalid("reorder: dst and src overlap in memory (a reorder runs in place only between "
                 "equal descs on the same data handle, as a no-op: give dst its own buffer)");
@@ -81,8 +93,16 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
         if (src != dst) std::memcpy(dst, src, src_md.get_size());
         return;
     }
+    const bool f32_copy = src_md.get_data_type() == memory::data_type::f32
+            && dst_md.get_data_type() == memory::data_type::f32 && map.identity();
+    if (!f32_copy) {
+        convert_by_offsets(src_md, dst_md, src, dst, map);
+        return;
+    }
+    const auto *src_f = static_cast<const float *>(src);
+    auto *dst_f = static_cast<float *>(dst);
     // Blocked <-> unblocked (weights into their kernels' layouts): a tile at a time.
-    if (!reorder_by_tiles(src_md, dst_md, src, dst)) copy_by_offsets(src_md, dst_md, src, dst);
+    if (!reorder_by_tiles(src_md, dst_md, src_f, dst_f)) copy_by_offsets(src_md, dst_md, src_f, dst_f);
 }
 
 void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
@@ -121,8 +141,14 @@ void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, cons
     if (!same) copy_by_offsets(src_md, dst_md, out, dst);
 }
 
-void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
-                     float *dst) {
+namespace {
+
+// Calls f(src_offset, dst_offset, scale_index) for every element of two layouts of the same
+// dims, the scale index over the dims of scale_mask. dst's padding is zeroed first (dst_base:
+// its buffer).
+template <typename F>
+void walk_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, void *dst,
+                     int scale_mask, const F &f) {
     const auto &dims = src_md.get_dims();
     const int n = static_cast<int>(dims.size());
     memory::dim total = 1;
@@ -131,6 +157,7 @@ void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, con
     // Padding of a blocked dst must hold zeros (kernels may read it). The gaps of a layout by
     // strides are not padding: they may be someone else's data.
     if (dst_md.padded_dims() != dims) std::memset(dst, 0, dst_md.get_size());
+    const dim_offsets scale_of(dims, scale_mask);
 
     // A layout's offset is a sum of one term per dim (each dim has at most one inner block), so
     // per-dim tables of those terms give any element's offset in both layouts by additions.
@@ -155,22 +182,53 @@ void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, con
         const memory::dim begin = std::min(n_outer, chunk * ithr);
         const memory::dim end = std::min(n_outer, begin + chunk);
         const memory::dim *src_in = from.of_dim[inner].data(), *dst_in = to.of_dim[inner].data();
+        const memory::dim *scale_in = scale_of.of_dim[inner].data();
         for (memory::dim o = begin; o < end; ++o) {
             // The offsets of the element at o's outer indices, 0 along the inner two dims.
-            memory::dim src_base = 0, dst_base = 0, rest = o;
+            memory::dim src_base = 0, dst_base = 0, scale_base = 0, rest = o;
             for (auto it = outer_dims.rbegin(); it != outer_dims.rend(); ++it) {
                 const memory::dim x = rest % dims[*it];
                 rest /= dims[*it];
                 src_base += from.of_dim[*it][x];
                 dst_base += to.of_dim[*it][x];
+                scale_base += scale_of.of_dim[*it][x];
             }
             for (memory::dim m = 0; m < n_middle; ++m) {
                 const memory::dim s0 = src_base + (middle < 0 ? 0 : from.of_dim[middle][m]);
                 const memory::dim d0 = dst_base + (middle < 0 ? 0 : to.of_dim[middle][m]);
-                for (memory::dim x = 0; x < dims[inner]; ++x) dst[d0 + dst_in[x]] = src[s0 + src_in[x]];
+                const memory::dim k0 = scale_base + (middle < 0 ? 0 : scale_of.of_dim[middle][m]);
+                for (memory::dim x = 0; x < dims[inner]; ++x) f(s0 + src_in[x], d0 + dst_in[x], k0 + scale_in[x]);
             }
         }
     }
+}
+
+} // namespace
+
+void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
+                     float *dst) {
+    walk_by_offsets(src_md, dst_md, dst, 0,
+                    [=](memory::dim s, memory::dim d, memory::dim) { dst[d] = src[s]; });
+}
+
+void convert_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const void *src,
+                        void *dst, const value_map &map) {
+    const memory::data_type sdt = src_md.get_data_type(), ddt = dst_md.get_data_type();
+    if (sdt == ddt && map.identity()) { // a bit-exact copy (s32 does not go through f32)
+        const size_t size = data_type_size(sdt);
+        walk_by_offsets(src_md, dst_md, dst, 0, [=](memory::dim s, memory::dim d, memory::dim) {
+            copy_element(size, src, s, dst, d);
+        });
+        return;
+    }
+    const float src_zp = static_cast<float>(map.src_zp), dst_zp = static_cast<float>(map.dst_zp);
+    const float *scales = map.scales;
+    walk_by_offsets(src_md, dst_md, dst, scales ? map.scales_mask : 0,
+                    [=](memory::dim s, memory::dim d, memory::dim k) {
+                        float v = load_as_f32(sdt, src, s) - src_zp;
+                        if (scales) v *= scales[k];
+                        store_from_f32(ddt, dst, d, v + dst_zp);
+                    });
 }
 
 } // namespace impl

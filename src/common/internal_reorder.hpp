@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 
+#include "common/convert_types.hpp"
 #include "common/reorder_tiles.hpp"
 #include "prim/memory.hpp"
 
@@ -12,15 +13,19 @@ namespace impl {
 // Throws invalid_arguments unless both descs have a layout and the same dims.
 void check_reorder_descs(const memory::desc &src, const memory::desc &dst);
 
-// Copies src_mem into dst_mem, whose descs must be src and dst, and zeroes dst's padding.
+// Copies src_mem into dst_mem, whose descs must be src and dst, and zeroes dst's padding;
+// converts between data types and applies map on the way (common/convert_types.hpp).
 void reorder_data(const memory::desc &src, const memory::desc &dst, const memory &src_mem,
-                  const memory &dst_mem);
+                  const memory &dst_mem, const value_map &map = value_map());
 
 // The copy itself, for any two layouts of the same dims (no check): element by element through
 // per-dim offset tables, dst's padding zeroed first. reorder_data uses it where the tile path
 // (common/reorder_tiles.hpp) does not apply; tests compare the two.
 void copy_by_offsets(const memory::desc &src, const memory::desc &dst, const float *src_data,
                      float *dst_data);
+// The same for any data types, each element converted and mapped (common/convert_types.hpp).
+void convert_by_offsets(const memory::desc &src, const memory::desc &dst, const void *src_data,
+                        void *dst_data, const value_map &map);
 
 // Plain (dense row-major) src copied into dst's layout, each element times its channel's factors
 // in turn (a folded batch norm's scale): by the tile path when it takes the pair, else the

@@ -50,7 +50,34 @@ const char *tag_pattern(memory::format_tag tag) {
     }
 }
 
+template <typename where_t>
+void check_data_type(memory::data_type dt, const where_t &where) {
+    if (data_type_size(dt) == 0)
+        invalid(where() + "data type " + std::to_string(static_cast<int>(dt))
+                + " is not one of f32, s32, s8, u8");
+}
+
 } // namespace
+
+size_t data_type_size(memory::data_type dt) {
+    switch (dt) {
+    case memory::data_type::f32:
+    case memory::data_type::s32: return 4;
+    case memory::data_type::s8:
+    case memory::data_type::u8: return 1;
+    default: return 0;
+    }
+}
+
+const char *data_type_name(memory::data_type dt) {
+    switch (dt) {
+    case memory::data_type::f32: return "f32";
+    case memory::data_type::s32: return "s32";
+    case memory::data_type::s8: return "s8";
+    case memory::data_type::u8: return "u8";
+    default: return "undef";
+    }
+}
 
 memory::desc::desc(const dims &d, data_type dt, format_tag tag) {
     if (tag == format_tag::any) {
@@ -74,7 +101,7 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
     const int n = static_cast<int>(d.size());
     // Built only for an error message: constructing a desc is on execute()'s path.
     const auto where = [&] { return "memory desc " + dims_str(d) + " '" + pattern + "': "; };
-    if (dt != data_type::f32) invalid(where() + "only f32 is supported");
+    check_data_type(dt, where);
     if (n < 1 || n > 6) invalid(where() + "rank must be 1 to 6");
     for (dim x : d)
         if (x < 0) invalid(where() + "negative dimension");
@@ -152,7 +179,7 @@ memory::desc::desc(const dims &d, data_type dt, const dims &strides) {
     const auto where = [&] {
         return "memory desc " + dims_str(d) + " with strides " + dims_str(strides) + ": ";
     };
-    if (dt != data_type::f32) invalid(where() + "only f32 is supported");
+    check_data_type(dt, where);
     if (n < 1 || n > 6) invalid(where() + "rank must be 1 to 6");
     if (static_cast<int>(strides.size()) != n)
         invalid(where() + "needs one stride per dim");
@@ -195,7 +222,7 @@ bool memory::desc::is_dense() const {
 memory::dim memory::desc::nelems_padded() const { return kind_ == kind::blocked ? span_ : 0; }
 
 size_t memory::desc::get_size() const {
-    return static_cast<size_t>(nelems_padded()) * sizeof(float);
+    return static_cast<size_t>(nelems_padded()) * data_type_size(dt_);
 }
 
 const memory::dims &memory::desc::strides() const {

@@ -11,10 +11,11 @@ namespace prim {
 namespace impl {
 
 // The plain row-major layout of a shape: "a", "ab", "abc", ... (outermost dim first).
-inline memory::desc plain_desc(const memory::dims &dims) {
+inline memory::desc plain_desc(const memory::dims &dims,
+                               memory::data_type dt = memory::data_type::f32) {
     std::string pattern;
     for (size_t i = 0; i < dims.size(); ++i) pattern += static_cast<char>('a' + i);
-    return memory::desc(dims, memory::data_type::f32, pattern);
+    return memory::desc(dims, dt, pattern);
 }
 
 // Equal to plain_desc(md.get_dims()) (dense, row-major, no blocks), checked without building
@@ -32,18 +33,19 @@ inline bool is_plain(const memory::desc &md) {
 // The layout an implementation runs on for an argument: 'any' becomes plain, a zero desc (no
 // such argument) stays zero, anything else is kept as the user gave it.
 inline memory::desc plain_if_any(const memory::desc &md) {
-    return md.is_any() ? plain_desc(md.get_dims()) : md;
+    return md.is_any() ? plain_desc(md.get_dims(), md.get_data_type()) : md;
 }
 
-// One argument's data in the plain layout the kernels read: the user's own buffer when it is
-// already plain, otherwise a copy reordered into plain (copy_in = false skips reading the
-// user's data, for a dst whose old value nobody reads).
+// One argument's data in the plain f32 layout the kernels read: the user's own buffer when it
+// is already plain f32, otherwise a copy reordered into plain and converted to f32 (copy_in =
+// false skips reading the user's data, for a dst whose old value nobody reads). An integer dst
+// gets the kernel's values back rounded and saturated (common/convert_types.hpp).
 class plain_buffer {
 public:
-    plain_buffer(const memory::desc &md, const float *user, bool copy_in)
-        : md_(&md), user_(const_cast<float *>(user)) {
-        if (md.is_zero() || !user || is_plain(md)) {
-            ptr_ = user_;
+    plain_buffer(const memory::desc &md, const void *user, bool copy_in)
+        : md_(&md), user_(const_cast<void *>(user)) {
+        if (md.is_zero() || !user || (is_plain(md) && md.get_data_type() == memory::data_type::f32)) {
+            ptr_ = static_cast<float *>(user_);
             return;
         }
         const memory::desc plain = plain_desc(md.get_dims());
@@ -54,14 +56,14 @@ public:
     float *get() const { return ptr_; }
     // After the kernel wrote a dst through get(): moves a copy back into the user's layout.
     void copy_out() const {
-        if (ptr_ == user_) return;
+        if (ptr_ == static_cast<float *>(user_)) return;
         const memory::desc plain = plain_desc(md_->get_dims());
         internal_reorder(plain, *md_).execute(memory(plain, ptr_), memory(*md_, user_));
     }
 
 private:
     const memory::desc *md_; // the implementation's, which outlives the call
-    float *user_;
+    void *user_;
     float *ptr_ = nullptr;
     std::vector<float> copy_;
 };

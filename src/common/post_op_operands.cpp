@@ -71,7 +71,10 @@ memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst) {
     // A dim kept by the policy keeps its block even when it is 1: a per_tensor operand then has
     // exactly the destination's layout, whatever its sizes.
     const int rank = dst.ndims();
-    return memory::desc(operand_dims(e, dst.get_dims()), memory::data_type::f32,
+    // A prelu's slopes are f32; a binary operand has the type it was appended with.
+    const memory::data_type dt = e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
+            ? e.dt : memory::data_type::f32;
+    return memory::desc(operand_dims(e, dst.get_dims()), dt,
                         follow_pattern(dst.layout(), rank, mask_within(e.mask, rank)));
 }
 
@@ -83,10 +86,10 @@ std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::des
 
 void append_entry(post_ops &po, const post_ops::entry &e) {
     switch (e.kind) {
-    case post_ops::kind::sum: po.append_sum(e.scale); return;
+    case post_ops::kind::sum: po.append_sum(e.scale, e.zero_point, e.dt); return;
     case post_ops::kind::eltwise: po.append_eltwise(e.alg, e.alpha, e.beta, e.scale); return;
     case post_ops::kind::binary:
-        if (e.src1.is_zero()) po.append_binary(e.alg, e.mask);
+        if (e.src1.is_zero()) po.append_binary(e.alg, e.mask, e.dt);
         else po.append_binary(e.alg, e.src1);
         return;
     case post_ops::kind::prelu: po.append_prelu(e.mask); return;

@@ -69,6 +69,8 @@ memory::desc primitive_desc_base::query_md(int exec_arg) const {
     if (exec_arg == PRIM_ARG_DST) return dst_desc();
     for (const input_arg &a : input_args)
         if (exec_arg == a.id) return impl_->impl->layouts().*a.md;
+    for (const impl::quant_arg &q : impl_->quant_args)
+        if (exec_arg == q.id) return q.md;
     const std::vector<memory::desc> &srcs = impl_->impl->layouts().multiple_src;
     if (exec_arg >= PRIM_ARG_MULTIPLE_SRC
             && exec_arg - PRIM_ARG_MULTIPLE_SRC < static_cast<int>(srcs.size()))
@@ -180,6 +182,24 @@ void read_runtime_params(const impl::chosen_impl &pi, const exec_args &args, std
                                                        + pi.problem_str + ": " + problem);
 }
 
+// The quantization value lists the attribute asks for (common/quant_attr.hpp).
+void read_quant_values(const impl::chosen_impl &pi, const exec_args &args,
+                       impl::exec_ptrs::quant_values &values) {
+    using slot = impl::quant_slot;
+    for (const impl::quant_arg &q : pi.quant_args) {
+        const void *p = arg_data(pi, args, q.id, q.name, q.md);
+        const auto *f = static_cast<const float *>(p);
+        switch (q.slot) {
+        case slot::output_scales: values.output_scales = f; break;
+        case slot::src_scales: values.src_scales = f; break;
+        case slot::wei_scales: values.wei_scales = f; break;
+        case slot::dst_scales: values.dst_scales = f; break;
+        case slot::src_zero_points: values.src_zero_points = static_cast<const int32_t *>(p); break;
+        case slot::dst_zero_points: values.dst_zero_points = static_cast<const int32_t *>(p); break;
+        }
+    }
+}
+
 } // namespace
 
 void primitive::execute(const exec_args &args) const {
@@ -216,13 +236,16 @@ void primitive::execute(const exec_args &args) const {
         }
     }
     if (chain.has_runtime_params()) read_runtime_params(pi, args, ptrs.runtime_params);
+    read_quant_values(pi, args, ptrs.quant);
     check_dst_overlap(pi, ptrs);
 
     const bool verbose = impl::verbose_level() >= 1;
     const double start = verbose ? impl::now_ms() : 0.0;
     if (!pi.empty) ii.execute(ptrs);
     if (verbose)
-        impl::verbose_print_exec(impl::primitive_kind_name(pi.kind), ii.name(), pi.problem_str,
+        impl::verbose_print_exec(impl::primitive_kind_name(pi.kind),
+                                 pi.data_types.empty() ? ii.name() : ii.name() + "," + pi.data_types,
+                                 pi.problem_str,
                                  to_string(pi.attr.get_post_ops()), start);
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/pool_problem.hpp"
 #include "common/problem.hpp"
+#include "common/quant_attr.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/memory.hpp"
@@ -47,7 +48,20 @@ struct exec_ptrs {
     std::vector<float> runtime_params;
     // concat's inputs (PRIM_ARG_MULTIPLE_SRC + i), one per arg_layouts::multiple_src.
     std::vector<const float *> multiple_src;
+    // Quantization values given at execute (common/quant_attr.hpp), null when not asked for.
+    struct quant_values {
+        const float *output_scales = nullptr;
+        const float *src_scales = nullptr, *wei_scales = nullptr, *dst_scales = nullptr;
+        const int32_t *src_zero_points = nullptr, *dst_zero_points = nullptr;
+    } quant;
 };
+
+// An argument whose data type is not f32 (int8 src, weights, dst) still comes as one of the
+// float pointers above: the implementation that took it reads it as its type.
+template <typename T>
+const T *typed(const float *p) { return reinterpret_cast<const T *>(p); }
+template <typename T>
+T *typed(float *p) { return reinterpret_cast<T *>(p); }
 
 // The layouts an implementation runs on (never 'any'); a zero desc for an argument the
 // primitive does not have. Each non-zero one is a required execute argument (primitive.cpp
@@ -92,6 +106,11 @@ struct chosen_impl {
     std::unique_ptr<const primitive_impl> impl;
     // Per post-op entry, its operand's desc (post_op_operands.hpp); zero for other entries.
     std::vector<memory::desc> operand_mds;
+    // The quantization values read at execute (common/quant_attr.hpp).
+    std::vector<quant_arg> quant_args;
+    // "u8:s8:u8" (src:weights:dst) for a primitive that is not all f32, else empty: printed in
+    // PRIM_VERBOSE's exec line after the implementation's name.
+    std::string data_types;
 };
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,
@@ -145,10 +164,13 @@ struct pool_request {
 
 // An implementation list entry: builds the implementation, or returns null and says why not
 // (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
+// quantized: the implementation takes int8 data, quantization attributes and chains with int8
+// operands or sums with a zero point (choose_impl offers it nothing else to decline).
 template <typename request>
 struct impl_entry {
     const char *name;
     std::unique_ptr<primitive_impl> (*create)(const request &req, cpu_isa isa, std::string &why_not);
+    bool quantized = false;
 };
 
 // Fastest first, reference last. Defined in src/common/impl_list.cpp.

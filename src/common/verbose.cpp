@@ -60,7 +60,11 @@ std::string dims_str(const memory::dims &dims) {
 std::string md_str(const memory::desc &md) {
     const std::string strides = md.is_dense() || md.is_any() || md.is_zero()
             ? "" : "(strides " + dims_str(md.strides()) + ")";
-    return md.layout() + strides + ":" + dims_str(md.get_dims());
+    // The data type only when it is not f32 ("abcd:u8:2x3x4x4"), so f32 lines read as before.
+    const memory::data_type dt = md.get_data_type();
+    const bool typed = dt != memory::data_type::f32 && dt != memory::data_type::undef;
+    return md.layout() + strides + (typed ? std::string(":") + data_type_name(dt) : "")
+            + ":" + dims_str(md.get_dims());
 }
 
 } // namespace impl

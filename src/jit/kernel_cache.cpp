@@ -28,20 +28,24 @@ std::string hex(float v) {
 
 } // namespace
 
-// key_of() lists the entry's fields (kind, alg, alpha, beta, scale, mask): a new field must join
-// it. src1 stays out: a kernel addresses an operand by its policy alone, creation having checked
-// that the operand's layout is one the kernel reads that way.
-static_assert(sizeof(post_ops::entry) == 6 * 4 + sizeof(memory::desc),
+// key_of() lists the entry's fields (kind, alg, alpha, beta, scale, zero_point, dt, mask): a new
+// field must join it. src1 stays out: a kernel addresses an operand by its policy alone, creation
+// having checked that the operand's layout is one the kernel reads that way (its type is dt's).
+static_assert(sizeof(post_ops::entry) == 8 * 4 + sizeof(memory::desc),
               "post_ops::entry changed: add the new field to key_of()");
 
 std::string key_of(const post_ops &chain) {
     std::string key;
     for (const post_ops::entry &e : chain.entries()) {
         if (!key.empty()) key += '+';
+        // The quantization fields only when they are not the defaults, so f32 keys stay short.
+        const std::string types = e.zero_point == 0 && e.dt == memory::data_type::undef
+                ? std::string()
+                : ":z" + std::to_string(e.zero_point) + ":t" + std::to_string(static_cast<int>(e.dt));
         if (e.kind == post_ops::kind::sum)
-            key += "s:" + hex(e.scale);
+            key += "s:" + hex(e.scale) + types;
         else if (e.kind == post_ops::kind::binary)
-            key += "b" + std::to_string(static_cast<int>(e.alg)) + ":" + std::to_string(e.mask);
+            key += "b" + std::to_string(static_cast<int>(e.alg)) + ":" + std::to_string(e.mask) + types;
         else if (e.kind == post_ops::kind::prelu)
             key += "p:" + std::to_string(e.mask);
         else

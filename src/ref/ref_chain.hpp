@@ -25,6 +25,9 @@ public:
     // sums read it); index: the element's row-major index in the destination's dims.
     float apply(float x, float dst_old, int64_t index) const;
     const post_ops &chain() const { return po_; }
+    // The destination's type, for a sum that reads dst_old as another type (u8 as s8 or back);
+    // f32 unless set.
+    void set_dst_type(memory::data_type dt) { dst_dt_ = dt; }
 
 private:
     struct operand {
@@ -36,6 +39,7 @@ private:
     post_ops po_;
     memory::dims dims_;
     std::vector<operand> operands_; // one per entry, data null for entries without one
+    memory::data_type dst_dt_ = memory::data_type::f32;
 };
 
 // The same on a chain without operands (throws invalid_arguments otherwise).

@@ -19,7 +19,9 @@ public:
     // mds: operand_descs(po, dst), kept by the primitive (the buffers point to them).
     ref_chain_operands(const post_ops &po, const memory::desc &dst,
                        const std::vector<memory::desc> &mds, const exec_ptrs &args)
-        : chain_(with_values(po, args), dst.get_dims(), plain_operands(mds, args)) {}
+        : chain_(with_values(po, args), dst.get_dims(), plain_operands(mds, args)) {
+        chain_.set_dst_type(dst.get_data_type());
+    }
     static post_ops with_values(const post_ops &po, const exec_ptrs &args) {
         return po.has_runtime_params() ? with_runtime_values(po, args.runtime_params) : po;
     }

@@ -4,6 +4,7 @@
 #include "common/plain_layout.hpp"
 #include "ref/ref_chain_operands.hpp"
 #include "ref/ref_impls.hpp"
+#include "ref/ref_int8.hpp"
 #include "ref/ref_kernels.hpp"
 
 namespace prim {
@@ -12,7 +13,8 @@ namespace {
 
 template <typename problem>
 using weighted_kernel = void (*)(const problem &, const float *src, const float *wei,
-                                 const float *bias, const ref_chain &, float *dst);
+                                 const float *bias, const ref_chain &, float *dst,
+                                 const ref_acc_stage *);
 
 template <typename request, typename problem, weighted_kernel<problem> kernel>
 class ref_weighted_primitive : public primitive_impl {
@@ -37,7 +39,7 @@ public:
         // dst's old value is read only by a sum post-op.
         const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
         const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
-        kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get());
+        kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get(), nullptr);
         dst.copy_out();
     }
 
@@ -49,12 +51,14 @@ private:
 
 } // namespace
 
-// The reference takes every valid problem.
+// The reference takes every valid problem: int8 data by ref_int8_weighted.cpp.
 std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa, std::string &) {
+    if (req.src.get_data_type() != memory::data_type::f32) return create_ref_int8_conv(req);
     return std::make_unique<ref_weighted_primitive<conv_request, conv_problem, ref_conv_fwd>>(req);
 }
 
 std::unique_ptr<primitive_impl> create_ref_ip(const ip_request &req, cpu_isa, std::string &) {
+    if (req.src.get_data_type() != memory::data_type::f32) return create_ref_int8_ip(req);
     return std::make_unique<ref_weighted_primitive<ip_request, ip_problem, ref_ip_fwd>>(req);
 }
 

@@ -6,7 +6,7 @@ namespace prim {
 namespace impl {
 
 void ref_conv_fwd(const conv_problem &prb, const float *src, const float *wei, const float *bias,
-                  const ref_chain &po, float *dst) {
+                  const ref_chain &po, float *dst, const ref_acc_stage *stage) {
     const int64_t MB = prb.mb, IC = prb.ic, OC = prb.oc, ICG = prb.icg(), OCG = prb.ocg();
     const int64_t ID = prb.i[SP_D], IH = prb.i[SP_H], IW = prb.i[SP_W];
     const int64_t OD = prb.o[SP_D], OH = prb.o[SP_H], OW = prb.o[SP_W];
@@ -52,7 +52,8 @@ void ref_conv_fwd(const conv_problem &prb, const float *src, const float *wei, c
                     }
                 }
                 float &out = d[(od * OH + oh) * OW + ow];
-                const float x = static_cast<float>(acc + b);
+                const float x = stage ? stage->apply(acc, oc, static_cast<float>(b))
+                                      : static_cast<float>(acc + b);
                 out = po.apply(x, out, &out - dst); // out still holds dst_old here
             }
         }

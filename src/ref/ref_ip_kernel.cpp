@@ -5,7 +5,7 @@ namespace prim {
 namespace impl {
 
 void ref_ip_fwd(const ip_problem &prb, const float *src, const float *wei, const float *bias,
-                const ref_chain &po, float *dst) {
+                const ref_chain &po, float *dst, const ref_acc_stage *stage) {
     const int64_t MB = prb.mb, OC = prb.oc;
     // src [mb][ic][spatial] and wei [oc][ic][spatial] flatten to rows of the same length K.
     const int64_t K = prb.ic * prb.spatial();
@@ -19,9 +19,11 @@ void ref_ip_fwd(const ip_problem &prb, const float *src, const float *wei, const
             double acc = 0.0;
             for (int64_t k = 0; k < K; ++k)
                 acc += static_cast<double>(s[k]) * static_cast<double>(w[k]);
-            if (bias) acc += static_cast<double>(bias[oc]);
+            const float b = bias ? bias[oc] : 0.f;
+            const float x = stage ? stage->apply(acc, oc, b)
+                                  : static_cast<float>(acc + static_cast<double>(b));
             float &out = dst[n * OC + oc];
-            out = po.apply(static_cast<float>(acc), out, n * OC + oc); // out holds dst_old
+            out = po.apply(x, out, n * OC + oc); // out holds dst_old
         }
     }
 }

@@ -46,12 +46,24 @@ float ref_chain::value_of(const operand &op, int64_t index) const {
 
 namespace {
 
+// dst_old, a value of type dst_dt, read as the sum's type: the same byte as u8 or as s8.
+double sum_operand(const post_ops::entry &e, float dst_old, memory::data_type dst_dt) {
+    if (e.dt == memory::data_type::s8 && dst_dt == memory::data_type::u8 && dst_old >= 128.f)
+        return static_cast<double>(dst_old) - 256.0;
+    if (e.dt == memory::data_type::u8 && dst_dt == memory::data_type::s8 && dst_old < 0.f)
+        return static_cast<double>(dst_old) + 256.0;
+    return static_cast<double>(dst_old);
+}
+
 // One entry on x; b is the entry's operand value (binary, prelu), unused otherwise.
-float apply_entry(const post_ops::entry &e, float x, float dst_old, float b) {
+float apply_entry(const post_ops::entry &e, float x, float dst_old, float b,
+                  memory::data_type dst_dt = memory::data_type::f32) {
     switch (e.kind) {
     case post_ops::kind::sum:
-        // Every sum reads the same dst_old: the value before the primitive ran.
-        return static_cast<float>(static_cast<double>(x) + e.scale * static_cast<double>(dst_old));
+        // Every sum reads the same dst_old: the value before the primitive ran, less the sum's
+        // zero point (doc/int8.md).
+        return static_cast<float>(static_cast<double>(x)
+                                  + e.scale * (sum_operand(e, dst_old, dst_dt) - e.zero_point));
     case post_ops::kind::eltwise: {
         // f rounded to f32, then one rounded product: an extreme scale (1e-42, FLT_MAX, inf)
         // scales the f32 value, as every kernel does, so exp(89) * 1e-42 is inf * 1e-42.
@@ -69,7 +81,7 @@ float apply_entry(const post_ops::entry &e, float x, float dst_old, float b) {
 float ref_chain::apply(float x, float dst_old, int64_t index) const {
     for (size_t i = 0; i < po_.entries().size(); ++i) {
         const operand &op = operands_[i];
-        x = apply_entry(po_.entries()[i], x, dst_old, op.data ? value_of(op, index) : 0.f);
+        x = apply_entry(po_.entries()[i], x, dst_old, op.data ? value_of(op, index) : 0.f, dst_dt_);
     }
     return x;
 }

@@ -1,0 +1,83 @@
+// primitive_attr's quantization settings (doc/int8.md): what can be checked without a primitive.
+// What depends on the primitive (which arguments and masks it takes, the count of values) is
+// checked at its creation (common/quantization_checks.hpp).
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "prim/attr.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string &msg) { throw error(status::invalid_arguments, msg); }
+
+void check_mask(const char *who, int mask) {
+    if (mask < 0) invalid(std::string("primitive_attr: ") + who + " mask " + std::to_string(mask)
+                          + " is negative");
+}
+
+// The field of q that holds arg's mask, or nullptr for an argument that has none.
+int *arg_mask(int arg, int &src, int &wei, int &dst) {
+    switch (arg) {
+    case PRIM_ARG_SRC: return &src;
+    case PRIM_ARG_WEIGHTS: return &wei;
+    case PRIM_ARG_DST: return &dst;
+    default: return nullptr;
+    }
+}
+
+} // namespace
+
+bool quantization::any() const {
+    return has_output_scales || src_scale_mask >= 0 || wei_scale_mask >= 0 || dst_scale_mask >= 0
+            || src_zp_mask >= 0 || wei_zp_mask >= 0 || dst_zp_mask >= 0;
+}
+
+bool quantization::operator==(const quantization &o) const {
+    if (output_scales.size() != o.output_scales.size()) return false;
+    for (size_t i = 0; i < output_scales.size(); ++i) // by bits: a runtime value is a NaN
+        if (std::memcmp(&output_scales[i], &o.output_scales[i], sizeof(float)) != 0) return false;
+    return has_output_scales == o.has_output_scales && output_scales_mask == o.output_scales_mask
+            && src_scale_mask == o.src_scale_mask && wei_scale_mask == o.wei_scale_mask
+            && dst_scale_mask == o.dst_scale_mask && src_zp_mask == o.src_zp_mask
+            && wei_zp_mask == o.wei_zp_mask && dst_zp_mask == o.dst_zp_mask;
+}
+
+void primitive_attr::set_output_scales(int mask, const std::vector<float> &scales) {
+    check_mask("output scales", mask);
+    if (scales.empty()) invalid("primitive_attr: output scales need at least one value");
+    const bool runtime = scales.size() == 1 && is_runtime_f32(scales[0]);
+    for (float v : scales)
+        if (!runtime && std::isnan(v)) invalid("primitive_attr: an output scale is NaN");
+    quant_.has_output_scales = true;
+    quant_.output_scales_mask = mask;
+    quant_.output_scales = scales;
+}
+
+void primitive_attr::get_output_scales(int &mask, std::vector<float> &scales) const {
+    mask = quant_.output_scales_mask;
+    scales = quant_.has_output_scales ? quant_.output_scales : std::vector<float>();
+}
+
+void primitive_attr::set_scales_mask(int arg, int mask) {
+    int *field = arg_mask(arg, quant_.src_scale_mask, quant_.wei_scale_mask, quant_.dst_scale_mask);
+    if (!field)
+        invalid("primitive_attr: scales are set for PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or "
+                "PRIM_ARG_DST, not argument " + std::to_string(arg));
+    check_mask("scales", mask);
+    *field = mask;
+}
+
+void primitive_attr::set_zero_points_mask(int arg, int mask) {
+    int *field = arg_mask(arg, quant_.src_zp_mask, quant_.wei_zp_mask, quant_.dst_zp_mask);
+    if (!field)
+        invalid("primitive_attr: zero points are set for PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or "
+                "PRIM_ARG_DST, not argument " + std::to_string(arg));
+    check_mask("zero points", mask);
+    *field = mask;
+}
+
+} // namespace prim

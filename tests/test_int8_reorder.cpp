@@ -1,0 +1,147 @@
+// reorder between data types (doc/int8.md): f32, s32, s8, u8 in any layouts, rounding half to
+// even and saturating, with the attribute's output scales (any mask), v3 src/dst scales and
+// zero points (quantize and dequantize), against values computed here.
+#include "api_test_util.hpp"
+
+namespace {
+
+// A plain memory of dims and type holding vals (converted by the test, exactly representable).
+memory plain_of(const dims &d, dt t, const std::vector<double> &vals) {
+    std::string p;
+    for (size_t i = 0; i < d.size(); ++i) p += static_cast<char>('a' + i);
+    memory m(memory::desc(d, t, p));
+    for (size_t i = 0; i < vals.size(); ++i) {
+        void *h = m.get_data_handle();
+        switch (t) {
+        case dt::f32: static_cast<float *>(h)[i] = static_cast<float>(vals[i]); break;
+        case dt::s32: static_cast<int32_t *>(h)[i] = static_cast<int32_t>(vals[i]); break;
+        case dt::s8: static_cast<int8_t *>(h)[i] = static_cast<int8_t>(vals[i]); break;
+        default: static_cast<uint8_t *>(h)[i] = static_cast<uint8_t>(vals[i]); break;
+        }
+    }
+    return m;
+}
+
+double value_at(const memory &m, size_t i) {
+    const void *h = m.get_data_handle();
+    switch (m.get_desc().get_data_type()) {
+    case dt::f32: return static_cast<const float *>(h)[i];
+    case dt::s32: return static_cast<const int32_t *>(h)[i];
+    case dt::s8: return static_cast<const int8_t *>(h)[i];
+    default: return static_cast<const uint8_t *>(h)[i];
+    }
+}
+
+memory value_mem(dt t, std::vector<float> v) {
+    memory m(memory::desc({static_cast<memory::dim>(v.size())}, t, tag::x));
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (t == dt::s32) static_cast<int32_t *>(m.get_data_handle())[i] = static_cast<int32_t>(v[i]);
+        else static_cast<float *>(m.get_data_handle())[i] = v[i];
+    }
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("int8 reorder: conversions round half to even and saturate", "[int8][reorder]") {
+    const std::vector<double> in = {-300.5, -128.5, -127.5, -0.5, 0.5, 1.5, 2.5, 127.49, 254.5, 255.5,
+                                    3e9, -3e9};
+    const memory src = plain_of({12}, dt::f32, in);
+    const struct {
+        dt t;
+        std::vector<double> want;
+    } cases[] = {
+        {dt::u8, {0, 0, 0, 0, 0, 2, 2, 127, 254, 255, 255, 0}},
+        {dt::s8, {-128, -128, -128, 0, 0, 2, 2, 127, 127, 127, 127, -128}},
+        {dt::s32, {-300, -128, -128, 0, 0, 2, 2, 127, 254, 256, 2147483520, -2147483648.0}},
+    };
+    for (const auto &c : cases) {
+        INFO(data_type_name(c.t));
+        memory dst(memory::desc({12}, c.t, tag::a));
+        reorder(src, dst).execute(src, dst);
+        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(dst, i) == c.want[i]);
+        // And back to f32: exact.
+        memory back(memory::desc({12}, dt::f32, tag::a));
+        reorder(dst, back).execute(dst, back);
+        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(back, i) == static_cast<float>(c.want[i]));
+    }
+    // NaN goes to 0.
+    const memory nan_src = plain_of({1}, dt::f32, {std::nan("")});
+    memory nan_dst(memory::desc({1}, dt::s8, tag::a));
+    reorder(nan_src, nan_dst).execute(nan_src, nan_dst);
+    CHECK(value_at(nan_dst, 0) == 0);
+}
+
+TEST_CASE("int8 reorder: same type between layouts is exact, s32 included", "[int8][reorder]") {
+    const dims d = {2, 19, 3, 5};
+    for (dt t : {dt::s32, dt::s8, dt::u8}) {
+        std::vector<double> vals(2 * 19 * 3 * 5);
+        for (size_t i = 0; i < vals.size(); ++i)
+            vals[i] = t == dt::s32 ? 16777217.0 + static_cast<double>(i) * 3 : static_cast<double>(i % 100);
+        const memory src = plain_of(d, t, vals);
+        for (const char *layout : {"acdb", "aBcd16b", "ABcd8a16b"}) {
+            memory mid(memory::desc(d, t, std::string(layout))), back(src.get_desc());
+            reorder(src, mid).execute(src, mid);
+            reorder(mid, back).execute(mid, back);
+            INFO(data_type_name(t) << " " << layout);
+            CHECK(std::memcmp(src.get_data_handle(), back.get_data_handle(), src.get_desc().get_size()) == 0);
+        }
+    }
+}
+
+TEST_CASE("int8 reorder: quantize and dequantize with scales and zero points", "[int8][reorder]") {
+    // 2 x 3 x 2: per-channel (dim 1) output scales quantize each channel with its own scale.
+    const dims d = {2, 3, 2};
+    std::vector<double> vals;
+    for (int i = 0; i < 12; ++i) vals.push_back(i * 1.25 - 6);
+    const memory src = plain_of(d, dt::f32, vals);
+    const std::vector<float> scales = {2.f, 0.5f, 10.f};
+    SECTION("output scales per dim 1, dst zero point") {
+        primitive_attr attr;
+        attr.set_output_scales(1 << 1, scales);
+        attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+        memory dst(memory::desc(d, dt::u8, std::string("acb")));
+        const reorder r(src.get_desc(), dst.get_desc(), attr);
+        CHECK_INVALID(r.execute(src, dst), "given at execute");
+        r.execute({{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst},
+                   {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, value_mem(dt::s32, {128})}});
+        memory plain(memory::desc(d, dt::u8, std::string("abc")));
+        reorder(dst, plain).execute(dst, plain);
+        for (size_t i = 0; i < 12; ++i) {
+            const double want = std::min(255.0, std::max(0.0, std::nearbyint(vals[i] * scales[(i / 2) % 3] + 128)));
+            CHECK(value_at(plain, i) == want);
+        }
+    }
+    SECTION("v3: (src - zp) * src_scale / dst_scale, dequantize u8 to f32") {
+        const memory q = plain_of(d, dt::u8, {0, 1, 2, 3, 100, 128, 129, 200, 250, 255, 7, 9});
+        primitive_attr attr;
+        attr.set_scales_mask(PRIM_ARG_SRC, 0);
+        attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
+        memory dst(memory::desc(d, dt::f32, std::string("abc")));
+        reorder(q.get_desc(), dst.get_desc(), attr)
+                .execute({{PRIM_ARG_FROM, q}, {PRIM_ARG_TO, dst},
+                          {PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, value_mem(dt::f32, {0.125f})},
+                          {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, value_mem(dt::s32, {128})}});
+        for (size_t i = 0; i < 12; ++i) CHECK(value_at(dst, i) == (value_at(q, i) - 128) * 0.125);
+    }
+    SECTION("bad attributes are refused") {
+        primitive_attr count;
+        count.set_output_scales(1 << 1, {1.f, 2.f});
+        CHECK_INVALID(reorder(src.get_desc(), src.get_desc(), count), "output scales have 2 values, mask 2 needs 3");
+        primitive_attr mixed;
+        mixed.set_output_scales(0, {1.f});
+        mixed.set_scales_mask(PRIM_ARG_DST, 0);
+        CHECK_INVALID(reorder(src.get_desc(), src.get_desc(), mixed), "cannot be mixed");
+        primitive_attr per_dim_zp;
+        per_dim_zp.set_zero_points_mask(PRIM_ARG_SRC, 2);
+        CHECK_INVALID(reorder(src.get_desc(), src.get_desc(), per_dim_zp), "must be 0");
+        primitive_attr v3;
+        v3.set_scales_mask(PRIM_ARG_DST, 0);
+        const reorder r(src.get_desc(), src.get_desc(), v3);
+        memory dst(src.get_desc());
+        CHECK_INVALID(r.execute({{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst}}), "dst scales argument is missing");
+        CHECK_INVALID(r.execute({{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst},
+                                 {PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, value_mem(dt::s32, {1})}}),
+                      "memory desc a:s32:1 differs from a:1");
+    }
+}
