@@ -124,6 +124,7 @@ bool is_dw_shape(const std::string &s) {
 // a binary operand given in benchdnn's syntax ("" when the operand follows the destination).
 struct translation {
     std::vector<std::string> entries, tags;
+    std::string needs_int8; // an entry only an int8 convolution or inner product runs
     void push(const std::string &entry, const std::string &tag = "") {
         entries.push_back(entry);
         tags.push_back(tag);
@@ -153,9 +154,12 @@ std::string translate_binary(const std::string &entry, const std::vector<std::st
     // 'any' (benchdnn's default) lets the operand follow the destination, as prim's policies do;
     // so does any tag of an operand spanning at most one dim, whose layouts all coincide.
     if (info->any || policy.empty() || dims_spanned(policy) <= 1) tag.clear();
-    if (f[1] != "f32" && why.empty())
-        why = "binary post-op with data type " + f[1] + " is not supported (prim computes f32)";
-    out.push(alg + ":f32:" + (policy.empty() ? "common" : policy), tag);
+    const bool int_operand = f[1] == "s8" || f[1] == "u8" || f[1] == "s32";
+    if (f[1] != "f32" && !int_operand && why.empty())
+        why = "binary post-op with data type " + f[1] + " is not supported (f32, s32, s8, u8)";
+    if (int_operand && out.needs_int8.empty())
+        out.needs_int8 = "binary post-op with data type " + f[1];
+    out.push(alg + ":" + (int_operand ? f[1] : "f32") + ":" + (policy.empty() ? "common" : policy), tag);
     return why;
 }
 
@@ -167,19 +171,27 @@ std::string translate_entry(const std::string &entry, translation &out) {
     const std::string head = lower(f[0]);
     if (head == "sum") {
         if (f.size() > 4) fail("sum takes at most SCALE:ZERO_POINT:DT, not '" + entry + "'");
-        std::string why;
+        std::string why, text = f.size() > 1 ? "sum:" + f[1] : "sum";
         if (f.size() > 2) {
             const std::string &zp = f[2];
             const std::string digits = !zp.empty() && (zp[0] == '-' || zp[0] == '+') ? zp.substr(1) : zp;
-            if (!all_digits(digits)) fail("the zero point of '" + entry + "' is not an integer");
-            if (std::stoll(digits.substr(0, 12)) != 0) why = "sum with a zero point is not supported";
+            if (!all_digits(digits) || digits.size() > 10 || std::stoll(digits) > 2147483647)
+                fail("the zero point of '" + entry + "' is not an integer of 32 bits");
+            const long long value = std::stoll(zp);
+            text += ":" + std::to_string(value);
+            if (value != 0 && out.needs_int8.empty()) out.needs_int8 = "sum with a zero point";
         }
         if (f.size() > 3) {
             if (!is_data_type(f[3])) fail("unknown data type '" + f[3] + "' in '" + entry + "'");
-            if (f[3] != "f32" && why.empty())
-                why = "sum with data type " + f[3] + " is not supported (prim computes f32)";
+            const bool int_type = f[3] == "s8" || f[3] == "u8" || f[3] == "s32";
+            if (f[3] != "f32" && !int_type && why.empty())
+                why = "sum with data type " + f[3] + " is not supported (f32, s32, s8, u8)";
+            if (int_type) {
+                text += ":" + f[3];
+                if (out.needs_int8.empty()) out.needs_int8 = "sum with data type " + f[3];
+            }
         }
-        out.push(f.size() > 1 ? "sum:" + f[1] : "sum");
+        out.push(text);
         return why;
     }
     if (is_binary_alg(head))
@@ -253,6 +265,7 @@ std::vector<chain_spec> parse_chains(const std::string &value) {
         }
         for (const std::string &tag : t.tags)
             if (!tag.empty()) c.operand_tags = t.tags; // kept only when some operand has one
+        c.needs_int8 = t.needs_int8;
         out.push_back(c);
     }
     return out;

@@ -1,5 +1,6 @@
 // The cross product of the option lists, and the cases prim skips.
 #include "case_list.hpp"
+#include "quant_spec.hpp"
 
 #include <cstdio>
 #include <functional>
@@ -82,6 +83,8 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     });
     const loop scales = over(l.scales, [](case_spec &c, const std::string &v) { c.s.scales = v; });
     const loop zp = over(l.zero_points, [](case_spec &c, const std::string &v) { c.s.zero_points = v; });
+    const loop oscale = over(l.oscale, [](case_spec &c, const std::string &v) { c.s.oscale = v; });
+    const loop bia_dt = over(l.bia_dt, [](case_spec &c, const std::string &v) { c.s.bia_dt = v; });
     const loop chains = over(l.chains, [](case_spec &c, const chain_spec &v) { c.chain = v; });
     const loop fpmath = over(l.fpmath, [](case_spec &c, const std::string &v) { c.s.fpmath = v; });
     const loop mb = over(l.mb, [](case_spec &c, int64_t v) { c.s.mb = v; });
@@ -90,21 +93,21 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
 
     std::vector<loop> loops;
     if (eltwise)
-        loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::binary)
-        loops = {dir, dt, stag, dtag, strides, balg, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, balg, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::softmax)
-        loops = {dir, dt, stag, dtag, strides, salg, axis, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, salg, axis, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::concat)
-        loops = {dir, dt, stag, dtag, strides, axis, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, axis, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (st.driver == driver_kind::pool)
-        loops = {dir, dt, stag, dtag, strides, palg, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, palg, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (is_norm(st.driver))
-        loops = {dir, dt, stag, dtag, strides, flags, mb, scales, zp, chains, fpmath, inplace};
+        loops = {dir, dt, stag, dtag, strides, flags, mb, oscale, scales, zp, chains, fpmath, inplace};
     else if (conv)
-        loops = {dir, dt, stag, wtag, dtag, strides, calg, scales, zp, chains, fpmath, mb, inplace, plan};
+        loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, calg, oscale, scales, zp, chains, fpmath, mb, inplace, plan};
     else
-        loops = {dir, dt, stag, wtag, dtag, strides, scales, zp, chains, fpmath, mb, inplace};
+        loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, oscale, scales, zp, chains, fpmath, mb, inplace};
 
     case_spec base;
     base.s.mode_c = st.g.mode_c;
@@ -132,15 +135,25 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
 std::string skip_reason(const case_spec &c, driver_kind driver) {
     const settings &s = c.s;
     if (is_backward(s.dir)) return "backward directions are not implemented";
-    std::string why = dt_skip_reason(s.dt);
+    const bool weighted = driver == driver_kind::conv || driver == driver_kind::ip;
+    quant_spec q;
+    std::string why = weighted ? parse_quant_spec(s, q) : dt_skip_reason(s.dt);
     if (!why.empty()) return why;
+    if (!q.types.int8()) {
+        if (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty())
+            return weighted ? "scales and zero points are supported in int8 inference only"
+                            : "scales and zero points are not supported";
+        if (!c.chain.needs_int8.empty())
+            return c.chain.needs_int8 + " needs an int8 convolution or inner product";
+    }
+    for (const prim::post_ops::entry &e : c.chain.po.entries())
+        if (e.kind == prim::post_ops::kind::sum && e.zero_point != 0 && q.types.dst == dt::f32)
+            return "oneDNN refuses: a sum zero point needs an integer dst";
     if (driver == driver_kind::conv && s.calg == conv_alg::wino)
         return "Winograd convolution is not implemented";
     if (s.inplace && driver != driver_kind::eltwise) return "in-place runs apply to eltwise only";
     if (s.inplace && s.dtag != "any" && s.dtag != s.stag)
         return "in-place needs the same source and destination layouts";
-    if (!s.scales.empty()) return "scales are not supported";
-    if (!s.zero_points.empty()) return "zero points are not supported";
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;

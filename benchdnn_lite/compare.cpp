@@ -58,7 +58,7 @@ double chain_tolerance(const prim::post_ops &po) {
 }
 
 compare_result compare(const float *got, const float *ref, int64_t n, double tol, int keep,
-                       const second_chance &retry) {
+                       const second_chance &retry, bool absolute) {
     compare_result r;
     r.total = n;
     for (int64_t i = 0; i < n; ++i) {
@@ -69,7 +69,8 @@ compare_result compare(const float *got, const float *ref, int64_t n, double tol
         } else if (std::isinf(f) || std::isinf(g)) {
             err = g == f ? 0.0 : INFINITY;
         } else {
-            err = std::fabs(static_cast<double>(g) - f) / std::max(1.0, std::fabs(static_cast<double>(f)));
+            err = std::fabs(static_cast<double>(g) - f)
+                    / (absolute ? 1.0 : std::max(1.0, std::fabs(static_cast<double>(f))));
         }
         r.worst = std::max(r.worst, err);
         if (err <= tol || (retry && retry(i, g))) continue;

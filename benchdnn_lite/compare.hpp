@@ -36,9 +36,10 @@ struct compare_result {
 // A second chance for an element whose error exceeds tol (see within_chain_error).
 using second_chance = std::function<bool(int64_t index, float got)>;
 
-// An element passes when it is within tol of ref, or when `retry` accepts it.
+// An element passes when it is within tol of ref, or when `retry` accepts it. absolute:
+// |got - ref| <= tol (an integer destination: the contract's +-1).
 compare_result compare(const float *got, const float *ref, int64_t n, double tol, int keep = 10,
-                       const second_chance &retry = nullptr);
+                       const second_chance &retry = nullptr, bool absolute = false);
 
 // True when got is what the chain can give if every inexact step errs by its own budget: the
 // chain run on two bounds of the running value, each step's results ordered (a decreasing step,

@@ -41,6 +41,14 @@ void fill_wei(std::vector<float> &v, int64_t reduction) {
     }
 }
 
+void fill_int(std::vector<float> &v, tensor_id id, int lo, int hi) {
+    const uint64_t stream = static_cast<uint64_t>(id) + 200;
+    const uint64_t span = static_cast<uint64_t>(hi - lo + 1);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < static_cast<int64_t>(v.size()); ++i)
+        v[i] = static_cast<float>(lo + static_cast<int>(hash(stream, i) % span));
+}
+
 void fill_dst_old(std::vector<float> &v) {
     const uint64_t stream = static_cast<uint64_t>(tensor_id::dst_old);
 #pragma omp parallel for schedule(static)

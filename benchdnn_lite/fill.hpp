@@ -18,6 +18,9 @@ void fill_src(std::vector<float> &v, tensor_id id);
 // accumulation of `reduction` products then has about 16 non-zero terms, so |acc| stays small
 // (typically within +-30: tanh or exp see unsaturated values) and far below 2^24 (exact in f32).
 void fill_wei(std::vector<float> &v, int64_t reduction);
+// Integers in [lo, hi], uniform (int8 data: the whole range of its type, so that results reach
+// the destination's saturation bounds, as benchdnn fills int8).
+void fill_int(std::vector<float> &v, tensor_id id, int lo, int hi);
 // Non-zero integers in [-4, 4]: what dst holds before a primitive with a sum runs.
 void fill_dst_old(std::vector<float> &v);
 // The operand of post-op `index` (entry e: binary or prelu), in the plain layout of its dims.

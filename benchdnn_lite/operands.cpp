@@ -1,6 +1,7 @@
 // Binary and prelu operands: data, binding, plain copies.
 #include "operands.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "attr/algorithm_table.hpp"
@@ -15,6 +16,11 @@ std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
                                 const prim::memory::dims &dims) {
     std::vector<float> v = buffer(volume(dims));
     fill_operand(v, e, index);
+    // An integer operand (int8 cases) holds integers: the values doubled and rounded, made
+    // non-negative for u8 (the operand's own type must hold them exactly).
+    if (e.kind == prim::post_ops::kind::binary && e.dt != prim::memory::data_type::undef
+            && e.dt != prim::memory::data_type::f32)
+        for (float &x : v) x = e.dt == prim::memory::data_type::u8 ? std::fabs(std::round(2 * x)) : std::round(2 * x);
     return v;
 }
 

@@ -240,6 +240,14 @@ bool apply_option(const std::string &token, parser_state &st) {
             }
         }
         l.dt = dts;
+    } else if (key == "--bia-dt" || key == "--bia_dt") {
+        need_value();
+        std::vector<std::string> dts = items(token, value);
+        for (std::string &v : dts) {
+            v = lower(v);
+            if (v != "undef" && !is_data_type(v)) bad(token, "unknown data type '" + v + "'");
+        }
+        l.bia_dt = dts;
     } else if (key == "--alg") {
         need_value();
         if (st.driver == driver_kind::ip || is_norm(st.driver) || st.driver == driver_kind::concat)
@@ -367,7 +375,7 @@ bool apply_option(const std::string &token, parser_state &st) {
         std::vector<std::string> v = items(token, value, true);
         for (const std::string &x : v)
             if (key != "--attr-oscale") check_arg_policy(token, x);
-        (key == "--attr-zero-points" ? l.zero_points : l.scales) = v;
+        (key == "--attr-zero-points" ? l.zero_points : key == "--attr-oscale" ? l.oscale : l.scales) = v;
     } else if (key == "--attr-fpmath") {
         need_value();
         std::vector<std::string> v = items(token, value, true);

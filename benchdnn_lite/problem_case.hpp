@@ -67,6 +67,13 @@ public:
     // whose data oneDNN's side regenerates from fill.hpp).
     virtual std::vector<float> input(int arg) const { (void)arg; return {}; }
 
+    // int8 cases (doc/int8.md): the destination's type (f32 otherwise), and the reference's
+    // last step after the chain (dst scale, zero point, rounding and saturation).
+    virtual prim::memory::data_type dst_type() const { return prim::memory::data_type::f32; }
+    // "u8:s8:u8" for an int8 case, "" for f32.
+    virtual std::string data_types() const { return ""; }
+    virtual void finish_reference(std::vector<float> &ref) const { (void)ref; }
+
     const std::vector<float> &dst_old() const { return dst_old_; }
     const prim::memory::dims &dst_dims() const { return dst_dims_; }
 

@@ -30,13 +30,16 @@ std::string fmt(const char *f, double v) {
 std::vector<float> reference(problem_case &pc, const prim::post_ops &po,
                              const chain_operands &operands) {
     const std::vector<float> &base = pc.ref_base();
-    if (po.len() == 0) return base;
-    const std::vector<float> &old = pc.dst_old();
-    const prim::impl::ref_chain chain(po, pc.dst_dims(), operands.pointers());
-    std::vector<float> ref(base.size());
-    const int64_t n = volume(pc.dst_dims());
+    std::vector<float> ref = base;
+    if (po.len() > 0) {
+        const std::vector<float> &old = pc.dst_old();
+        prim::impl::ref_chain chain(po, pc.dst_dims(), operands.pointers());
+        chain.set_dst_type(pc.dst_type());
+        const int64_t n = volume(pc.dst_dims());
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; ++i) ref[i] = chain.apply(base[i], old[i], i);
+        for (int64_t i = 0; i < n; ++i) ref[i] = chain.apply(base[i], old[i], i);
+    }
+    pc.finish_reference(ref);
     return ref;
 }
 
@@ -64,8 +67,12 @@ bool check(const char *what, const std::vector<float> &got, const std::vector<fl
         operands.values_at(i, values.data());
         return within_chain_error(po, values.data(), base[i], base_tol, old[i], g, tol);
     };
-    r = compare(got.data(), ref.data(), volume(pc.dst_dims()), tol, 10,
-                po.len() ? retry : second_chance());
+    // An integer destination (int8 cases): within +-1 of the reference (doc/int8.md), the
+    // chain's own error budget being far below one unit of the destination.
+    const bool integer = pc.dst_type() != prim::memory::data_type::f32;
+    r = integer ? compare(got.data(), ref.data(), volume(pc.dst_dims()), 1.0, 10, second_chance(), true)
+                : compare(got.data(), ref.data(), volume(pc.dst_dims()), tol, 10,
+                          po.len() ? retry : second_chance());
     if (opts.verbose >= 1) {
         details.push_back(std::string("  ") + what + ": tol=" + format_error(tol) + " worst="
                  + format_error(r.worst) + " errors=" + std::to_string(r.errors) + "/"
@@ -153,7 +160,10 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     compare_result r, ru, ro;
     std::vector<std::string> details;
     bool ok = check("fused", got, ref, tol, pc, valued, operands, opts, details, r);
-    if (opts.s.fused != fused_mode::on) {
+    const bool int8 = !pc.data_types().empty();
+    if (int8 && opts.s.fused != fused_mode::on && opts.verbose >= 1)
+        details.push_back("  unfused: not run (the unfused pipeline is f32 only)");
+    if (opts.s.fused != fused_mode::on && !int8) {
         // The unfused pipeline must give the same answer, up to its extra roundings.
         phase = "unfused";
         const unfused_pipeline u(pc, valued);
@@ -196,8 +206,12 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
 // P mode: times what --fused asks for and prints the perf lines (and the roof lines).
 void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
                          reporter &rep) {
-    if (opts.s.cmp_onednn) return measure_against_onednn(pc, po, opts, rep);
-    const settings &s = opts.s;
+    // int8 cases: the fused primitive alone (the unfused pipeline and the oneDNN mapping are
+    // f32 only); the rate is GOPS, in the same column.
+    const bool int8 = !pc.data_types().empty();
+    if (opts.s.cmp_onednn && !int8) return measure_against_onednn(pc, po, opts, rep);
+    settings s = opts.s;
+    if (int8) s.fused = fused_mode::on;
     const char *driver = driver_name(opts.driver);
     const std::string chain = chain_string(po);
     const std::string desc = pc.desc();

@@ -72,6 +72,8 @@ std::string settings::repro_options() const {
     if (axis != 1) r += "--axis=" + std::to_string(axis) + " ";
     if (inplace) r += "--inplace=true ";
     if (!plan.empty()) r += "--plan=" + plan + " ";
+    if (bia_dt != "f32") r += "--bia-dt=" + bia_dt + " ";
+    if (!oscale.empty()) r += "--attr-oscale=" + oscale + " ";
     if (!scales.empty()) r += "--attr-scales=" + scales + " ";
     if (!zero_points.empty()) r += "--attr-zero-points=" + zero_points + " ";
     if (!fpmath.empty()) r += "--attr-fpmath=" + fpmath + " ";
@@ -134,8 +136,9 @@ prim::post_ops chain_spec::for_dst(const prim::memory::dims &dst_dims) const {
         }
         const std::string who = "the TAG of post-op " + std::to_string(i) + " ("
                                 + prim::algorithm_name(e.alg) + ")";
-        out.append_binary(e.alg, make_desc(prim::impl::operand_dims(e, dst_dims), operand_tags[i],
-                                           who.c_str()));
+        const prim::memory::desc f32 = make_desc(prim::impl::operand_dims(e, dst_dims), operand_tags[i],
+                                                 who.c_str());
+        out.append_binary(e.alg, e.dt == prim::memory::data_type::undef ? f32 : with_type(f32, e.dt));
     }
     return out;
 }

@@ -45,6 +45,9 @@ struct chain_spec {
     prim::post_ops po;
     std::string text; // as written (for skipped chains)
     std::string skip; // "" when the chain runs
+    // An entry only an int8 convolution or inner product runs (a sum with a zero point or a
+    // data type, an integer binary operand): other cases are skipped with this reason.
+    std::string needs_int8;
     // Per entry of po, the layout TAG benchdnn's ALG:DT:POLICY:TAG gave a binary operand ("" for
     // every other entry); empty when no operand has one, so every operand follows the
     // destination's layout as po describes it.
@@ -76,7 +79,9 @@ struct settings {
     float alpha = 0.f, beta = 0.f;
     int64_t mb = 0;                        // --mb; 0 keeps the descriptor's own
     bool inplace = false;                  // --inplace (eltwise)
+    std::string bia_dt = "f32";            // --bia-dt (conv, ip), as written
     std::string scales, zero_points;       // --attr-scales, --attr-zero-points ("" = none)
+    std::string oscale;                    // --attr-oscale (oneDNN 2.x), "" = none
     std::string fpmath;                    // --attr-fpmath ("" = strict)
     fused_mode fused = fused_mode::on;     // --fused
     int max_ms = default_max_ms;           // --max-ms-per-prb
@@ -113,7 +118,8 @@ struct option_lists {
     std::vector<int> axis {1};
     std::vector<float> alpha, beta;        // empty: each algorithm's default
     std::vector<chain_spec> chains {chain_spec()};
-    std::vector<std::string> scales {""}, zero_points {""}, fpmath {""};
+    std::vector<std::string> scales {""}, zero_points {""}, fpmath {""}, oscale {""};
+    std::vector<std::string> bia_dt {"f32"};
     std::vector<int64_t> mb {0};
     std::vector<bool> inplace {false};
     std::vector<std::string> plan {""};    // --plan (conv); "" runs the primitive

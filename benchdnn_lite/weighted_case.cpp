@@ -1,10 +1,48 @@
 #include "weighted_case.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "fill.hpp"
 #include "operands.hpp"
 #include "tags.hpp"
 
 namespace bdl {
+
+namespace {
+
+// The range benchdnn fills an int8 type with; f32 data keep their small integers.
+std::pair<int, int> int_range(prim::memory::data_type t) {
+    if (t == prim::memory::data_type::u8) return {0, 255};
+    if (t == prim::memory::data_type::s8) return {-128, 127};
+    return {-1000, 1000}; // s32
+}
+
+// The channel of element i of a plain (mb, channels, spatial...) tensor.
+int64_t channel_of(int64_t i, const prim::memory::dims &dims) {
+    int64_t inner = 1;
+    for (size_t d = 2; d < dims.size(); ++d) inner *= dims[d];
+    return (i / inner) % dims[1];
+}
+
+// A memory {values.size()} of type t (f32 or s32) holding values.
+prim::memory value_memory(const std::vector<float> &values, prim::memory::data_type t) {
+    prim::memory m(prim::memory::desc({static_cast<int64_t>(values.size())}, t, prim::memory::format_tag::x));
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (t == prim::memory::data_type::s32)
+            static_cast<int32_t *>(m.get_data_handle())[i] = static_cast<int32_t>(values[i]);
+        else static_cast<float *>(m.get_data_handle())[i] = values[i];
+    }
+    return m;
+}
+
+} // namespace
+
+weighted_case::weighted_case(const settings &s)
+    : s_(s), with_bias_(s.dir != direction::fwd_d) {
+    parse_quant_spec(s, q_); // the case list skipped what it refuses
+    if (q_.types.bias == prim::memory::data_type::undef) with_bias_ = false;
+}
 
 void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::string &desc) {
     // Plain copies, the primitive's copies, the reference and results: about 3x each.
@@ -19,14 +57,55 @@ void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::
     fill_wei(wei_, reduction);
     fill_src(bias_, tensor_id::bias);
     fill_dst_old(dst_old_);
+    if (q_.types.int8()) { // the whole range of each type (weights keep their sparse -2..2)
+        fill_int(src_, tensor_id::src, int_range(q_.types.src).first, int_range(q_.types.src).second);
+        if (q_.types.dst != prim::memory::data_type::f32)
+            fill_int(dst_old_, tensor_id::dst_old, int_range(q_.types.dst).first, int_range(q_.types.dst).second);
+    }
+}
+
+std::vector<float> weighted_case::input(int arg) const {
+    if (arg == prim::PRIM_ARG_SRC) return src_;
+    if (arg == prim::PRIM_ARG_WEIGHTS) return wei_;
+    if (arg == prim::PRIM_ARG_BIAS) return bias_;
+    return {};
+}
+
+prim::primitive_attr weighted_case::with_quantization(const prim::primitive_attr &attr) const {
+    prim::primitive_attr a = attr;
+    add_quantization(q_, grouped_, a);
+    return a;
+}
+
+void weighted_case::finish_reference(std::vector<float> &ref) const {
+    if (!q_.types.int8()) return;
+    const int64_t oc = static_cast<int64_t>(bias_.size());
+    const std::vector<float> dst_scale = quant_values(q_.dst_scale, 1, false);
+    const std::vector<float> zp = quant_values(q_.dst_zp, oc, true);
+    const float inv = q_.dst_scale.given ? 1.f / dst_scale[0] : 1.f;
+    const bool integer = q_.types.dst != prim::memory::data_type::f32;
+    const auto [lo, hi] = integer && q_.types.dst != prim::memory::data_type::s32
+            ? int_range(q_.types.dst) : std::pair<int, int>(0, 0);
+    for (int64_t i = 0; i < static_cast<int64_t>(ref.size()); ++i) {
+        float x = ref[i] * inv;
+        if (q_.dst_zp.given) x += zp[q_.dst_zp.per_channel ? channel_of(i, dst_dims_) : 0];
+        if (integer) {
+            x = std::isnan(x) ? 0.f : x;
+            if (lo != hi) x = std::min(std::max(x, static_cast<float>(lo)), static_cast<float>(hi));
+            else x = std::min(std::max(x, -2147483648.f), 2147483520.f);
+            x = std::nearbyint(x);
+        }
+        ref[i] = x;
+    }
 }
 
 weighted_case::user_descs weighted_case::make_user_descs() const {
     const int64_t oc = static_cast<int64_t>(bias_.size());
-    return {user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"),
-            user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"),
-            with_bias_ ? plain_desc({oc}) : prim::memory::desc(),
-            user_desc(dst_dims_, s_.dtag, s_.strides, 2, 3, "--dtag"),
+    const weighted_types &t = q_.types;
+    return {with_type(user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"), t.src),
+            with_type(user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"), t.wei),
+            with_bias_ ? with_type(plain_desc({oc}), t.bias) : prim::memory::desc(),
+            with_type(user_desc(dst_dims_, s_.dtag, s_.strides, 2, 3, "--dtag"), t.dst),
             s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                        : prim::prop_kind::forward_training};
 }
@@ -34,7 +113,29 @@ weighted_case::user_descs weighted_case::make_user_descs() const {
 const std::vector<float> &weighted_case::ref_base() {
     if (!ref_done_) {
         ref_ = dst_old_;
-        compute_reference(ref_.data());
+        if (!q_.types.int8()) {
+            compute_reference(src_.data(), ref_.data(), nullptr);
+        } else {
+            // src less its zero points (padding stays the real 0); the scales per oc.
+            const int64_t oc = static_cast<int64_t>(bias_.size()), ic = src_dims_[1];
+            std::vector<float> src = src_;
+            if (q_.src_zp.given) {
+                const std::vector<float> zp = quant_values(q_.src_zp, ic, true);
+                for (int64_t i = 0; i < static_cast<int64_t>(src.size()); ++i)
+                    src[i] -= zp[q_.src_zp.per_channel ? channel_of(i, src_dims_) : 0];
+            }
+            std::vector<float> pre(oc, 1.f), post(oc, 1.f);
+            const std::vector<float> os = quant_values(q_.oscale, oc, false),
+                                     ss = quant_values(q_.src_scale, 1, false),
+                                     ws = quant_values(q_.wei_scale, oc, false);
+            for (int64_t c = 0; c < oc; ++c) {
+                if (q_.oscale.given) post[c] = os[q_.oscale.per_channel ? c : 0];
+                pre[c] = (q_.src_scale.given ? ss[0] : 1.f)
+                        * (q_.wei_scale.given ? ws[q_.wei_scale.per_channel ? c : 0] : 1.f);
+            }
+            const prim::impl::ref_acc_stage stage {pre.data(), post.data()};
+            compute_reference(src.data(), ref_.data(), &stage);
+        }
         ref_done_ = true;
     }
     return ref_;
@@ -53,6 +154,19 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
                 bias_, {static_cast<int64_t>(bias_.size())}, pd.bias_desc());
     b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
     bind_operands(pd, b.args);
+    // The quantization values, as the reference uses them.
+    const int64_t oc = static_cast<int64_t>(bias_.size()), ic = src_dims_[1];
+    const auto bind_values = [&](const quant_param &p, int arg, int64_t channels, bool zp) {
+        if (p.given)
+            b.args[arg] = value_memory(quant_values(p, channels, zp),
+                                       zp ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
+    };
+    bind_values(q_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
+    bind_values(q_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC, 1, false);
+    bind_values(q_.wei_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_WEIGHTS, oc, false);
+    bind_values(q_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST, 1, false);
+    bind_values(q_.src_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_SRC, ic, true);
+    bind_values(q_.dst_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_DST, oc, true);
     return b;
 }
 

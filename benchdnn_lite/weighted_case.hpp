@@ -3,6 +3,8 @@
 // in the layouts it chose.
 #pragma once
 #include "problem_case.hpp"
+#include "quant_spec.hpp"
+#include "ref/ref_kernels.hpp"
 
 namespace bdl {
 
@@ -12,11 +14,21 @@ public:
     const std::vector<float> &ref_base() override;
 
 protected:
-    // The reference kernel on the plain buffers; dst holds dst_old on entry.
-    virtual void compute_reference(float *dst) const = 0;
+    // The reference kernel on the plain buffers (src: src_, or int8 less its zero points); dst
+    // holds dst_old on entry; stage: the int8 scales and bias (null for f32).
+    virtual void compute_reference(const float *src, float *dst,
+                                   const prim::impl::ref_acc_stage *stage) const = 0;
 
-    explicit weighted_case(const settings &s)
-        : s_(s), with_bias_(s.dir != direction::fwd_d) {}
+    explicit weighted_case(const settings &s);
+
+    // int8 (doc/int8.md): the destination's type, the reference's last step (dst scale, zero
+    // point, rounding and saturation), attr with the case's quantization.
+    prim::memory::data_type dst_type() const override { return q_.types.dst; }
+    std::string data_types() const override { return q_.types.int8() ? q_.types.str() : ""; }
+    // src, weights, bias: for --cmp=onednn's int8 side, which takes the case's own data.
+    std::vector<float> input(int arg) const override;
+    void finish_reference(std::vector<float> &ref) const override;
+    prim::primitive_attr with_quantization(const prim::primitive_attr &attr) const;
 
     // Once src_dims_, wei_dims_ and dst_dims_ are set: checks the memory budget (desc names the
     // case), then allocates and fills the buffers. reduction is the number of products summed
@@ -37,7 +49,9 @@ protected:
                          const prim::primitive_desc_base &pd, double create_ms) const;
 
     settings s_;
+    quant_spec q_;
     bool with_bias_;
+    bool grouped_ = false; // conv: weights (g, oc/g, ic/g, ...)
     prim::memory::dims src_dims_, wei_dims_;
     std::vector<float> src_, wei_, bias_;
 

@@ -156,11 +156,15 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
         REQUIRE(c.size() == 1);
         return c[0];
     };
-    // sum:SCALE:ZERO_POINT:DT: runs when the zero point is 0 and the data type f32.
+    // sum:SCALE:ZERO_POINT:DT: a zero point or an integer type runs on int8 cases only.
     CHECK(prim::to_string(one("sum:0.5:0:f32").po) == "sum:0.5");
     CHECK(one("sum:0.5:0:f32").skip.empty());
-    CHECK(one("sum:1:3").skip == "sum with a zero point is not supported");
-    CHECK(one("sum:1:0:s8").skip == "sum with data type s8 is not supported (prim computes f32)");
+    CHECK(one("sum:0.5:0:f32").needs_int8.empty());
+    CHECK(prim::to_string(one("sum:1:3").po) == "sum:1:3");
+    CHECK(one("sum:1:3").needs_int8 == "sum with a zero point");
+    CHECK(prim::to_string(one("sum:1:0:s8").po) == "sum:1:0:s8");
+    CHECK(one("sum:1:0:s8").needs_int8 == "sum with data type s8");
+    CHECK(one("sum:1:0:bf16").skip == "sum with data type bf16 is not supported (f32, s32, s8, u8)");
     CHECK_THROWS_AS(parse_chains("sum:1:x"), syntax_error);
     CHECK_THROWS_AS(parse_chains("sum:1:0:f99"), syntax_error);
     CHECK_THROWS_AS(parse_chains("sum:1:0:f32:9"), syntax_error);
@@ -233,8 +237,9 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
                                      && Catch::Contains("describes 4 dims but the tensor has 3"));
     }
     // What prim cannot express is skipped with the reason.
-    CHECK(one("sub:s8:common").skip
-          == "binary post-op with data type s8 is not supported (prim computes f32)");
+    CHECK(one("sub:s8:common").skip.empty());
+    CHECK(one("sub:s8:common").needs_int8 == "binary post-op with data type s8");
+    CHECK(prim::to_string(one("sub:s8:common").po) == "sub:s8");
     CHECK(one("mul:bf16:per_tensor:axb").skip.size() > 0);
     CHECK_THAT(one("add:f32:per_w").skip, Catch::Contains("policy per_w names the last dim"));
     CHECK_THAT(one("prelu:per_mb_w").skip, Catch::Contains("per_mb_w"));
@@ -264,9 +269,9 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
     CHECK_THROWS_AS(parse_chains("dw:k3s1"), syntax_error);
     CHECK_THROWS_AS(parse_chains("dw:k3s1p1:f31"), syntax_error);
     // A skipped chain keeps its text for REPRO and the first reason of its entries.
-    const chain_spec mixed = one("sum:1:2+ADD:f32:per_oc:abx");
-    CHECK(mixed.skip == "sum with a zero point is not supported");
-    CHECK(mixed.repro() == "sum:1:2+ADD:f32:per_oc:abx");
+    const chain_spec mixed = one("sum:1:2+ADD:f32:per_oc+dw:k3s1p1");
+    CHECK(mixed.skip == "the fused depthwise convolution post-op (dw) is not supported");
+    CHECK(mixed.repro() == "sum:1:2+ADD:f32:per_oc+dw:k3s1p1");
     // Lists: an empty chain, runnable ones and a skipped one.
     const std::vector<chain_spec> list = parse_chains(",sum+relu,add:f32:per_oc,prelu:per_w");
     REQUIRE(list.size() == 4);
@@ -297,7 +302,7 @@ TEST_CASE("data types, directions, attributes prim cannot honour are skipped cas
     std::vector<case_spec> c = expand_cases(st);
     REQUIRE(c.size() == 8);
     CHECK(c[0].skip.empty());
-    CHECK(c[1].skip == "data type u8s8u8 is not supported (prim computes f32)");
+    CHECK(c[1].skip.empty()); // int8 runs (doc/int8.md)
     CHECK(c[2].skip == "backward directions are not implemented");
     CHECK(c[6].s.dir == direction::bwd_wb);
 
@@ -308,8 +313,21 @@ TEST_CASE("data types, directions, attributes prim cannot honour are skipped cas
     CHECK(c[0].skip.empty());
     CHECK(c[1].skip.empty()); // strict is the default
     CHECK(c[2].skip == "fpmath mode bf16 is not supported (prim computes strict f32)");
-    CHECK(c[4].skip == "zero points are not supported");
-    CHECK(c[8].skip == "scales are not supported");
+    CHECK(c[4].skip == "scales and zero points are supported in int8 inference only");
+    CHECK(c[8].skip == "scales and zero points are supported in int8 inference only");
+    st = state({"--ip", "--dt=u8:s8:u8", "--attr-scales=src:common:2+wei:per_oc,src:per_oc", "--attr-oscale=,per_oc:0.5"});
+    c = expand_cases(st);
+    REQUIRE(c.size() == 4);
+    CHECK(c[0].skip.empty());
+    CHECK(c[1].skip == "src scales policy per_oc is not supported");
+    CHECK(c[2].skip.empty()); // both kinds of scales: the library refuses them (INVALID_ARGUMENTS)
+    st = state({"--conv", "--dt=u8:s8:f32", "--attr-post-ops=sum:1:3"});
+    CHECK(expand_cases(st)[0].skip == "oneDNN refuses: a sum zero point needs an integer dst");
+    st = state({"--conv", "--dt=bf16:bf16:f32,u8s8s32", "--bia-dt=s32"});
+    c = expand_cases(st);
+    CHECK(c[0].skip == "data type bf16 is not supported (f32, s32, s8, u8)");
+    CHECK(c[1].skip.empty());
+    CHECK(c[1].s.repro_options() == "--dt=u8s8s32 --bia-dt=s32 ");
     CHECK_THAT(error_of("--attr-scales=foo:common:2"), Catch::Contains("unknown argument 'foo'"));
     CHECK_THAT(error_of("--attr-scales=src"), Catch::Contains("needs a policy"));
     CHECK_THAT(error_of("--attr-fpmath=fast"), Catch::Contains("fpmath mode must be"));

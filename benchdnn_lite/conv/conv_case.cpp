@@ -29,6 +29,7 @@ public:
             pad_l_.push_back(prb.p[sp]);
             pad_r_.push_back(prb.p_end[sp]);
         }
+        grouped_ = prb.g > 1;
         allocate_and_fill(prb.oc, prb.icg() * prb.k[0] * prb.k[1] * prb.k[2], desc());
     }
 
@@ -39,13 +40,14 @@ public:
         const user_descs u = make_user_descs();
         const convolution_forward::desc d(u.prop, prim::algorithm::convolution_direct, u.src,
                 u.wei, u.bias, u.dst, strides_, dilates_, pad_l_, pad_r_);
-        const timed_creation<convolution_forward> c = create_timed<convolution_forward>(d, attr);
+        const timed_creation<convolution_forward> c = create_timed<convolution_forward>(d, with_quantization(attr));
         return bind(c.prim, c.pd, c.ms);
     }
 
-    void compute_reference(float *dst) const override {
+    void compute_reference(const float *src, float *dst,
+                           const prim::impl::ref_acc_stage *stage) const override {
         const float *bias = with_bias_ ? bias_.data() : nullptr;
-        prim::impl::ref_conv_fwd(prb_, src_.data(), wei_.data(), bias, prim::post_ops(), dst);
+        prim::impl::ref_conv_fwd(prb_, src, wei_.data(), bias, prim::post_ops(), dst, stage);
     }
 
     double work(const prim::post_ops &) const override { return prb_.flops(); }

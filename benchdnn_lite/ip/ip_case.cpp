@@ -22,6 +22,7 @@ public:
             src_dims_.push_back(prb.i[sp]);
             wei_dims_.push_back(prb.i[sp]);
         }
+        grouped_ = false;
         allocate_and_fill(prb.oc, prb.ic * prb.spatial(), desc());
     }
 
@@ -31,13 +32,14 @@ public:
         using prim::inner_product_forward;
         const user_descs u = make_user_descs();
         const inner_product_forward::desc d(u.prop, u.src, u.wei, u.bias, u.dst);
-        const timed_creation<inner_product_forward> c = create_timed<inner_product_forward>(d, attr);
+        const timed_creation<inner_product_forward> c = create_timed<inner_product_forward>(d, with_quantization(attr));
         return bind(c.prim, c.pd, c.ms);
     }
 
-    void compute_reference(float *dst) const override {
+    void compute_reference(const float *src, float *dst,
+                           const prim::impl::ref_acc_stage *stage) const override {
         const float *bias = with_bias_ ? bias_.data() : nullptr;
-        prim::impl::ref_ip_fwd(prb_, src_.data(), wei_.data(), bias, prim::post_ops(), dst);
+        prim::impl::ref_ip_fwd(prb_, src, wei_.data(), bias, prim::post_ops(), dst, stage);
     }
 
     double work(const prim::post_ops &) const override { return prb_.flops(); }

@@ -21,6 +21,7 @@
 #include "operands.hpp"
 #include "pool/pool_parse.hpp"
 #include "problem_parse.hpp"
+#include "quant_spec.hpp"
 #include "tags.hpp"
 
 namespace bdl {
@@ -64,18 +65,29 @@ tag plain_tag(size_t rank) {
 
 memory::dims onednn_dims(const prim::memory::dims &d) { return memory::dims(d.begin(), d.end()); }
 
+memory::data_type onednn_type(prim::memory::data_type t) {
+    switch (t) {
+    case prim::memory::data_type::f32: return memory::data_type::f32;
+    case prim::memory::data_type::s32: return memory::data_type::s32;
+    case prim::memory::data_type::s8: return memory::data_type::s8;
+    case prim::memory::data_type::u8: return memory::data_type::u8;
+    default: return memory::data_type::undef;
+    }
+}
+
 // A binary operand for oneDNN: the layout prim was given for it when that is plain (by its
 // strides), else format any, which oneDNN settles from its destination's layout as prim's
 // "follows the destination" does (read back with query_md).
 memory::desc binary_src1(const prim::post_ops::entry &e, const prim::memory::dims &dst_dims) {
     const memory::dims dims = onednn_dims(prim::impl::operand_dims(e, dst_dims));
+    const memory::data_type dt = e.dt == prim::memory::data_type::undef ? f32 : onednn_type(e.dt);
     if (!e.src1.is_zero()) {
         const std::string layout = e.src1.layout();
         bool plain = true;
         for (char c : layout) plain = plain && c >= 'a' && c <= 'z';
-        if (plain) return memory::desc(dims, f32, onednn_dims(e.src1.strides()));
+        if (plain) return memory::desc(dims, dt, onednn_dims(e.src1.strides()));
     }
-    return memory::desc(dims, f32, tag::any);
+    return memory::desc(dims, dt, tag::any);
 }
 
 // oneDNN 2.6 reads prelu slopes as f32 in "a plain layout (a, ab, acb, acdb, acdeb)" (dnnl.hpp,
@@ -91,7 +103,14 @@ dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops, const prim::post_ops
     const int rank = static_cast<int>(dst_dims.size());
     for (const onednn_op &op : ops) {
         switch (op.what) {
-        case onednn_op::kind::sum: po.append_sum(op.scale); break;
+        case onednn_op::kind::sum: {
+            const prim::post_ops::entry &e = chain.entries()[op.entry];
+            if (e.zero_point != 0 || e.dt != prim::memory::data_type::undef)
+                po.append_sum(op.scale, e.zero_point, onednn_type(e.dt));
+            else
+                po.append_sum(op.scale);
+            break;
+        }
         case onednn_op::kind::eltwise:
             po.append_eltwise(op.scale, onednn_algorithm(op.alg), op.alpha, op.beta);
             break;
@@ -152,7 +171,7 @@ struct onednn_case::state {
     // oneDNN reports (binary) or reads (prelu).
     void bind_operands(const dnnl::primitive_desc_base &pd, const prim::memory::dims &dst) {
         for (size_t k = 0; k < ops.size(); ++k) {
-            if (ops[k].entry < 0) continue;
+            if (ops[k].entry < 0 || ops[k].what == onednn_op::kind::sum) continue;
             const prim::post_ops::entry &e = chain.entries()[ops[k].entry];
             const bool prelu = ops[k].what == onednn_op::kind::prelu;
             const int arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(k))
@@ -161,7 +180,8 @@ struct onednn_case::state {
             memory::desc md = prelu ? prelu_weights(onednn_dims(dims))
                                     : pd.query_md(dnnl::query::exec_arg_md, arg);
             if (md.is_zero() || md.data.format_kind == dnnl_format_kind_any)
-                md = memory::desc(onednn_dims(dims), f32, plain_tag(dims.size()));
+                md = memory::desc(onednn_dims(dims), e.dt == prim::memory::data_type::undef ? f32 : onednn_type(e.dt),
+                                  plain_tag(dims.size()));
             args[arg] = bind(operand_data(e, ops[k].entry, dims), onednn_dims(dims), md);
         }
     }
@@ -334,9 +354,52 @@ void onednn_case::state::normalization(driver_kind driver, const problem_case &p
     dst_dims = dims;
 }
 
+// An int8 convolution or inner product (doc/int8.md) as oneDNN 2.6 takes it: the case's own
+// data and types, output scales and zero points given at execute; v3 per-argument scales have
+// no oneDNN 2.6 form here.
+struct int8_side {
+    quant_spec q;
+    bool int8 = false;
+    explicit int8_side(const settings &s) {
+        parse_quant_spec(s, q);
+        int8 = q.types.int8();
+        if (int8 && (q.src_scale.given || q.wei_scale.given || q.dst_scale.given))
+            throw onednn_skip("per-argument scales (oneDNN v3) have no oneDNN 2.6 form for this primitive");
+    }
+    memory::data_type type(prim::memory::data_type t) const { return int8 ? onednn_type(t) : f32; }
+    // The attribute with the quantization: output scales as constants (oneDNN 2.6's int8
+    // convolutions refuse runtime ones), zero points at execute.
+    dnnl::primitive_attr attr(const dnnl::primitive_attr &given, int64_t oc) const {
+        dnnl::primitive_attr a = given;
+        if (q.oscale.given) a.set_output_scales(q.oscale.per_channel ? 1 << 1 : 0, quant_values(q.oscale, oc, false));
+        if (q.src_zp.given)
+            a.set_zero_points(DNNL_ARG_SRC, q.src_zp.per_channel ? 1 << 1 : 0, {DNNL_RUNTIME_S32_VAL});
+        if (q.dst_zp.given)
+            a.set_zero_points(DNNL_ARG_DST, q.dst_zp.per_channel ? 1 << 1 : 0, {DNNL_RUNTIME_S32_VAL});
+        return a;
+    }
+    void bind_values(dnnl::engine &eng, std::unordered_map<int, memory> &args, int64_t ic,
+                     int64_t oc) const {
+        const auto values = [&](const quant_param &p, int arg, int64_t channels, bool zp) {
+            if (!p.given) return;
+            const std::vector<float> v = quant_values(p, channels, zp);
+            memory m({{static_cast<int64_t>(v.size())}, zp ? memory::data_type::s32 : f32, tag::x}, eng);
+            for (size_t i = 0; i < v.size(); ++i) {
+                if (zp) static_cast<int32_t *>(m.get_data_handle())[i] = static_cast<int32_t>(v[i]);
+                else static_cast<float *>(m.get_data_handle())[i] = v[i];
+            }
+            args[arg] = m;
+        };
+        values(q.src_zp, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, ic, true);
+        values(q.dst_zp, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, oc, true);
+    }
+};
+
 void onednn_case::state::convolution(const problem_case &pc, const settings &s,
-                                     const dnnl::primitive_attr &attr) {
+                                     const dnnl::primitive_attr &given_attr) {
+    const int8_side i8(s);
     const prim::impl::conv_problem prb = parse_conv_problem(pc.desc());
+    const dnnl::primitive_attr attr = i8.attr(given_attr, prb.oc);
     memory::dims src {prb.mb, prb.ic}, dst {prb.mb, prb.oc};
     memory::dims wei = prb.g > 1 ? memory::dims {prb.g, prb.ocg(), prb.icg()}
                                  : memory::dims {prb.oc, prb.ic};
@@ -350,9 +413,10 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
         pad_l.push_back(prb.p[sp]);
         pad_r.push_back(prb.p_end[sp]);
     }
-    const bool with_bias = s.dir != direction::fwd_d;
-    const memory::desc src_md(src, f32, tag::any), wei_md(wei, f32, tag::any),
-            dst_md(dst, f32, tag::any), bias_md({prb.oc}, f32, tag::any);
+    const bool with_bias = s.dir != direction::fwd_d && i8.q.types.bias != prim::memory::data_type::undef;
+    const weighted_types &t = i8.q.types;
+    const memory::desc src_md(src, i8.type(t.src), tag::any), wei_md(wei, i8.type(t.wei), tag::any),
+            dst_md(dst, i8.type(t.dst), tag::any), bias_md({prb.oc}, i8.type(t.bias), tag::any);
     using conv = dnnl::convolution_forward;
     const auto alg = dnnl::algorithm::convolution_direct;
     const conv::desc d = with_bias
@@ -365,6 +429,7 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
     std::vector<float> src_data = plain_buffer(src), wei_data = plain_buffer(wei);
     fill_src(src_data, tensor_id::src);
     fill_wei(wei_data, prb.icg() * prb.k[0] * prb.k[1] * prb.k[2]);
+    if (i8.int8) src_data = pc.input(prim::PRIM_ARG_SRC); // the case's own int8 filling
     args[DNNL_ARG_SRC] = bind(std::move(src_data), src, pd.src_desc());
     args[DNNL_ARG_WEIGHTS] = bind(std::move(wei_data), wei, pd.weights_desc());
     if (with_bias) {
@@ -374,20 +439,24 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
     }
     args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
     bind_operands(pd, pc.dst_dims());
+    i8.bind_values(eng, args, prb.ic, prb.oc);
     dst_dims = dst;
 }
 
 void onednn_case::state::inner_product(const problem_case &pc, const settings &s,
-                                       const dnnl::primitive_attr &attr) {
+                                       const dnnl::primitive_attr &given_attr) {
+    const int8_side i8(s);
     const prim::impl::ip_problem prb = parse_ip_problem(pc.desc());
+    const dnnl::primitive_attr attr = i8.attr(given_attr, prb.oc);
     memory::dims src {prb.mb, prb.ic}, wei {prb.oc, prb.ic}, dst {prb.mb, prb.oc};
     for (int sp = 3 - prb.nsp; sp < 3 && prb.nsp > 0; ++sp) {
         src.push_back(prb.i[sp]);
         wei.push_back(prb.i[sp]);
     }
-    const bool with_bias = s.dir != direction::fwd_d;
-    const memory::desc src_md(src, f32, tag::any), wei_md(wei, f32, tag::any),
-            dst_md(dst, f32, tag::any), bias_md({prb.oc}, f32, tag::any);
+    const bool with_bias = s.dir != direction::fwd_d && i8.q.types.bias != prim::memory::data_type::undef;
+    const weighted_types &t = i8.q.types;
+    const memory::desc src_md(src, i8.type(t.src), tag::any), wei_md(wei, i8.type(t.wei), tag::any),
+            dst_md(dst, i8.type(t.dst), tag::any), bias_md({prb.oc}, i8.type(t.bias), tag::any);
     using ip = dnnl::inner_product_forward;
     const ip::desc d = with_bias ? ip::desc(prop_of(s), src_md, wei_md, bias_md, dst_md)
                                  : ip::desc(prop_of(s), src_md, wei_md, dst_md);
@@ -397,6 +466,7 @@ void onednn_case::state::inner_product(const problem_case &pc, const settings &s
     std::vector<float> src_data = plain_buffer(src), wei_data = plain_buffer(wei);
     fill_src(src_data, tensor_id::src);
     fill_wei(wei_data, prb.ic * prb.spatial());
+    if (i8.int8) src_data = pc.input(prim::PRIM_ARG_SRC); // the case's own int8 filling
     args[DNNL_ARG_SRC] = bind(std::move(src_data), src, pd.src_desc());
     args[DNNL_ARG_WEIGHTS] = bind(std::move(wei_data), wei, pd.weights_desc());
     if (with_bias) {
@@ -406,6 +476,7 @@ void onednn_case::state::inner_product(const problem_case &pc, const settings &s
     }
     args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
     bind_operands(pd, pc.dst_dims());
+    i8.bind_values(eng, args, prb.ic, prb.oc);
     dst_dims = dst;
 }
 

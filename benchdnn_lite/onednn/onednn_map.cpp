@@ -104,6 +104,7 @@ std::vector<onednn_op> map_chain(const prim::post_ops &po, std::string &why) {
         case prim::post_ops::kind::eltwise: break;
         case prim::post_ops::kind::sum:
             op.what = onednn_op::kind::sum;
+            op.entry = i; // its zero point and data type (int8)
             op.scale = e.scale;
             out.push_back(op);
             continue;

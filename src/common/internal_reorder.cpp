@@ -211,8 +211,60 @@ void copy_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, con
                     [=](memory::dim s, memory::dim d, memory::dim) { dst[d] = src[s]; });
 }
 
+namespace {
+
+// Quantizing to s8/u8 without std::nearbyint, which does not vectorize on the baseline ISA:
+// once clamped to the type's range, adding and subtracting 1.5 * 2^23 rounds half to even (the
+// default rounding mode) for every value that small.
+template <typename T>
+void quantize_flat(const float *src, T *dst, memory::dim n, float scale, float src_zp, float dst_zp,
+                   float lo, float hi) {
+    const float magic = 12582912.f; // 1.5 * 2^23
+#pragma omp parallel for schedule(static) if (n >= reorder_parallel_elements)
+    for (memory::dim i = 0; i < n; ++i) {
+        float v = (src[i] - src_zp) * scale + dst_zp;
+        v = v > lo ? v : lo; // also NaN -> lo, then below
+        v = v < hi ? v : hi;
+        if (src[i] != src[i]) v = 0.f; // NaN gives 0, as store_from_f32
+        dst[i] = static_cast<T>((v + magic) - magic);
+    }
+}
+
+template <typename T>
+void dequantize_flat(const T *src, float *dst, memory::dim n, float scale, float src_zp, float dst_zp) {
+#pragma omp parallel for schedule(static) if (n >= reorder_parallel_elements)
+    for (memory::dim i = 0; i < n; ++i) dst[i] = (static_cast<float>(src[i]) - src_zp) * scale + dst_zp;
+}
+
+// Quantize (f32 -> s8/u8) or dequantize (s8/u8 -> f32) between equal placements of dense buffers
+// with one scale: a flat loop at memory speed. False when the pair is not such a one.
+bool convert_flat(const memory::desc &src_md, const memory::desc &dst_md, const void *src, void *dst,
+                  const value_map &map) {
+    using dt = memory::data_type;
+    const dt sdt = src_md.get_data_type(), ddt = dst_md.get_data_type();
+    const bool int8_dst = ddt == dt::s8 || ddt == dt::u8, int8_src = sdt == dt::s8 || sdt == dt::u8;
+    if (!((sdt == dt::f32 && int8_dst) || (int8_src && ddt == dt::f32))) return false;
+    if (map.scales && map.scales_mask != 0) return false;
+    if (!src_md.is_dense() || !dst_md.is_dense() || src_md.padded_dims() != src_md.get_dims()
+            || dst_md.padded_dims() != dst_md.get_dims() || src_md.layout() != dst_md.layout())
+        return false;
+    for (int d = 0; d < src_md.ndims(); ++d)
+        if (src_md.get_dims()[d] > 1 && src_md.strides()[d] != dst_md.strides()[d]) return false;
+    const memory::dim n = src_md.nelems_padded();
+    const float scale = map.scales ? map.scales[0] : 1.f;
+    const float szp = static_cast<float>(map.src_zp), dzp = static_cast<float>(map.dst_zp);
+    if (ddt == dt::u8) quantize_flat(static_cast<const float *>(src), static_cast<uint8_t *>(dst), n, scale, szp, dzp, 0.f, 255.f);
+    else if (ddt == dt::s8) quantize_flat(static_cast<const float *>(src), static_cast<int8_t *>(dst), n, scale, szp, dzp, -128.f, 127.f);
+    else if (sdt == dt::u8) dequantize_flat(static_cast<const uint8_t *>(src), static_cast<float *>(dst), n, scale, szp, dzp);
+    else dequantize_flat(static_cast<const int8_t *>(src), static_cast<float *>(dst), n, scale, szp, dzp);
+    return true;
+}
+
+} // namespace
+
 void convert_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const void *src,
                         void *dst, const value_map &map) {
+    if (convert_flat(src_md, dst_md, src, dst, map)) return;
     const memory::data_type sdt = src_md.get_data_type(), ddt = dst_md.get_data_type();
     if (sdt == ddt && map.identity()) { // a bit-exact copy (s32 does not go through f32)
         const size_t size = data_type_size(sdt);

@@ -23,7 +23,8 @@ void reorder_data(const memory::desc &src, const memory::desc &dst, const memory
 // (common/reorder_tiles.hpp) does not apply; tests compare the two.
 void copy_by_offsets(const memory::desc &src, const memory::desc &dst, const float *src_data,
                      float *dst_data);
-// The same for any data types, each element converted and mapped (common/convert_types.hpp).
+// The same for any data types, each element converted and mapped (common/convert_types.hpp);
+// quantizing or dequantizing between equal dense placements with one scale is a flat loop.
 void convert_by_offsets(const memory::desc &src, const memory::desc &dst, const void *src_data,
                         void *dst_data, const value_map &map);
 
