@@ -44,9 +44,13 @@ memory value_mem(dt t, std::vector<float> v) {
 } // namespace
 
 TEST_CASE("int8 reorder: conversions round half to even and saturate", "[int8][reorder]") {
-    const std::vector<double> in = {-300.5, -128.5, -127.5, -0.5, 0.5, 1.5, 2.5, 127.49, 254.5, 255.5,
-                                    3e9, -3e9};
-    const memory src = plain_of({12}, dt::f32, in);
+    // 12 values, 4 times over: the flat quantize path takes 16 at a time (SIMD), the rest one
+    // by one, and both must agree with the generic conversion.
+    std::vector<double> in = {-300.5, -128.5, -127.5, -0.5, 0.5, 1.5, 2.5, 127.49, 254.5, 255.5,
+                              3e9, -3e9};
+    for (int i = 0; i < 36; ++i) in.push_back(in[static_cast<size_t>(i)]);
+    const memory::dim n = static_cast<memory::dim>(in.size());
+    const memory src = plain_of({n}, dt::f32, in);
     const struct {
         dt t;
         std::vector<double> want;
@@ -57,19 +61,21 @@ TEST_CASE("int8 reorder: conversions round half to even and saturate", "[int8][r
     };
     for (const auto &c : cases) {
         INFO(data_type_name(c.t));
-        memory dst(memory::desc({12}, c.t, tag::a));
+        memory dst(memory::desc({n}, c.t, tag::a));
         reorder(src, dst).execute(src, dst);
-        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(dst, i) == c.want[i]);
+        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(dst, i) == c.want[i % 12]);
         // And back to f32: exact.
-        memory back(memory::desc({12}, dt::f32, tag::a));
+        memory back(memory::desc({n}, dt::f32, tag::a));
         reorder(dst, back).execute(dst, back);
-        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(back, i) == static_cast<float>(c.want[i]));
+        for (size_t i = 0; i < in.size(); ++i) CHECK(value_at(back, i) == static_cast<float>(c.want[i % 12]));
     }
-    // NaN goes to 0.
-    const memory nan_src = plain_of({1}, dt::f32, {std::nan("")});
-    memory nan_dst(memory::desc({1}, dt::s8, tag::a));
-    reorder(nan_src, nan_dst).execute(nan_src, nan_dst);
-    CHECK(value_at(nan_dst, 0) == 0);
+    // NaN goes to 0, in the SIMD blocks and in the tail, to s8 and u8.
+    const memory nan_src = plain_of({17}, dt::f32, std::vector<double>(17, std::nan("")));
+    for (dt t : {dt::s8, dt::u8}) {
+        memory nan_dst(memory::desc({17}, t, tag::a));
+        reorder(nan_src, nan_dst).execute(nan_src, nan_dst);
+        for (size_t i = 0; i < 17; ++i) CHECK(value_at(nan_dst, i) == 0);
+    }
 }
 
 TEST_CASE("int8 reorder: same type between layouts is exact, s32 included", "[int8][reorder]") {
