@@ -26,12 +26,20 @@ inline cpu_isa request_isa(const primitive_attr &attr) {
     return std::min(get_effective_cpu_isa(), cap);
 }
 
-// The data types of a request, "src:weights:dst", when they are not all f32 (else ""): only a
-// convolution or inner product takes other types, the other primitives' creation refuses them.
+// The data types of a request when they are not all f32 (else ""): "src:weights:dst" for a
+// convolution or inner product, "src:dst" for a primitive with one src (eltwise, pooling); the
+// others take f32 only (their creation refuses other types).
+// (The int/long argument ranks the overloads: those taking int win where they apply.)
 template <typename request>
-std::string request_data_types(const request &) { return ""; }
+std::string request_data_types(const request &, long) { return ""; }
+template <typename request>
+auto request_data_types(const request &req, int) -> decltype(req.src, req.dst, std::string()) {
+    const memory::data_type s = req.src.get_data_type(), d = req.dst.get_data_type();
+    if (s == memory::data_type::f32 && d == s) return "";
+    return std::string(data_type_name(s)) + ":" + data_type_name(d);
+}
 template <typename problem>
-std::string request_data_types(const weighted_request<problem> &req) {
+std::string request_data_types(const weighted_request<problem> &req, int) {
     const memory::data_type s = req.src.get_data_type(), w = req.wei.get_data_type(),
                             d = req.dst.get_data_type();
     if (s == memory::data_type::f32 && w == s && d == s) return "";
@@ -55,7 +63,7 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
         bad = "scales and zero points are supported by convolution, inner product and reorder only";
     if (!bad.empty())
         throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": " + bad);
-    const std::string data_types = request_data_types(req);
+    const std::string data_types = request_data_types(req, 0);
     const bool quantized = !data_types.empty() || req.attr.get_quantization().any()
             || chain_is_quantized(chain);
     // Implementations see each runtime parameter as its slot (runtime_params.hpp); the chosen

@@ -22,6 +22,13 @@ struct desc_checks {
         if (md.get_data_type() != memory::data_type::f32)
             fail(std::string(name) + " data type must be f32");
     }
+    // A desc that is there and holds f32, s32, s8 or u8 (the primitives that also run on int8
+    // data: doc/int8.md).
+    void f32_or_int(const memory::desc &md, const char *name) const {
+        if (md.is_zero()) fail(std::string(name) + " desc is empty");
+        if (data_type_size(md.get_data_type()) == 0)
+            fail(std::string(name) + " data type must be f32, s32, s8 or u8");
+    }
     // One of the propagation kinds (an enum cast from a bad integer is not).
     void prop(prop_kind pk) const {
         if (pk != prop_kind::forward_training && pk != prop_kind::forward_inference)

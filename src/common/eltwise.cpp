@@ -22,7 +22,7 @@ const impl::desc_checks check {"eltwise"};
 
 eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
     check.prop(d.prop);
-    check.f32(d.src, "src");
+    check.f32_or_int(d.src, "src");
     if (d.src.ndims() < 1 || d.src.ndims() > 5) invalid("src must have 1 to 5 dims");
     // A dim of 0 counted as 1: an empty tensor still has strides, products of the other dims.
     memory::dim elements = 1;
@@ -42,7 +42,7 @@ eltwise_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
     req.src = d.src;
     req.dst = d.dst.is_zero() ? d.src : d.dst;
     if (req.dst.get_dims() != req.src.get_dims()) invalid("dst dims differ from src dims");
-    check.f32(req.dst, "dst");
+    check.f32_or_int(req.dst, "dst");
     req.attr = attr;
     impl_ = impl::choose_impl(impl::primitive_kind::eltwise, impl::eltwise_impl_list(), req,
                               impl::to_string(req.prb),

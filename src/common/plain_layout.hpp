@@ -36,6 +36,14 @@ inline memory::desc plain_if_any(const memory::desc &md) {
     return md.is_any() ? plain_desc(md.get_dims(), md.get_data_type()) : md;
 }
 
+// md's layout with another data type: an 'any' stays 'any', a layout by strides keeps them.
+inline memory::desc retyped(const memory::desc &md, memory::data_type dt) {
+    if (md.is_zero() || md.get_data_type() == dt) return md;
+    if (md.is_any()) return memory::desc(md.get_dims(), dt, memory::format_tag::any);
+    if (!md.is_dense()) return memory::desc(md.get_dims(), dt, md.strides());
+    return memory::desc(md.get_dims(), dt, md.layout());
+}
+
 // One argument's data in the plain f32 layout the kernels read: the user's own buffer when it
 // is already plain f32, otherwise a copy reordered into plain and converted to f32 (copy_in =
 // false skips reading the user's data, for a dst whose old value nobody reads). An integer dst

@@ -92,8 +92,8 @@ pooling_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
     if (d.prop == prop_kind::forward_training && d.alg == algorithm::pooling_max)
         check.fail("prop_kind forward_training is not supported for pooling_max (it would output "
                    "a workspace): use forward_inference");
-    check.f32(d.src, "src");
-    check.f32(d.dst, "dst");
+    check.f32_or_int(d.src, "src");
+    check.f32_or_int(d.dst, "dst");
     const impl::pool_request req {make_problem(d, d.dst), d.src, d.dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::pooling, impl::pool_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);

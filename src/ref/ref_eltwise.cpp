@@ -22,7 +22,8 @@ public:
         // Same layout without padding: element i of src goes to element i of dst, whatever the
         // layout, so the flat buffers can be walked directly; not with operands, which are
         // indexed by the element's place in the plain row-major order.
-        if (src_md() == dst_md() && src_md().nelems_padded() == nelems_ && !chain_.has_operands()) {
+        if (src_md() == dst_md() && src_md().nelems_padded() == nelems_ && !chain_.has_operands()
+                && src_md().get_data_type() == memory::data_type::f32) {
             ref_eltwise_fwd(alg_, alpha_, beta_, ref_chain_operands::with_values(chain_, args),
                             args.src, args.dst, nelems_);
             return;
@@ -38,7 +39,7 @@ private:
     static arg_layouts layouts(const eltwise_request &req) {
         const memory::desc src = plain_if_any(req.src);
         // dst 'any' takes src's layout, as in oneDNN: no reorder between the two.
-        return {src, {}, {}, req.dst.is_any() ? src : req.dst};
+        return {src, {}, {}, req.dst.is_any() ? retyped(src, req.dst.get_data_type()) : req.dst};
     }
 
     algorithm alg_;

@@ -86,9 +86,9 @@ private:
     static arg_layouts layouts_of(const pool_request &req) {
         arg_layouts l;
         l.src = req.src.is_any() && !req.dst.is_any()
-                        ? memory::desc(req.src.get_dims(), memory::data_type::f32, req.dst.layout())
+                        ? memory::desc(req.src.get_dims(), req.src.get_data_type(), req.dst.layout())
                         : plain_if_any(req.src);
-        l.dst = req.dst.is_any() ? memory::desc(req.dst.get_dims(), memory::data_type::f32,
+        l.dst = req.dst.is_any() ? memory::desc(req.dst.get_dims(), req.dst.get_data_type(),
                                                 l.src.layout())
                                  : req.dst;
         return l;

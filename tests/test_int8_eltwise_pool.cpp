@@ -1,0 +1,118 @@
+// Eltwise and pooling on int8 data (doc/int8.md), as a quantized network meets them: the values
+// read as f32, the result rounded half to even and saturated to dst's type, against values
+// computed here; the JIT implementations decline such requests and the reference runs.
+#include "api_test_util.hpp"
+
+namespace {
+
+// A plain memory of type t holding integers in [lo, hi], and those values as f32.
+memory ints(const dims &d, dt t, int lo, int hi, std::vector<float> &values, uint32_t seed) {
+    std::string p;
+    for (size_t i = 0; i < d.size(); ++i) p += static_cast<char>('a' + i);
+    memory m(memory::desc(d, t, p));
+    std::mt19937 gen(seed);
+    const size_t n = static_cast<size_t>(m.get_desc().nelems_padded());
+    values.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const int v = std::uniform_int_distribution<int>(lo, hi)(gen);
+        values[i] = static_cast<float>(v);
+        if (t == dt::u8) static_cast<uint8_t *>(m.get_data_handle())[i] = static_cast<uint8_t>(v);
+        else if (t == dt::s8) static_cast<int8_t *>(m.get_data_handle())[i] = static_cast<int8_t>(v);
+        else if (t == dt::s32) static_cast<int32_t *>(m.get_data_handle())[i] = v;
+        else static_cast<float *>(m.get_data_handle())[i] = static_cast<float>(v);
+    }
+    return m;
+}
+
+double at(const memory &m, size_t i) {
+    const void *h = m.get_data_handle();
+    switch (m.get_desc().get_data_type()) {
+    case dt::u8: return static_cast<const uint8_t *>(h)[i];
+    case dt::s8: return static_cast<const int8_t *>(h)[i];
+    case dt::s32: return static_cast<const int32_t *>(h)[i];
+    default: return static_cast<const float *>(h)[i];
+    }
+}
+
+double quantized(double x, dt t) {
+    if (t == dt::f32) return static_cast<float>(x);
+    const double lo = t == dt::u8 ? 0 : t == dt::s8 ? -128 : -2147483648.0;
+    const double hi = t == dt::u8 ? 255 : t == dt::s8 ? 127 : 2147483520.0;
+    return std::nearbyint(std::min(std::max(x, lo), hi));
+}
+
+} // namespace
+
+TEST_CASE("int8 eltwise: computed in f32, rounded and saturated", "[int8][eltwise]") {
+    const dims d = {2, 5, 3, 7};
+    for (dt s : {dt::s8, dt::u8, dt::s32})
+        for (dt o : {s, dt::f32, dt::u8}) {
+            std::vector<float> v;
+            const memory src = ints(d, s, s == dt::u8 ? 0 : -128, s == dt::u8 ? 255 : 127, v, 3);
+            const memory::desc dst_md(d, o, tag::nchw);
+            primitive_attr attr;
+            attr.set_post_ops(parse_post_ops("sum:0.5"));
+            eltwise_forward::primitive_desc pd(eltwise_forward::desc(prop_kind::forward_inference,
+                    algorithm::eltwise_linear, src.get_desc(), dst_md, 0.75f, 3.5f), attr);
+            INFO(data_type_name(s) << " -> " << data_type_name(o));
+            CHECK(pd.impl_name() == "ref");
+            std::vector<float> old;
+            const memory dst = ints(d, o, 0, 9, old, 4);
+            eltwise_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+            for (size_t i = 0; i < v.size(); ++i)
+                REQUIRE(at(dst, i) == quantized(static_cast<float>(0.75f * v[i] + 3.5f) + 0.5 * old[i], o));
+        }
+    // In place on u8: relu of (x - 100) saturates nothing, linear halves round to even.
+    std::vector<float> v;
+    const memory inout = ints({64}, dt::u8, 0, 255, v, 5);
+    eltwise_forward::primitive_desc pd(eltwise_forward::desc(prop_kind::forward_inference,
+            algorithm::eltwise_linear, inout.get_desc(), 0.5f, 0.f));
+    eltwise_forward(pd).execute({{PRIM_ARG_SRC, inout}, {PRIM_ARG_DST, inout}});
+    for (size_t i = 0; i < v.size(); ++i) REQUIRE(at(inout, i) == std::nearbyint(0.5 * v[i]));
+}
+
+TEST_CASE("int8 pooling: max and average on u8 and s8", "[int8][pooling]") {
+    for (dt t : {dt::u8, dt::s8})
+        for (algorithm alg : {algorithm::pooling_max, algorithm::pooling_avg_exclude_padding,
+                              algorithm::pooling_avg_include_padding}) {
+            std::vector<float> v;
+            const dims sd = {2, 3, 7, 6}, dd = {2, 3, 4, 3};
+            const memory src = ints(sd, t, t == dt::u8 ? 0 : -128, t == dt::u8 ? 255 : 127, v, 7);
+            const memory::desc dst_md(dd, t, tag::nchw);
+            pooling_forward::primitive_desc pd(pooling_forward::desc(prop_kind::forward_inference,
+                    alg, src.get_desc(), dst_md, {2, 2}, {3, 3}, {0, 0}, {1, 1}, {1, 1}));
+            memory dst(pd.dst_desc());
+            pooling_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+            INFO(data_type_name(t) << " alg " << static_cast<int>(alg));
+            CHECK(pd.impl_name() == "ref");
+            for (int64_t n = 0; n < 2; ++n)
+            for (int64_t c = 0; c < 3; ++c)
+            for (int64_t oh = 0; oh < 4; ++oh)
+            for (int64_t ow = 0; ow < 3; ++ow) {
+                double best = -1e9, sum = 0;
+                int count = 0;
+                for (int64_t kh = 0; kh < 3; ++kh)
+                for (int64_t kw = 0; kw < 3; ++kw) {
+                    const int64_t ih = oh * 2 - 1 + kh, iw = ow * 2 - 1 + kw;
+                    if (ih < 0 || ih >= 7 || iw < 0 || iw >= 6) continue;
+                    const double x = v[static_cast<size_t>(((n * 3 + c) * 7 + ih) * 6 + iw)];
+                    best = std::max(best, x);
+                    sum += x;
+                    ++count;
+                }
+                const double want = alg == algorithm::pooling_max ? best
+                        : alg == algorithm::pooling_avg_exclude_padding ? std::nearbyint(static_cast<float>(sum / count))
+                                                                         : std::nearbyint(static_cast<float>(sum / 9));
+                REQUIRE(at(dst, static_cast<size_t>(((n * 3 + c) * 4 + oh) * 3 + ow)) == want);
+            }
+        }
+}
+
+TEST_CASE("int8: primitives that take f32 only say so", "[int8][bad_input]") {
+    const memory::desc u8({2, 8}, dt::u8, tag::ab), f({2, 8}, dt::f32, tag::ab);
+    CHECK_INVALID(binary::primitive_desc(binary::desc(algorithm::binary_add, u8, f, f)),
+                  "src0 data type must be f32");
+    CHECK_INVALID(softmax_forward::primitive_desc(softmax_forward::desc(prop_kind::forward_inference,
+                          algorithm::softmax_accurate, u8, u8, 1)),
+                  "data type must be f32");
+}
