@@ -151,3 +151,35 @@ TEST_CASE("int8 reorder: quantize and dequantize with scales and zero points", "
                       "memory desc a:s32:1 differs from a:1");
     }
 }
+
+TEST_CASE("int8 reorder: weights in oneDNN's VNNI layouts, a dim blocked twice", "[int8][reorder]") {
+    // AB16b64a4b: b (ic) blocked by 16 then by 4 inside the block of 64 along a (oc).
+    const memory::desc vnni({37, 70}, dt::s8, std::string("AB16b64a4b"));
+    CHECK(vnni.layout() == "AB16b64a4b");
+    CHECK(vnni.padded_dims() == dims {64, 128});
+    const memory::dim idx[2] = {1, 5}; // inner: (5 / 4) % 16 = 1, 1 % 64 = 1, 5 % 4 = 1
+    CHECK(vnni.offset(idx) == (1 * 64 + 1) * 4 + 1);
+    const memory::dim next[2] = {0, 64}; // the second block along b
+    CHECK(vnni.offset(next) == 64 * 64);
+    std::vector<double> vals;
+    for (int i = 0; i < 37 * 70; ++i) vals.push_back(i % 251 - 125);
+    const memory src = plain_of({37, 70}, dt::s8, vals);
+    for (const char *layout : {"AB16b64a4b", "AB4b32a4b", "AB8b16a2b", "BA16a64b4a"}) {
+        memory mid(memory::desc({37, 70}, dt::s8, std::string(layout))), back(src.get_desc());
+        reorder(src, mid).execute(src, mid);
+        reorder(mid, back).execute(mid, back);
+        INFO(layout);
+        CHECK(std::memcmp(src.get_data_handle(), back.get_data_handle(), src.get_desc().get_size()) == 0);
+        // Padding is zero: the sum of all bytes equals the sum of the values.
+        long long sum = 0, want = 0;
+        for (size_t i = 0; i < mid.get_desc().get_size(); ++i) sum += static_cast<const int8_t *>(mid.get_data_handle())[i];
+        for (double v : vals) want += static_cast<long long>(v);
+        CHECK(sum == want);
+    }
+    // f32 weights take the same layouts.
+    const memory f = plain_of({37, 70}, dt::f32, vals);
+    memory fv(memory::desc({37, 70}, dt::f32, std::string("AB16b64a4b"))), fb(f.get_desc());
+    reorder(f, fv).execute(f, fv);
+    reorder(fv, fb).execute(fv, fb);
+    CHECK(std::memcmp(f.get_data_handle(), fb.get_data_handle(), f.get_desc().get_size()) == 0);
+}

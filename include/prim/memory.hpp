@@ -35,7 +35,8 @@ public:
     };
 
     // A shape plus a layout. The layout is "blocked" in oneDNN's sense: every logical dim has an
-    // outer stride, and at most one inner block per dim (nChw16c = "aBcd16b").
+    // outer stride, and inner blocks (nChw16c = "aBcd16b"); a dim may be blocked at several
+    // levels, as oneDNN's VNNI weights are ("AB16b64a4b": 16 along b, 64 along a, 4 along b).
     class PRIM_API desc {
     public:
         desc() = default;

@@ -135,9 +135,11 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
             invalid(where() + "bad inner block (too many digits)");
         const dim size = std::atoll(pattern.substr(pos, end - pos).c_str());
         const int dim_idx = pattern[end] - 'a';
-        if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx] || blk[dim_idx] != 1)
+        // A dim may have several inner blocks (oneDNN's VNNI weights, "AB16b64a4b": 16 then 4
+        // along b); its block is their product.
+        if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx]
+                || __builtin_mul_overflow(blk[dim_idx], size, &blk[dim_idx]) || blk[dim_idx] > max_elements)
             invalid(where() + "bad inner block");
-        blk[dim_idx] = size;
         inner_idx_.push_back(dim_idx);
         inner_blk_.push_back(size);
         pos = end + 1;
@@ -239,11 +241,17 @@ memory::dim memory::desc::offset(const dim *idx) const {
     if (kind_ != kind::blocked) no_layout(*this, "offset()");
     dim off = 0;
     dim blk[6] = {1, 1, 1, 1, 1, 1}; // a blocked desc has at most 6 dims
-    for (size_t k = 0; k < inner_idx_.size(); ++k) blk[inner_idx_[k]] = inner_blk_[k];
+    for (size_t k = 0; k < inner_idx_.size(); ++k) blk[inner_idx_[k]] *= inner_blk_[k];
     for (size_t i = 0; i < dims_.size(); ++i) off += idx[i] / blk[i] * strides_[i];
+    // Within the inner blocks: level k holds the index along its dim divided by the blocks of
+    // that dim at the levels inside it, modulo its own size.
     dim inner = 0;
-    for (size_t k = 0; k < inner_idx_.size(); ++k)
-        inner = inner * inner_blk_[k] + idx[inner_idx_[k]] % inner_blk_[k];
+    for (size_t k = 0; k < inner_idx_.size(); ++k) {
+        dim inside = 1;
+        for (size_t j = k + 1; j < inner_idx_.size(); ++j)
+            if (inner_idx_[j] == inner_idx_[k]) inside *= inner_blk_[j];
+        inner = inner * inner_blk_[k] + idx[inner_idx_[k]] / inside % inner_blk_[k];
+    }
     return off + inner;
 }
 

@@ -204,6 +204,10 @@ bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, co
     dim tile = 1;
     for (const auto &b : pat.blocks) tile *= b.second;
     if (tile < 8 || blocked.ndims() > 6 || !blocked.is_dense()) return false;
+    // One block per dim (a dim blocked twice, "AB16b64a4b", goes the generic way).
+    for (size_t i = 0; i < pat.blocks.size(); ++i)
+        for (size_t j = i + 1; j < pat.blocks.size(); ++j)
+            if (pat.blocks[i].first == pat.blocks[j].first) return false;
     // A dim of 0 leaves nothing to copy; the generic path handles that.
     for (dim d : blocked.get_dims())
         if (d == 0) return false;
