@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "jit/conv_conf.hpp"
+#include "jit/isa_traits.hpp"
 #include "jit/post_ops_injector.hpp"
 
 namespace prim {
@@ -69,8 +70,8 @@ bool ocbg_inner_order(const impl::conv_problem &prb, int W, const uarch &u) {
 double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, int aux_vecs,
                      const uarch &u) {
     const bool avx512 = isa == cpu_isa::avx512;
-    c.simd_w = avx512 ? 16 : 8;
-    c.n_vregs = avx512 ? 32 : 16;
+    c.simd_w = simd_w_of(isa);
+    c.n_vregs = n_vregs_of(isa);
     const int W = c.simd_w;
     c.mb = prb.mb;
     c.g = prb.g;
@@ -102,7 +103,7 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
     // AVX2 without AVX-512VL's opmasks keeps a merged group's lane mask in a register during
     // the FMAs.
     const int lane_mask_regs = !avx512 && !c.evex && c.merged_cg > 0 ? 1 : 0;
-    const int ur_cap = avx512 ? 28 : 14; // bounds the code size of one block
+    const int ur_cap = avx512 ? u.conv_max_ur_avx512 : u.conv_max_ur_avx2;
     const double wei_bytes_per_block = 4.0 * W * c.icg * c.k[0] * c.k[1] * c.k[2];
     // A strided 1x1 convolution read in place broadcasts pixels that share no cache line (no
     // other tap reads between them): each broadcast counts as two loads. Measured on one thread,
@@ -157,7 +158,8 @@ double init_blocking(conv_conf &c, const impl::conv_problem &prb, cpu_isa isa, i
         const double cycles = groups_full * row_cycles(nb)
                 + (last ? row_cycles(static_cast<int>(last)) : 0.0);
         double eff = (OW * c.n_ocb / 2.0) / cycles;
-        if (nb > 1 && nb * wei_bytes_per_block > dbl(u.conv_block_weights_bytes)) eff *= 0.85; // beyond L2
+        if (nb > 1 && nb * wei_bytes_per_block > dbl(u.conv_block_weights_bytes))
+            eff *= u.conv_beyond_l2_factor;
         // Ties: fewest loads per FMA, then more oc blocks (measured on AVX2: 4 x 3 beats 3 x 4);
         // a broadcast counts as one load here whatever the stride (as measured).
         const double loads = (nb + (m == shared_taps ? bcasts(m, ur) : ur)) / (nb * ur) - 1e-3 * nb;
@@ -249,15 +251,16 @@ std::string set_dw_strides(conv_conf &c, const data_geom &src, const memory::des
 
 // For a 1x1, stride 1, unpadded problem whose src and dst rows are contiguous along h
 // (h stride = width * w stride), merges m output rows into one: m is the smallest divisor of
-// OH giving rows of at least 48 pixels. Adjusts the problem and both row strides.
-bool flatten_rows(conv_problem &p, data_geom &sg, data_geom &dg) {
+// OH giving rows of at least u.conv_merged_row_min_pixels (48). Adjusts the problem and both row
+// strides.
+bool flatten_rows(conv_problem &p, data_geom &sg, data_geom &dg, const uarch &u) {
     const int h = impl::SP_H, w = impl::SP_W;
     if (p.nsp < 2 || p.k[h] != 1 || p.k[w] != 1 || p.s[h] != 1 || p.s[w] != 1 || p.p[h] != 0
             || p.p[w] != 0 || p.p_end[h] != 0 || p.p_end[w] != 0)
         return false;
     if (sg.s_sp[h] != p.i[w] * sg.s_sp[w] || dg.s_sp[h] != p.o[w] * dg.s_sp[w]) return false;
     int64_t m = 1;
-    while (m < p.o[h] && (p.o[h] % m != 0 || p.o[w] * m < 48)) ++m;
+    while (m < p.o[h] && (p.o[h] % m != 0 || p.o[w] * m < u.conv_merged_row_min_pixels)) ++m;
     if (m == 1) return false;
     p.o[w] = p.i[w] = p.o[w] * m;
     p.o[h] = p.i[h] = p.o[h] / m;
@@ -278,13 +281,14 @@ void merge_rows_if_better(conv_problem &p, data_geom &sg, data_geom &dg, cpu_isa
                           int aux_vecs, const conv_conf &kernel_kind, const uarch &u) {
     conv_problem merged = p;
     data_geom msg = sg, mdg = dg;
-    if (!flatten_rows(merged, msg, mdg)) return;
+    if (!flatten_rows(merged, msg, mdg, u)) return;
     // From kernel_kind: merged_cg and evex, which decide the registers the blocking has.
     conv_conf as_is = kernel_kind, as_merged = kernel_kind;
     const double eff = init_blocking(as_is, p, isa, aux_vecs, u);
     const double merged_eff = init_blocking(as_merged, merged, isa, aux_vecs, u);
     if (eff < 0 || merged_eff < 0) return;
-    const double min_gain = isa == cpu_isa::avx512 ? 1.05 : 1.0;
+    const double min_gain = isa == cpu_isa::avx512 ? u.conv_merge_rows_min_gain_avx512
+                                                   : u.conv_merge_rows_min_gain_avx2;
     if (merged_eff <= eff * min_gain) return;
     p = merged;
     sg = msg;
@@ -309,11 +313,12 @@ bool set_weights_and_bias(conv_setup &s, const conv_request &req, const memory::
 // Accumulators (pixels times channel blocks) the depthwise kernel can hold beside its FMA
 // registers and the chain's spares: the weight vector, plus on AVX2 with a tail a register for
 // the masked src load and the mask itself (kept for the whole kernel).
-int dw_max_acc(const conv_conf &c, int aux_vecs) {
+int dw_max_acc(const conv_conf &c, int aux_vecs, const uarch &u) {
     const bool avx2_tail = c.simd_w == 8 && c.oc_tail != 0;
     const int fma_regs = 1 + (avx2_tail ? 2 : 0);
     const int post_regs = aux_vecs + (avx2_tail ? 1 : 0);
-    return std::min(c.simd_w == 16 ? 28 : 13, c.n_vregs - std::max(fma_regs, post_regs));
+    const int cap = c.simd_w == 16 ? u.conv_dw_max_acc_avx512 : u.conv_dw_max_acc_avx2;
+    return std::min(cap, c.n_vregs - std::max(fma_regs, post_regs));
 }
 
 // Depthwise: channels on the lanes, its own kernel (conv_dw_kernel.hpp). src and dst are
@@ -336,7 +341,7 @@ std::string init_depthwise(conv_setup &s, const conv_request &req, cpu_isa isa, 
     c.n_ocb = div_up(C, W);
     c.oc_tail = static_cast<int>(C % W);
     c.ocbg_inner = false; // each thread walks whole channel planes
-    const int acc_max = dw_max_acc(c, aux_vecs);
+    const int acc_max = dw_max_acc(c, aux_vecs, u);
     if (acc_max < 1) return too_many_spares(aux_vecs);
     const int64_t OW = c.o[2], nblocks = div_up(OW, acc_max);
     c.ur_w = static_cast<int>(div_up(OW, nblocks));
@@ -416,7 +421,7 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     s.chain = req.attr.get_post_ops();
     s.conf.with_bias = req.with_bias;
     if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1) return init_depthwise(s, req, isa, aux_vecs, u);
-    const int nsp = prb.nsp, W = isa == cpu_isa::avx512 ? 16 : 8;
+    const int nsp = prb.nsp, W = simd_w_of(isa);
     const bool grouped = req.wei.ndims() == nsp + 3;
     const std::string nhwc = channels_last_pattern(nsp);
     // Groups smaller than a vector become vector-wide ones (conv_merged_groups.hpp): from here

@@ -201,7 +201,7 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     PRIM_DISPATCH(block == 0 || block == 8 || block == 16,
                   "channel block " + std::to_string(block) + " (8 or 16 are taken)");
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 && block != 8 ? cpu_isa::avx512 : cpu_isa::avx2;
-    const int simd_w = kernel_isa == cpu_isa::avx512 ? 16 : 8;
+    const int simd_w = jit::simd_w_of(kernel_isa);
 
     post_ops kchain;
     const std::string bad_chain = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
