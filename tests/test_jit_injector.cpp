@@ -15,9 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "attr/algorithm_table.hpp"
 #include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "prim/error.hpp"
+#include "jit/eltwise_emitter.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
@@ -306,6 +308,16 @@ TEST_CASE("why_not: every chain of the contract is taken, with the opmasks hosts
     CHECK(ks == std::vector<int>{2, 3, 4, 5, 6, 7});
     CHECK(std::count(ks.begin(), ks.end(), host_tail_opmask) == 0);
     CHECK(inj2::opmasks().empty());
+}
+
+TEST_CASE("every algorithm of the algorithm table has an emitter row", "[jit][injector]") {
+    // The two rows of an algorithm (src/attr/algorithm_table.cpp, src/jit/eltwise_emitter.cpp).
+    for (algorithm a : prim::impl::eltwise_algorithms()) {
+        INFO(algorithm_name(a));
+        CHECK(eltwise_emitter<cpu_isa::avx2>::is_supported(a));
+        CHECK(eltwise_emitter<cpu_isa::avx512>::is_supported(a));
+    }
+    CHECK_FALSE(eltwise_emitter<cpu_isa::avx2>::is_supported(algorithm::binary_add));
 }
 
 TEST_CASE("why_not: an entry without an emitter is refused, worded one way", "[jit][injector]") {

@@ -45,7 +45,7 @@
 //   them (opmasks()). why_not() declines a chain that would need more.
 // - The injector writes only the accumulators and the spares it is lent; it reads reg_table;
 //   it touches no general register and no memory other than the constant table. Each
-//   algorithm's needs are in eltwise_emitter.cpp (needs_of).
+//   algorithm's needs are in its row of eltwise_emitter.cpp (find_row()).
 //
 // Constants (alphas, betas, scales, polynomial coefficients) go into the host's constant table
 // (jit_generator::table()), as 32-bit patterns broadcast to a full vector, after the code.
