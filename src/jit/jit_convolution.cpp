@@ -9,7 +9,7 @@
 
 #include "common/internal_reorder.hpp"
 #include "common/post_op_operands.hpp"
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -209,7 +209,7 @@ private:
         const int *order = groups_side_by_side ? order_groups_inner
                                                : c_.ocbg_inner ? order_inner : order_outer;
         const int64_t size[5] = {c_.n_ocbg, OH, OD, c_.mb, c_.g};
-        // Contiguous chunks of work items, several per thread, taken dynamically (chunk_pool.hpp):
+        // Contiguous chunks of work items, several per thread, taken dynamically (thread_pool.hpp):
         // a thread that the OS delays (the machine is shared) does not hold up the others, and results
         // stay identical because every item is computed the same way whoever takes it. Small
         // problems run on fewer threads, down to the calling one (work_threads.hpp).

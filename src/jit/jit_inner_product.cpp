@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 #include "jit/ip_blocking.hpp"
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/runtime_table.hpp"
@@ -153,7 +153,7 @@ private:
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
         if (threads == 1) return run_items(0, n_items, d);
-        // One contiguous range of items per thread. The ranges are claimed (chunk_pool.hpp):
+        // One contiguous range of items per thread. The ranges are claimed (thread_pool.hpp):
         // when a thread starts late the caller runs its range too, rather than waiting for it
         // (so which core reads which weight panels may change from call to call).
         jit::run_chunks(threads, threads, [&](int64_t part) {
