@@ -299,26 +299,26 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
 
 std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const conv_request &req,
                                                     cpu_isa isa, std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa, u);
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
     const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
-    PRIM_DISPATCH(unread.empty(), unread);
+    PRIM_DISPATCH(why_not, unread.empty(), unread);
     const bool avx512 = kernel_isa == cpu_isa::avx512;
     using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
     using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
     const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
-    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
+    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
     const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
 
     conv_setup setup;
     const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, isa, aux_vecs, u);
-    PRIM_DISPATCH(reason.empty(), reason);
+    PRIM_DISPATCH(why_not, reason.empty(), reason);
     setup.chain = chain;
     setup.operands = impl::operand_descs(req.attr.get_post_ops(), setup.user.dst);
     const std::string unreadable = jit::conv_operands::check(setup, setup.operands);
-    PRIM_DISPATCH(unreadable.empty(), unreadable);
+    PRIM_DISPATCH(why_not, unreadable.empty(), unreadable);
     try {
         return std::make_unique<jit_convolution>(std::move(setup), kernel_isa, u);
     } catch (const error &e) {

@@ -6,7 +6,7 @@
 //
 //   // 1. At creation: can the injector take the chain on this ISA? One reason, worded one way.
 //   const std::string reason = post_ops_injector<isa>::why_not(chain);
-//   PRIM_DISPATCH(reason.empty(), reason);
+//   PRIM_DISPATCH(why_not, reason.empty(), reason);
 //   // Before generating code: how many spare vector registers the chain needs.
 //   int n_aux = post_ops_injector<isa>::aux_vecs_count(chain);
 //   // The host picks its register blocking so that n_aux registers stay outside the
