@@ -1,6 +1,7 @@
 // Comparison and the tolerance table.
 #include "compare.hpp"
 
+#include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
 #include "attr/eltwise_math.hpp"
 
@@ -17,26 +18,11 @@ constexpr double transcendental = 1e-6; // ~8 ulp: the JIT's exp/log/tanh/erf ap
 } // namespace
 
 double algorithm_tolerance(prim::algorithm alg) {
-    using prim::algorithm;
-    switch (alg) {
-    // One rounding or none, the same in the reference and in any correct kernel.
-    case algorithm::eltwise_relu:
-    case algorithm::eltwise_abs:
-    case algorithm::eltwise_square:
-    case algorithm::eltwise_sqrt: // correctly rounded in hardware and in the reference
-    case algorithm::eltwise_clip:
-    case algorithm::eltwise_clip_v2:
-    case algorithm::eltwise_round:
-    case algorithm::eltwise_shrink:
-    case algorithm::eltwise_thresholded_relu:
-    case algorithm::eltwise_identity: return exact;
-    // Several roundings of plain arithmetic.
-    case algorithm::eltwise_linear:
-    case algorithm::eltwise_hardsigmoid:
-    case algorithm::eltwise_hardswish:
-    case algorithm::eltwise_softsign: return arithmetic;
-    default: return transcendental;
-    }
+    // The algorithm's class is in its row (src/attr/algorithm_table.cpp).
+    using cls = prim::impl::accuracy_class;
+    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(alg);
+    const cls c = info ? info->accuracy : cls::transcendental;
+    return c == cls::exact ? exact : c == cls::arithmetic ? arithmetic : transcendental;
 }
 
 double entry_tolerance(const prim::post_ops::entry &e) {

@@ -12,7 +12,8 @@ namespace bdl {
 
 // Error budget of one eltwise algorithm as the JIT computes it: 0 for exact ones (relu, abs,
 // clip, round, ...), a few ulp for plain arithmetic (linear, hardswish, ...), 1e-6 for those
-// built on exp/log/tanh/erf/pow.
+// built on exp/log/tanh/erf/pow: the algorithm's accuracy class, in its row of
+// src/attr/algorithm_table.cpp.
 double algorithm_tolerance(prim::algorithm alg);
 // The budget of one entry: its algorithm's, plus arithmetic for a scale != 1 (sum or eltwise).
 // Binary entries (one correctly rounded operation, or an exact one: max, min, the comparisons)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "isa_under_test.hpp"
 #include "prim/prim.hpp"
 
 using namespace prim;
@@ -94,13 +95,8 @@ memory::desc plain(const dims &d) {
     return out;
 }
 
-// The JIT instruction sets this CPU runs, as the public API reports them.
-[[maybe_unused]] std::vector<cpu_isa> jit_isas() {
-    std::vector<cpu_isa> v;
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+// The JIT instruction sets this run checks (isa_under_test.hpp).
+[[maybe_unused]] std::vector<cpu_isa> jit_isas() { return prim_test::jit_isas_under_test(); }
 
 // The number of elements of dims.
 [[maybe_unused]] int64_t count(const dims &d) {

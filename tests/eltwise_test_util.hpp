@@ -8,19 +8,14 @@
 #include <cstring>
 #include <vector>
 
+#include "attr/algorithm_table.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "prim/attr.hpp"
 
 namespace eltwise_test {
 
-// Every eltwise algorithm, in enum order.
-inline std::vector<prim::algorithm> all_algorithms() {
-    std::vector<prim::algorithm> v;
-    for (int a = static_cast<int>(prim::algorithm::eltwise_relu);
-         a <= static_cast<int>(prim::algorithm::eltwise_logsigmoid); ++a)
-        v.push_back(static_cast<prim::algorithm>(a));
-    return v;
-}
+// Every eltwise algorithm, in the table's order (src/attr/algorithm_table.cpp).
+inline std::vector<prim::algorithm> all_algorithms() { return prim::impl::eltwise_algorithms(); }
 
 // Below this magnitude errors count in ulps of floor_abs (absolute), not of the value.
 constexpr float floor_abs = 0x1p-20f;

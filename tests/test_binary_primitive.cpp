@@ -2,6 +2,7 @@
 // algorithm, every broadcast of src1 (scalar, per channel, per (mb, spatial), full, a single
 // spatial dim), plain / channels-last / blocked / 'any' layouts, tails, in place, and chains
 // after it. Each result is compared exactly (integer-filled data) with plain loops here.
+#include "isa_under_test.hpp"
 #include "api_test_util.hpp"
 
 #include "attr/binary_table.hpp"
@@ -60,12 +61,7 @@ run_result run_binary(algorithm alg, const dims &d0, const dims &d1, const char 
     return {to_plain(dst), pd.impl_name()};
 }
 
-std::vector<cpu_isa> isas() {
-    std::vector<cpu_isa> v = {cpu_isa::none};
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+std::vector<cpu_isa> isas() { return prim_test::isas_under_test(); }
 
 } // namespace
 

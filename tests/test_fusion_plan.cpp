@@ -6,6 +6,7 @@
 // The oracle: the reference convolution (src/ref) without bias, then each operator in plan order
 // computed here in double from MIOpen's formulas (not from the plan's mapping onto prim's
 // algorithms, which is what is under test).
+#include "isa_under_test.hpp"
 #include "api_test_util.hpp"
 
 #include "common/problem.hpp"
@@ -15,12 +16,7 @@ namespace {
 
 using kind = fusion_op::kind;
 
-std::vector<cpu_isa> isas() {
-    std::vector<cpu_isa> v {cpu_isa::none};
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+std::vector<cpu_isa> isas() { return prim_test::isas_under_test(); }
 
 // One operator of a test plan (the convolution is described by the case itself).
 struct op_spec {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "isa_under_test.hpp"
 #include "prim/prim.hpp"
 
 namespace gt {
@@ -399,14 +400,8 @@ inline tmap make_inputs(const model &m, const std::map<std::string, dims> &d, un
     return in;
 }
 
-// The ISAs to test on this machine: none, avx2, avx512 (those the CPU has).
-inline std::vector<prim::cpu_isa> test_isas() {
-    std::vector<prim::cpu_isa> v = {prim::cpu_isa::none};
-    const prim::cpu_isa best = prim::get_effective_cpu_isa();
-    if (best >= prim::cpu_isa::avx2) v.push_back(prim::cpu_isa::avx2);
-    if (best >= prim::cpu_isa::avx512) v.push_back(prim::cpu_isa::avx512);
-    return v;
-}
+// The ISAs to test: the reference and the JIT ISAs this run checks (isa_under_test.hpp).
+inline std::vector<prim::cpu_isa> test_isas() { return prim_test::isas_under_test(); }
 
 // Compiles with and without fusion on every ISA; each result must equal the reference. Returns
 // the fused model compiled at the best ISA (for its log and steps).

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "attr/eltwise_math.hpp"
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/eltwise_kernel.hpp"
 
@@ -132,17 +133,15 @@ worst_t measure(const std::vector<float> &in, const std::vector<float> &got, con
 } // namespace
 
 TEST_CASE("jit eltwise accuracy against the double reference, both ISAs", "[jit][accuracy]") {
-    const cpu_isa hw = jit::detect_cpu_isa();
-    REQUIRE(hw >= cpu_isa::avx2);
     const std::vector<float> in = sweep_inputs();
     std::printf("%-28s %8s %8s %12s %8s\n", "algorithm:alpha:beta", "avx2", "avx512", "worst x", "bound");
     for (const alg_case &c : cases) {
         std::vector<float> ref(in.size());
         for (size_t i = 0; i < in.size(); ++i)
             ref[i] = static_cast<float>(impl::eltwise_fwd(c.alg, in[i], c.alpha, c.beta));
-        const worst_t w2 = measure(in, run_jit<cpu_isa::avx2>(c, in), ref);
-        worst_t w5;
-        if (hw >= cpu_isa::avx512) w5 = measure(in, run_jit<cpu_isa::avx512>(c, in), ref);
+        worst_t w2, w5;
+        if (prim_test::under_test(cpu_isa::avx2)) w2 = measure(in, run_jit<cpu_isa::avx2>(c, in), ref);
+        if (prim_test::under_test(cpu_isa::avx512)) w5 = measure(in, run_jit<cpu_isa::avx512>(c, in), ref);
         const std::string name = std::string(algorithm_name(c.alg)) + ":" + std::to_string(c.alpha)
                 + ":" + std::to_string(c.beta);
         const worst_t &w = w2.err >= w5.err ? w2 : w5;
@@ -160,8 +159,6 @@ TEST_CASE("jit eltwise accuracy against the double reference, both ISAs", "[jit]
 // is left out: for x in [-88.7, -87.3] it returns the denormal 1 / (1 + e^-x) that the
 // reference gives; a narrow band, accepted.)
 TEST_CASE("jit eltwise: exp-based algorithms make no denormal", "[jit][accuracy]") {
-    const cpu_isa hw = jit::detect_cpu_isa();
-    REQUIRE(hw >= cpu_isa::avx2);
     std::vector<float> in;
     for (float base : {-110.f, 75.f, -15.f, 12.f})
         for (int i = 0; i <= 35000; ++i) in.push_back(base + i * 1e-3f);
@@ -171,8 +168,8 @@ TEST_CASE("jit eltwise: exp-based algorithms make no denormal", "[jit][accuracy]
             {algorithm::eltwise_soft_relu, 2.f, 0.f, 0}, {algorithm::eltwise_gelu_erf, 0.f, 0.f, 0},
             {algorithm::eltwise_gelu_tanh, 0.f, 0.f, 0}, {algorithm::eltwise_swish, 1.f, 0.f, 0}};
     for (const alg_case &c : algs) {
-        std::vector<std::vector<float>> outs = {run_jit<cpu_isa::avx2>(c, in)};
-        if (hw >= cpu_isa::avx512) outs.push_back(run_jit<cpu_isa::avx512>(c, in));
+        std::vector<std::vector<float>> outs;
+        prim_test::for_each_isa_under_test([&](auto isa) { outs.push_back(run_jit<isa()>(c, in)); });
         for (const auto &out : outs) {
             int64_t denormals = 0;
             size_t first = 0;

@@ -19,6 +19,7 @@
 #include "prim/error.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_unit_stride.hpp"
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/uarch.hpp"
 #include "jit/jit_convolution.hpp"
@@ -223,13 +224,7 @@ void check_case(const std::string &desc, const std::string &chain, cpu_isa isa,
     check_inputs(desc, make_inputs(bdl::parse_conv_problem(desc), 42), chain, isa, lay, with_bias);
 }
 
-std::vector<cpu_isa> isas() {
-    std::vector<cpu_isa> v;
-    const cpu_isa best = prim::jit::detect_cpu_isa();
-    if (best >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (best >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+std::vector<cpu_isa> isas() { return prim_test::jit_isas_under_test(); }
 
 const char *shapes[] = {
         "mb2ic16ih8oc16oh8kh3ph1",                   // one block, full vectors
@@ -459,7 +454,7 @@ TEST_CASE("jit conv: one oc block shares each broadcast between the kw taps", "[
     }
     // ResNeXt's 32 x 8 layer on the 8-lane kernels of a 256-bit AVX-512 CPU: 14 accumulators
     // and 16 pixels, registers 0-30.
-    if (prim::jit::detect_cpu_isa() >= cpu_isa::avx512) {
+    if (prim_test::under_test(cpu_isa::avx512)) {
         const with_fma_unit_bits fma(256);
         prim::jit::conv_setup setup;
         REQUIRE(prim::jit::init_conv_conf(setup, any_request("g32mb2ic256ih56oc256oh56kh3ph1"),
@@ -496,10 +491,9 @@ TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts
         }
 }
 
-TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accumulators", "[jit_conv]") {
+TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accumulators", "[jit_conv][avx512]") {
     // post_ops_injector::interleaved_aux_vecs_count: an entry of 2 or more spares (exp-based
     // swish: 3) gets twice them beside the accumulators, a cheap chain only what it needs.
-    if (prim::jit::detect_cpu_isa() < cpu_isa::avx512) return;
     const auto accumulators = [](const char *chain) {
         conv_request req = any_request("mb2ic64ih56oc256oh56kh1");
         req.attr.set_post_ops(prim::parse_post_ops(chain));
@@ -642,7 +636,7 @@ TEST_CASE("jit conv reports blocked layouts for 'any' and names repacking", "[ji
         CHECK(impl->src_md().layout() == "aBcd" + w + "b");
         CHECK(impl->wei_md().layout() == "Abcde" + w + "a");
     }
-    if (prim::jit::detect_cpu_isa() >= cpu_isa::avx512) {
+    if (prim_test::under_test(cpu_isa::avx512)) {
         // 256-bit FMA units: 32 groups of 8 on the 8-lane kernels, in the 16-channel blocks of
         // the AVX-512 layers around them (two groups a block), read and written without copies.
         const with_fma_unit_bits fma(256);

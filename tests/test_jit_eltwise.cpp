@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/kernel_cache.hpp"
@@ -76,7 +77,7 @@ TEST_CASE("jit eltwise: name and checks", "[jit][eltwise]") {
     auto impl2 = create_jit_eltwise(req, cpu_isa::avx2, why);
     REQUIRE(impl2);
     CHECK(impl2->name() == "jit:avx2");
-    if (best() >= cpu_isa::avx512) {
+    if (prim_test::under_test(cpu_isa::avx512)) {
         auto impl5 = create_jit_eltwise(req, cpu_isa::avx512, why);
         REQUIRE(impl5);
         CHECK(impl5->name() == "jit:avx512");
@@ -114,9 +115,7 @@ TEST_CASE("jit eltwise: results, in place and out of place, tails, threads, sums
         {algorithm::eltwise_linear, 2.f, -1.f, "logistic:0:0:3"},
         {algorithm::eltwise_soft_relu, 1.5f, 0.f, "sum+abs"},
     };
-    std::vector<cpu_isa> isas = {cpu_isa::avx2};
-    if (best() >= cpu_isa::avx512) isas.push_back(cpu_isa::avx512);
-    for (cpu_isa isa : isas)
+    for (cpu_isa isa : prim_test::jit_isas_under_test())
         for (const memory::dims &dims : shapes)
             for (const alg_case &c : cases) {
                 std::string why;
@@ -169,7 +168,7 @@ TEST_CASE("kernel cache: equal primitives share one kernel", "[jit][cache]") {
     create_jit_eltwise(make_request({5, 77}, algorithm::eltwise_elu, 0.75f, 0.f, "sum:0.25+clip:-1:2"),
                        cpu_isa::avx2, why);
     CHECK(cache.stats().misses == after.misses + 2);
-    if (best() >= cpu_isa::avx512) {
+    if (prim_test::under_test(cpu_isa::avx512)) {
         create_jit_eltwise(req, cpu_isa::avx512, why);
         CHECK(cache.stats().misses == after.misses + 3);
     }

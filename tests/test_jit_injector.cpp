@@ -15,8 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "attr/algorithm_table.hpp"
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "prim/error.hpp"
+#include "jit/eltwise_emitter.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
@@ -124,13 +127,11 @@ void check_all_algorithms() {
 
 } // namespace
 
-TEST_CASE("every algorithm, alone and between sums, every tail: avx2", "[jit][injector]") {
-    REQUIRE(detect_cpu_isa() >= cpu_isa::avx2);
+TEST_CASE("every algorithm, alone and between sums, every tail: avx2", "[jit][injector][avx2]") {
     check_all_algorithms<cpu_isa::avx2>();
 }
 
-TEST_CASE("every algorithm, alone and between sums, every tail: avx512", "[jit][injector]") {
-    if (detect_cpu_isa() < cpu_isa::avx512) return;
+TEST_CASE("every algorithm, alone and between sums, every tail: avx512", "[jit][injector][avx512]") {
     check_all_algorithms<cpu_isa::avx512>();
 }
 
@@ -154,12 +155,10 @@ TEST_CASE("chains of any length and order, with any number of sums", "[jit][inje
     unsigned seed = 100;
     for (const post_ops &po : all) {
         for (size_t n : {5, 16, 37, 300}) {
-            check_kernel<cpu_isa::avx2>(po, n, false, seed++);
-            check_kernel<cpu_isa::avx2>(po, n, true, seed++);
-            if (detect_cpu_isa() >= cpu_isa::avx512) {
-                check_kernel<cpu_isa::avx512>(po, n, false, seed++);
-                check_kernel<cpu_isa::avx512>(po, n, true, seed++);
-            }
+            prim_test::for_each_isa_under_test([&](auto isa) {
+                check_kernel<isa()>(po, n, false, seed++);
+                check_kernel<isa()>(po, n, true, seed++);
+            });
         }
     }
 }
@@ -242,9 +241,12 @@ TEST_CASE("register contract: only accumulators and lent spares change", "[jit][
         post_ops po;
         po.append_eltwise(a.alg, a.alpha, a.beta, 2.f);
         po.append_sum(-0.5f);
-        check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, {0, 3, 8, 11, 13});
-        if (detect_cpu_isa() >= cpu_isa::avx512)
-            check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31}, {2, 9, 20, 25, 28});
+        prim_test::for_each_isa_under_test([&](auto isa) {
+            if constexpr (isa() == cpu_isa::avx2)
+                check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, {0, 3, 8, 11, 13});
+            else
+                check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31}, {2, 9, 20, 25, 28});
+        });
     }
 }
 
@@ -260,9 +262,12 @@ TEST_CASE("register contract with every register lent: accumulators interleaved"
         po.append_eltwise(a.alg, a.alpha, a.beta, 2.f);
         po.append_sum(-0.5f);
         po.append_eltwise(a.alg, a.alpha, a.beta, 1.f);
-        check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, pool2, true);
-        if (detect_cpu_isa() >= cpu_isa::avx512)
-            check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31, 9}, pool5, true);
+        prim_test::for_each_isa_under_test([&](auto isa) {
+            if constexpr (isa() == cpu_isa::avx2)
+                check_register_contract<cpu_isa::avx2>(po, {1, 6, 15}, pool2, true);
+            else
+                check_register_contract<cpu_isa::avx512>(po, {0, 5, 17, 31, 9}, pool5, true);
+        });
     }
 }
 
@@ -303,6 +308,16 @@ TEST_CASE("why_not: every chain of the contract is taken, with the opmasks hosts
     CHECK(ks == std::vector<int>{2, 3, 4, 5, 6, 7});
     CHECK(std::count(ks.begin(), ks.end(), host_tail_opmask) == 0);
     CHECK(inj2::opmasks().empty());
+}
+
+TEST_CASE("every algorithm of the algorithm table has an emitter row", "[jit][injector]") {
+    // The two rows of an algorithm (src/attr/algorithm_table.cpp, src/jit/eltwise_emitter.cpp).
+    for (algorithm a : prim::impl::eltwise_algorithms()) {
+        INFO(algorithm_name(a));
+        CHECK(eltwise_emitter<cpu_isa::avx2>::is_supported(a));
+        CHECK(eltwise_emitter<cpu_isa::avx512>::is_supported(a));
+    }
+    CHECK_FALSE(eltwise_emitter<cpu_isa::avx2>::is_supported(algorithm::binary_add));
 }
 
 TEST_CASE("why_not: an entry without an emitter is refused, worded one way", "[jit][injector]") {
@@ -364,16 +379,15 @@ TEST_CASE("kernels do not change MXCSR; round and range reduction ignore its mod
         post_ops po;
         po.append_eltwise(a.alg, a.alpha, a.beta, 1.f);
         INFO(describe(po));
-        run_under_round_to_zero<cpu_isa::avx2>(po, src);
-        if (detect_cpu_isa() >= cpu_isa::avx512) run_under_round_to_zero<cpu_isa::avx512>(po, src);
+        prim_test::for_each_isa_under_test([&](auto isa) { run_under_round_to_zero<isa()>(po, src); });
     }
     // round: half to even whatever MXCSR says (vroundps / vrndscaleps with an immediate mode)
     const std::vector<float> halves = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2.4f, -2.6f, 1e7f + 1, NAN};
     const std::vector<float> expected = {0.f, 2.f, 2.f, -0.f, -2.f, -2.f, 2.f, -3.f, 1e7f + 1, NAN};
     const post_ops round = parse_post_ops("round");
-    std::vector<std::vector<float>> results = {run_under_round_to_zero<cpu_isa::avx2>(round, halves)};
-    if (detect_cpu_isa() >= cpu_isa::avx512)
-        results.push_back(run_under_round_to_zero<cpu_isa::avx512>(round, halves));
+    std::vector<std::vector<float>> results;
+    prim_test::for_each_isa_under_test(
+            [&](auto isa) { results.push_back(run_under_round_to_zero<isa()>(round, halves)); });
     for (const std::vector<float> &got : results)
         for (size_t i = 0; i < halves.size(); ++i)
             CHECK((got[i] == expected[i] || (std::isnan(got[i]) && std::isnan(expected[i]))));
@@ -430,6 +444,5 @@ void check_tail_masks() {
 } // namespace
 
 TEST_CASE("tail masks: masked loads zero, masked stores skip the other lanes", "[jit][tail]") {
-    check_tail_masks<cpu_isa::avx2>();
-    if (detect_cpu_isa() >= cpu_isa::avx512) check_tail_masks<cpu_isa::avx512>();
+    prim_test::for_each_isa_under_test([](auto isa) { check_tail_masks<isa()>(); });
 }

@@ -13,6 +13,7 @@
 
 #include <omp.h>
 
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/ip_blocking.hpp"
@@ -29,13 +30,7 @@ using prim::impl::ip_request;
 
 namespace {
 
-std::vector<cpu_isa> isas_to_test() {
-    std::vector<cpu_isa> isas;
-    const cpu_isa best = prim::jit::detect_cpu_isa();
-    if (best >= cpu_isa::avx2) isas.push_back(cpu_isa::avx2);
-    if (best >= cpu_isa::avx512) isas.push_back(cpu_isa::avx512);
-    return isas;
-}
+std::vector<cpu_isa> isas_to_test() { return prim_test::jit_isas_under_test(); }
 
 ip_problem make_problem(int64_t mb, int64_t ic, int64_t oc, std::vector<int64_t> spatial = {}) {
     ip_problem p;

@@ -21,6 +21,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "attr/eltwise_math.hpp"
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/eltwise_kernel.hpp"
 #include "ref/ref_kernels.hpp"
@@ -99,13 +100,13 @@ bool pow_intermediate_out_of_range(float alpha, float beta, float x) {
 // 2 = anything goes (a flushed denormal times an infinite scale is NaN, not inf).
 template <class Exempt>
 int check_chain(const post_ops &chain, double bound, const std::string &name, Exempt exempt) {
-    const cpu_isa hw = jit::detect_cpu_isa();
     const std::vector<float> in = special_inputs();
     std::vector<float> ref(in.size());
     for (size_t i = 0; i < in.size(); ++i) ref[i] = impl::ref_apply_post_ops(chain, in[i], 0.f);
-    std::vector<std::pair<const char *, std::vector<float>>> outs = {
-            {"avx2", eltwise_test::run_eltwise_kernel<cpu_isa::avx2>(chain, in)}};
-    if (hw >= cpu_isa::avx512) outs.push_back({"avx512", eltwise_test::run_eltwise_kernel<cpu_isa::avx512>(chain, in)});
+    std::vector<std::pair<const char *, std::vector<float>>> outs;
+    prim_test::for_each_isa_under_test([&](auto isa) {
+        outs.push_back({cpu_isa_name(isa()), eltwise_test::run_eltwise_kernel<isa()>(chain, in)});
+    });
     int failures = 0;
     for (const auto &o : outs)
         for (size_t i = 0; i < in.size(); ++i) {
@@ -124,7 +125,6 @@ int check_chain(const post_ops &chain, double bound, const std::string &name, Ex
 
 TEST_CASE("jit eltwise: every accepted extreme parameter agrees with the reference at the "
           "special inputs, both ISAs", "[jit][accuracy][special]") {
-    REQUIRE(jit::detect_cpu_isa() >= cpu_isa::avx2);
     const std::vector<float> params = special_params();
     int cases = 0, refused = 0, failed = 0;
     for (algorithm a : all_algorithms()) {
@@ -163,7 +163,6 @@ TEST_CASE("jit eltwise: every accepted extreme parameter agrees with the referen
 // with the same result on both ISAs and in the reference.
 TEST_CASE("jit eltwise: extreme scales and sum scales agree with the reference, both ISAs",
           "[jit][accuracy][special]") {
-    REQUIRE(jit::detect_cpu_isa() >= cpu_isa::avx2);
     const algorithm algs[] = {algorithm::eltwise_relu, algorithm::eltwise_exp,
             algorithm::eltwise_tanh, algorithm::eltwise_gelu_erf, algorithm::eltwise_soft_relu,
             algorithm::eltwise_linear, algorithm::eltwise_pow, algorithm::eltwise_logistic};

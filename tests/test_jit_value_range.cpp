@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eltwise_test_util.hpp"
+#include "isa_under_test.hpp"
 #include "jit/cpu_isa_detect.hpp"
 #include "jit/value_range.hpp"
 
@@ -20,12 +21,7 @@ using namespace prim::jit;
 
 namespace {
 
-std::vector<cpu_isa> jit_isas() {
-    std::vector<cpu_isa> v;
-    if (detect_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (detect_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+std::vector<cpu_isa> jit_isas() { return prim_test::jit_isas_under_test(); }
 
 std::vector<float> run(cpu_isa isa, const post_ops &chain, const std::vector<float> &in) {
     return isa == cpu_isa::avx512 ? eltwise_test::run_eltwise_kernel<cpu_isa::avx512>(chain, in)

@@ -217,7 +217,7 @@ void check(const norm_case &c, cpu_isa isa, bool expect_jit, unsigned seed, bool
     CHECK(bad == 0);
 }
 
-const cpu_isa isas[] = {cpu_isa::avx512, cpu_isa::avx2};
+const std::vector<cpu_isa> isas = prim_test::jit_isas_under_test();
 
 } // namespace
 

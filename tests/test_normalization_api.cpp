@@ -179,7 +179,7 @@ TEST_CASE("a blocked destination's channel padding stays zero", "[normalization]
     post_ops po;
     po.append_eltwise(algorithm::eltwise_exp, 0.f, 0.f);
     po.append_binary(algorithm::binary_div, post_ops::policy::per_oc);
-    for (const cpu_isa isa : {cpu_isa::avx512, cpu_isa::avx2, cpu_isa::none}) {
+    for (const cpu_isa isa : prim_test::isas_under_test()) {
         INFO("isa " << cpu_isa_name(isa));
         primitive_attr attr;
         attr.set_post_ops(po);

@@ -198,7 +198,7 @@ TEST_CASE("pooling: JIT matches the reference on every algorithm, layout and ISA
         for (algorithm alg : all_algs)
             for (const std::string layout : {"cl", "16c", "8c", "any", "plain", "mixed"})
                 for (const post_ops &chain : chains())
-                    for (cpu_isa isa : {cpu_isa::avx512, cpu_isa::avx2}) {
+                    for (cpu_isa isa : prim_test::jit_isas_under_test()) {
                         pool_case c;
                         c.sh = sh;
                         c.alg = alg;
@@ -222,7 +222,7 @@ TEST_CASE("pooling: hand-computed values of the three algorithms", "[pooling]") 
     };
     for (const auto &c : cases)
         for (const std::string layout : {"plain", "cl"})
-            for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512}) {
+            for (cpu_isa isa : prim_test::isas_under_test()) {
                 INFO(impl::pool_alg_name(c.alg) << " " << layout << " " << cpu_isa_name(isa));
                 pool_case pc;
                 pc.sh = {{1, 1, 4}, {3}, {1}, {0}, {1}, {1}};
@@ -240,7 +240,7 @@ TEST_CASE("pooling: hand-computed values of the three algorithms", "[pooling]") 
 
 TEST_CASE("pooling: a NaN tap gives NaN in max and the averages", "[pooling]") {
     for (algorithm alg : all_algs)
-        for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512})
+        for (cpu_isa isa : prim_test::isas_under_test())
             for (const std::string layout : {"cl", "16c", "plain"}) {
                 INFO(impl::pool_alg_name(alg) << " " << layout << " " << cpu_isa_name(isa));
                 pool_case c;
@@ -275,7 +275,7 @@ TEST_CASE("pooling: a NaN tap gives NaN in max and the averages", "[pooling]") {
 TEST_CASE("pooling: mb0 is an empty problem that executes as a no-op", "[pooling]") {
     pool_case c;
     c.sh = {{0, 19, 6, 6}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}};
-    for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx512}) {
+    for (cpu_isa isa : prim_test::isas_under_test()) {
         const auto pd = create(c, isa);
         const memory src(pd.src_desc(), nullptr), dst(pd.dst_desc(), nullptr);
         CHECK_NOTHROW(pooling_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}}));
@@ -378,7 +378,7 @@ TEST_CASE("pooling: strided channels-last src and dst, and a dst overlapping src
     const dims sd = {2, 19, 6, 5}, dd = {2, 19, 3, 5};
     const memory::desc src_md(sd, dt::f32, dims {6 * 5 * 24, 1, 5 * 24, 24});
     const memory::desc dst_md(dd, dt::f32, dims {3 * 6 * 19, 1, 6 * 19, 19});
-    for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512}) {
+    for (cpu_isa isa : prim_test::isas_under_test()) {
         INFO(cpu_isa_name(isa));
         primitive_attr attr;
         attr.set_max_cpu_isa(isa);
@@ -477,7 +477,7 @@ TEST_CASE("pooling: runtime post-op parameters are read at every execute", "[poo
             {{0.25f, 0, 0}, {0, 0, 0.5f}, {2.f, -1.f, 1.5f}},
             {{0.1f, 0, 0}, {0, 0, -2.f}, {-0.5f, 3.f, 1.f}}};
     for (const std::string layout : {"cl", "16c", "plain"})
-        for (cpu_isa isa : {cpu_isa::none, cpu_isa::avx2, cpu_isa::avx512}) {
+        for (cpu_isa isa : prim_test::isas_under_test()) {
             INFO(layout << " " << cpu_isa_name(isa));
             pool_case c;
             c.sh = {{2, 19, 7, 9}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 1}};

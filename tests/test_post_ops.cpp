@@ -187,9 +187,7 @@ TEST_CASE("post_ops: zero, infinite and extreme parameters are accepted where al
     const float big = std::numeric_limits<float>::max();
     post_ops po;
     int refused = 0;
-    for (int a = static_cast<int>(algorithm::eltwise_relu);
-            a <= static_cast<int>(algorithm::eltwise_logsigmoid); ++a) {
-        const algorithm alg = static_cast<algorithm>(a);
+    for (const algorithm alg : prim::impl::eltwise_algorithms()) {
         const std::string name = prim::algorithm_name(alg);
         const bool divides_by_alpha = alg == algorithm::eltwise_soft_relu
                 || alg == algorithm::eltwise_softplus || alg == algorithm::eltwise_celu;

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "isa_under_test.hpp"
 #include "prim/prim.hpp"
 
 using namespace prim;
@@ -167,12 +168,7 @@ long first_far_from(const std::vector<float> &got, const std::vector<float> &ref
 }
 
 // The ISAs to test: the reference and every JIT level this machine has.
-std::vector<cpu_isa> isas() {
-    std::vector<cpu_isa> v {cpu_isa::none};
-    if (get_effective_cpu_isa() >= cpu_isa::avx2) v.push_back(cpu_isa::avx2);
-    if (get_effective_cpu_isa() >= cpu_isa::avx512) v.push_back(cpu_isa::avx512);
-    return v;
-}
+std::vector<cpu_isa> isas() { return prim_test::isas_under_test(); }
 
 problem conv(dims src, dims wei, dims dst, dims s, dims p, std::string chain, bool bias = true) {
     problem pr;

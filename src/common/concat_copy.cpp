@@ -72,23 +72,23 @@ std::unique_ptr<primitive_impl> create_concat_copy(const concat_request &req, cp
                                                    std::string &why_not) {
     const memory::desc &dst = req.dst;
     const int axis = req.axis;
-    PRIM_DISPATCH(dst.is_dense(), "dst is not dense");
-    PRIM_DISPATCH(!axis_blocked(dst, axis), "the axis is blocked in dst");
+    PRIM_DISPATCH(why_not, dst.is_dense(), "dst is not dense");
+    PRIM_DISPATCH(why_not, !axis_blocked(dst, axis), "the axis is blocked in dst");
     chunk_plan p;
     const int64_t stride = dst.strides()[axis];
     p.dst_chunk = dst.get_dims()[axis] * stride;
-    PRIM_DISPATCH(p.dst_chunk > 0 && dst.nelems_padded() % p.dst_chunk == 0,
+    PRIM_DISPATCH(why_not, p.dst_chunk > 0 && dst.nelems_padded() % p.dst_chunk == 0,
                   "dst is not whole chunks along the axis");
     p.outer = dst.nelems_padded() / p.dst_chunk;
     int64_t at = 0;
     for (const memory::desc &src : req.srcs) {
-        PRIM_DISPATCH(src.layout() == dst.layout() && src.is_dense(),
+        PRIM_DISPATCH(why_not, src.layout() == dst.layout() && src.is_dense(),
                       "an input's layout differs from dst's or is not dense");
         const int64_t len = src.get_dims()[axis];
-        PRIM_DISPATCH(len == 0 || src.strides()[axis] == stride,
+        PRIM_DISPATCH(why_not, len == 0 || src.strides()[axis] == stride,
                       "an input's axis stride differs from dst's");
         const int64_t chunk = len * stride;
-        PRIM_DISPATCH(src.nelems_padded() == p.outer * chunk,
+        PRIM_DISPATCH(why_not, src.nelems_padded() == p.outer * chunk,
                       "an input is not whole chunks along the axis");
         p.chunk.push_back(chunk);
         p.dst_at.push_back(at);

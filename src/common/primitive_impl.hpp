@@ -182,11 +182,12 @@ const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list();
 const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list();
 const std::vector<impl_entry<pool_request>> &pool_impl_list();
 
-// One check of an implementation's create(): if cond fails, say why and decline.
-#define PRIM_DISPATCH(cond, reason)                                                            \
+// One check of an implementation's create(): if cond fails, write the reason to why_not (its
+// create()'s out parameter) and decline.
+#define PRIM_DISPATCH(why_not, cond, reason)                                                   \
     do {                                                                                       \
         if (!(cond)) {                                                                         \
-            why_not = (reason);                                                                \
+            (why_not) = (reason);                                                              \
             return nullptr;                                                                    \
         }                                                                                      \
     } while (0)

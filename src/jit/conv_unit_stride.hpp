@@ -10,7 +10,7 @@
 // size, in the same layout, and the convolution runs on it with stride 1 -- which also lets
 // short output rows be merged into longer register blocks where that pays
 // (merge_rows_if_better). The gather is split by rows over the convolution's threads
-// (chunk_pool.hpp: the call that follows it finds the pool's threads still watching).
+// (thread_pool.hpp: the call that follows it finds the pool's threads still watching).
 #pragma once
 #include <cstdint>
 

@@ -44,128 +44,186 @@ bool is_power_of_two(float v) {
 }
 float clamp01(float v) { return v < 0.f ? 0.f : (v > 1.f ? 1.f : v); }
 
-// Register needs of one algorithm: vectors per ISA and AVX-512 opmasks. Same cases as compute().
+// Register needs of one algorithm: vectors per ISA and AVX-512 opmasks. Same cases as its code.
 struct needs {
     int vecs_avx2, vecs_avx512, masks_avx512;
 };
+const needs constant_with_nan = {1, 0, 1}; // const_keep_nan
 
-needs needs_of(algorithm a, float alpha, float beta) {
-    const needs constant_with_nan = {1, 0, 1}; // const_keep_nan
-    switch (a) {
-    case alg::eltwise_identity:
-    case alg::eltwise_abs:
-    case alg::eltwise_sqrt:
-    case alg::eltwise_square:
-    case alg::eltwise_round: return {0, 0, 0};
-    case alg::eltwise_relu: return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1};
-    case alg::eltwise_linear:
-        if (alpha == 0.f) return constant_with_nan;
-        if (std::isinf(alpha)) return {1, 0, 1}; // infinite_slope
-        return (alpha == 1.f || beta == 0.f) ? needs{0, 0, 0} : needs{1, 1, 0};
-    case alg::eltwise_clip:
-    case alg::eltwise_clip_v2: return {1, 1, 0};
-    case alg::eltwise_hardsigmoid:
-        if (alpha == 0.f) return constant_with_nan;
-        return std::isinf(alpha) ? needs{1, 1, 1} : needs{1, 1, 0};
-    case alg::eltwise_hardswish:
-        if (alpha == 0.f) return clamp01(beta) == 0.f ? constant_with_nan : needs{0, 0, 0};
-        return {2, 2, 1};
-    case alg::eltwise_softsign: return {1, 1, 0};
-    case alg::eltwise_shrink: return {3, 1, 1};
-    case alg::eltwise_thresholded_relu: return {1, 0, 1};
-    case alg::eltwise_elu: return {3, 3, 1};
-    case alg::eltwise_celu: return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1};
-    case alg::eltwise_selu: return beta == 0.f ? constant_with_nan : needs{3, 3, 1};
-    // exp_core takes one opmask on AVX-512 (the flush of tiny results)
-    case alg::eltwise_tanh: return {2, 2, 0};
-    case alg::eltwise_logistic:
-    case alg::eltwise_exp: return {2, 2, 1};
-    case alg::eltwise_scaled_tanh: return beta == 0.f ? constant_with_nan : needs{2, 2, 0};
-    case alg::eltwise_log: return {4, 3, 2};
-    case alg::eltwise_soft_relu:
-    case alg::eltwise_softplus:
-    case alg::eltwise_logsigmoid: return {3, 3, 1};
-    case alg::eltwise_parametric_softplus:
-        return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 1};
-    case alg::eltwise_gelu_tanh: return {4, 4, 1};
-    case alg::eltwise_mish: return {3, 3, 1};
-    case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1};
-    case alg::eltwise_gelu_erf: return {4, 4, 1};
-    case alg::eltwise_pow:
-        if (impl::is_runtime_param(beta)) return {5, 4, 2}; // pow_runtime_beta
-        if (beta == 0.f || (alpha == 0.f && is_integer(beta) && beta > 0.f)) return constant_with_nan;
-        if (alpha == 0.f) return {1, 1, 1}; // pow_alpha_zero
-        if (is_small_integer_power(beta)) return {1, 1, 0};
-        if (std::fabs(beta) == 0.5f) return {1, 1, 1};
-        return is_odd_integer(beta) ? needs{5, 4, 2} : needs{4, 3, 2};
-    default: break;
-    }
-    throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+// The rows' common answers.
+template <int vecs_avx2, int vecs_avx512, int masks_avx512>
+needs fixed(float, float) {
+    return {vecs_avx2, vecs_avx512, masks_avx512};
 }
+bool yes(float, float) { return true; }
+bool no(float, float) { return false; }
 
 } // namespace
 
+// One algorithm's JIT facts, beside its row of src/attr/algorithm_table.cpp (name, parameters,
+// reference, tolerance, range): what compute() emits, the spare registers that code uses, whether
+// it is a long sequence (an exp, log, tanh or general pow core), and whether it reads runtime
+// alpha and beta from the table as they come (false: it derives constants from them, 1 / alpha,
+// alpha * beta, -alpha, or chooses its code by their values, pow's integer powers, swish's clamp
+// by alpha's sign).
+template <cpu_isa isa>
+struct eltwise_emitter<isa>::row {
+    algorithm alg;
+    void (*emit)(eltwise_emitter &e, const Vmm &v);
+    needs (*needs_of)(float alpha, float beta);
+    bool (*long_sequence)(float alpha, float beta);
+    bool (*takes_runtime_params)(float alpha, float beta);
+};
+
+template <cpu_isa isa>
+const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorithm a) {
+    using E = eltwise_emitter;
+    static const row rows[] = {
+        {alg::eltwise_relu, [](E &e, const Vmm &v) { e.relu(v); },
+         [](float alpha, float) { return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1}; }, no, yes},
+        {alg::eltwise_tanh, [](E &e, const Vmm &v) { e.tanh_core(v, e.t(0), e.t(1), e.in_); },
+         fixed<2, 2, 0>, yes, yes},
+        {alg::eltwise_elu, [](E &e, const Vmm &v) { e.elu_like(v, 1.f, e.alpha_, 1.f); },
+         fixed<3, 3, 1>, yes, yes},
+        {alg::eltwise_square, [](E &e, const Vmm &v) { e.h_.vmulps(v, v, v); }, fixed<0, 0, 0>, no, yes},
+        {alg::eltwise_abs, [](E &e, const Vmm &v) { e.h_.vandps(v, v, e.cb(abs_bits)); },
+         fixed<0, 0, 0>, no, yes},
+        {alg::eltwise_sqrt, [](E &e, const Vmm &v) { e.h_.vsqrtps(v, v); }, fixed<0, 0, 0>, no, yes},
+        {alg::eltwise_linear, [](E &e, const Vmm &v) { e.linear(v); },
+         [](float alpha, float beta) {
+             if (alpha == 0.f) return constant_with_nan;
+             if (std::isinf(alpha)) return needs{1, 0, 1}; // infinite_slope
+             return (alpha == 1.f || beta == 0.f) ? needs{0, 0, 0} : needs{1, 1, 0};
+         },
+         no, yes},
+        {alg::eltwise_clip, [](E &e, const Vmm &v) { e.clip(v); }, fixed<1, 1, 0>, no, yes},
+        {alg::eltwise_clip_v2, [](E &e, const Vmm &v) { e.clip(v); }, fixed<1, 1, 0>, no, yes},
+        // exp_core takes one opmask on AVX-512 (the flush of tiny results)
+        {alg::eltwise_soft_relu,
+         [](E &e, const Vmm &v) { e.softplus_core(v, e.alpha_, e.t(0), e.t(1), e.t(2), e.in_); },
+         fixed<3, 3, 1>, yes, no},
+        {alg::eltwise_logistic, [](E &e, const Vmm &v) { e.logistic_core(v, e.t(0), e.t(1), e.in_); },
+         fixed<2, 2, 1>, yes, yes},
+        {alg::eltwise_exp,
+         [](E &e, const Vmm &v) { e.exp_core(v, e.t(0), e.t(1), true, {nullptr, -87.f, e.in_}); },
+         fixed<2, 2, 1>, yes, yes},
+        {alg::eltwise_log, [](E &e, const Vmm &v) { e.log_core(v, 0); }, fixed<4, 3, 2>, yes, yes},
+        {alg::eltwise_gelu_tanh, [](E &e, const Vmm &v) { e.gelu_tanh(v); }, fixed<4, 4, 1>, yes, yes},
+        {alg::eltwise_gelu_erf, [](E &e, const Vmm &v) { e.gelu_erf(v); }, fixed<4, 4, 1>, yes, yes},
+        {alg::eltwise_swish, [](E &e, const Vmm &v) { e.swish(v); },
+         [](float alpha, float) { return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1}; },
+         [](float alpha, float) { return alpha != 0.f; }, no},
+        // With a constant alpha of 0 hardsigmoid and hardswish are a constant made from beta.
+        {alg::eltwise_hardsigmoid, [](E &e, const Vmm &v) { e.hardsigmoid(v); },
+         [](float alpha, float) {
+             if (alpha == 0.f) return constant_with_nan;
+             return std::isinf(alpha) ? needs{1, 1, 1} : needs{1, 1, 0};
+         },
+         no, [](float alpha, float) { return alpha != 0.f; }},
+        {alg::eltwise_hardswish, [](E &e, const Vmm &v) { e.hardswish(v); },
+         [](float alpha, float beta) {
+             if (alpha == 0.f) return clamp01(beta) == 0.f ? constant_with_nan : needs{0, 0, 0};
+             return needs{2, 2, 1};
+         },
+         no, [](float alpha, float) { return alpha != 0.f; }},
+        {alg::eltwise_mish, [](E &e, const Vmm &v) { e.mish(v); }, fixed<3, 3, 1>, yes, yes},
+        // pow takes a runtime alpha (a product) and beta (its own general code, pow_runtime_beta).
+        {alg::eltwise_pow, [](E &e, const Vmm &v) { e.pow(v); },
+         [](float alpha, float beta) {
+             if (impl::is_runtime_param(beta)) return needs{5, 4, 2}; // pow_runtime_beta
+             if (beta == 0.f || (alpha == 0.f && is_integer(beta) && beta > 0.f))
+                 return constant_with_nan;
+             if (alpha == 0.f) return needs{1, 1, 1}; // pow_alpha_zero
+             if (is_small_integer_power(beta)) return needs{1, 1, 0};
+             if (std::fabs(beta) == 0.5f) return needs{1, 1, 1};
+             return is_odd_integer(beta) ? needs{5, 4, 2} : needs{4, 3, 2};
+         },
+         [](float, float beta) { return !is_small_integer_power(beta) && std::fabs(beta) != 0.5f; },
+         yes},
+        {alg::eltwise_round, [](E &e, const Vmm &v) { e.round_nearest_even(v, v); }, fixed<0, 0, 0>,
+         no, yes},
+        {alg::eltwise_celu, [](E &e, const Vmm &v) { e.elu_like(v, e.alpha_, e.alpha_, 1.f); },
+         [](float alpha, float) { return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1}; },
+         yes, no},
+        {alg::eltwise_selu,
+         [](E &e, const Vmm &v) {
+             if (e.beta_ == 0.f) return e.const_keep_nan(v, 0.f, 0);
+             e.elu_like(v, 1.f, static_cast<float>(static_cast<double>(e.alpha_) * e.beta_), e.beta_);
+         },
+         [](float, float beta) { return beta == 0.f ? constant_with_nan : needs{3, 3, 1}; }, yes, no},
+        {alg::eltwise_softsign, [](E &e, const Vmm &v) { e.softsign(v); }, fixed<1, 1, 0>, no, yes},
+        {alg::eltwise_shrink, [](E &e, const Vmm &v) { e.shrink(v); }, fixed<3, 1, 1>, no, yes},
+        {alg::eltwise_thresholded_relu, [](E &e, const Vmm &v) { e.thresholded_relu(v); },
+         fixed<1, 0, 1>, no, yes},
+        {alg::eltwise_scaled_tanh,
+         [](E &e, const Vmm &v) {
+             if (e.beta_ == 0.f) return e.const_keep_nan(v, 0.f, 0);
+             if (e.beta_ != 1.f) e.h_.vmulps(v, v, e.c(e.beta_));
+             e.tanh_core(v, e.t(0), e.t(1), e.in_.times(e.beta_));
+             if (e.alpha_ != 1.f) e.h_.vmulps(v, v, e.c(e.alpha_));
+         },
+         [](float, float beta) { return beta == 0.f ? constant_with_nan : needs{2, 2, 0}; }, yes, yes},
+        {alg::eltwise_softplus,
+         [](E &e, const Vmm &v) { e.softplus_core(v, e.alpha_, e.t(0), e.t(1), e.t(2), e.in_); },
+         fixed<3, 3, 1>, yes, no},
+        {alg::eltwise_parametric_softplus,
+         [](E &e, const Vmm &v) {
+             // alpha sp(beta x) = (alpha beta) * (sp(beta x) / beta)
+             if (e.alpha_ == 0.f) return e.const_keep_nan(v, 0.f, 0);
+             if (e.beta_ == 0.f)
+                 return e.const_keep_nan(v, static_cast<float>(e.alpha_ * std::log(2.0)), 0);
+             e.softplus_core(v, e.beta_, e.t(0), e.t(1), e.t(2), e.in_);
+             if (e.alpha_ * e.beta_ != 1.f)
+                 e.h_.vmulps(v, v, e.c(static_cast<float>(static_cast<double>(e.alpha_) * e.beta_)));
+         },
+         [](float alpha, float beta) {
+             return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 1};
+         },
+         yes, no},
+        {alg::eltwise_identity, [](E &, const Vmm &) {}, fixed<0, 0, 0>, no, yes},
+        // -softplus(-x)
+        {alg::eltwise_logsigmoid,
+         [](E &e, const Vmm &v) { e.softplus_core(v, -1.f, e.t(0), e.t(1), e.t(2), e.in_); },
+         fixed<3, 3, 1>, yes, yes},
+    };
+    for (const row &r : rows)
+        if (r.alg == a) return &r;
+    return nullptr;
+}
+
 template <cpu_isa isa>
 bool eltwise_emitter<isa>::is_supported(algorithm a) {
-    return a >= alg::eltwise_relu && a <= alg::eltwise_logsigmoid;
+    return find_row(a) != nullptr;
 }
 
 template <cpu_isa isa>
 bool eltwise_emitter<isa>::takes_runtime_params(algorithm a, float alpha, float beta) {
     if (!impl::is_runtime_param(alpha) && !impl::is_runtime_param(beta)) return true;
-    switch (a) {
-    // These derive constants from alpha and beta (1 / alpha, alpha * beta, -alpha), or choose
-    // their code by the value (pow's integer powers, swish's clamp by alpha's sign).
-    case alg::eltwise_soft_relu:
-    case alg::eltwise_softplus:
-    case alg::eltwise_parametric_softplus:
-    case alg::eltwise_celu:
-    case alg::eltwise_selu:
-    case alg::eltwise_swish: return false;
-    // pow takes a runtime alpha (a product) and beta (its own general code, pow_runtime_beta).
-    case alg::eltwise_pow: return true;
-    // With a constant alpha of 0 these are a constant made from beta.
-    case alg::eltwise_hardsigmoid:
-    case alg::eltwise_hardswish: return alpha != 0.f;
-    // The rest read alpha, beta and -beta from the table, or ignore them; a runtime value takes
-    // the code for general values (relu's leaky form, linear's FMA).
-    default: return true;
-    }
+    // The others read alpha, beta and -beta from the table, or ignore them; a runtime value
+    // takes the code for general values (relu's leaky form, linear's FMA).
+    const row *r = find_row(a);
+    return !r || r->takes_runtime_params(alpha, beta);
 }
 
 template <cpu_isa isa>
 bool eltwise_emitter<isa>::is_long_sequence(algorithm a, float alpha, float beta) {
-    switch (a) {
-    case alg::eltwise_elu:
-    case alg::eltwise_celu:
-    case alg::eltwise_selu:
-    case alg::eltwise_tanh:
-    case alg::eltwise_scaled_tanh:
-    case alg::eltwise_logistic:
-    case alg::eltwise_exp:
-    case alg::eltwise_log:
-    case alg::eltwise_soft_relu:
-    case alg::eltwise_softplus:
-    case alg::eltwise_parametric_softplus:
-    case alg::eltwise_logsigmoid:
-    case alg::eltwise_gelu_tanh:
-    case alg::eltwise_gelu_erf:
-    case alg::eltwise_mish: return true;
-    case alg::eltwise_swish: return alpha != 0.f;
-    case alg::eltwise_pow: return !is_small_integer_power(beta) && std::fabs(beta) != 0.5f;
-    default: return false;
-    }
+    const row *r = find_row(a);
+    return r && r->long_sequence(alpha, beta);
 }
 
 template <cpu_isa isa>
 int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
-    const needs n = needs_of(a, alpha, beta);
+    const row *r = find_row(a);
+    if (!r) throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+    const needs n = r->needs_of(alpha, beta);
     return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;
 }
 
 template <cpu_isa isa>
 int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta) {
-    return is_avx512 ? needs_of(a, alpha, beta).masks_avx512 : 0;
+    const row *r = find_row(a);
+    if (!r) throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+    return is_avx512 ? r->needs_of(alpha, beta).masks_avx512 : 0;
 }
 
 // ---- per-ISA helpers -------------------------------------------------------------------------
@@ -650,59 +708,9 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
     aux_ = aux;
     opmasks_ = opmasks;
     table_ = reg_table;
-    const Vmm v(v_idx);
-    switch (alg_) {
-    case alg::eltwise_identity: break;
-    case alg::eltwise_relu: relu(v); break;
-    case alg::eltwise_tanh: tanh_core(v, t(0), t(1), in_); break;
-    case alg::eltwise_elu: elu_like(v, 1.f, alpha_, 1.f); break;
-    case alg::eltwise_square: h_.vmulps(v, v, v); break;
-    case alg::eltwise_abs: h_.vandps(v, v, cb(abs_bits)); break;
-    case alg::eltwise_sqrt: h_.vsqrtps(v, v); break;
-    case alg::eltwise_linear: linear(v); break;
-    case alg::eltwise_clip:
-    case alg::eltwise_clip_v2: clip(v); break;
-    case alg::eltwise_soft_relu:
-    case alg::eltwise_softplus: softplus_core(v, alpha_, t(0), t(1), t(2), in_); break;
-    case alg::eltwise_logsigmoid: softplus_core(v, -1.f, t(0), t(1), t(2), in_); break; // -sp(-x)
-    case alg::eltwise_parametric_softplus:
-        // alpha sp(beta x) = (alpha beta) * (sp(beta x) / beta)
-        if (alpha_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
-        if (beta_ == 0.f) {
-            const_keep_nan(v, static_cast<float>(alpha_ * std::log(2.0)), 0);
-            break;
-        }
-        softplus_core(v, beta_, t(0), t(1), t(2), in_);
-        if (alpha_ * beta_ != 1.f)
-            h_.vmulps(v, v, c(static_cast<float>(static_cast<double>(alpha_) * beta_)));
-        break;
-    case alg::eltwise_logistic: logistic_core(v, t(0), t(1), in_); break;
-    case alg::eltwise_exp: exp_core(v, t(0), t(1), true, {nullptr, -87.f, in_}); break;
-    case alg::eltwise_log: log_core(v, 0); break;
-    case alg::eltwise_gelu_tanh: gelu_tanh(v); break;
-    case alg::eltwise_gelu_erf: gelu_erf(v); break;
-    case alg::eltwise_swish: swish(v); break;
-    case alg::eltwise_hardsigmoid: hardsigmoid(v); break;
-    case alg::eltwise_hardswish: hardswish(v); break;
-    case alg::eltwise_mish: mish(v); break;
-    case alg::eltwise_pow: pow(v); break;
-    case alg::eltwise_round: round_nearest_even(v, v); break;
-    case alg::eltwise_celu: elu_like(v, alpha_, alpha_, 1.f); break;
-    case alg::eltwise_selu:
-        if (beta_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
-        elu_like(v, 1.f, static_cast<float>(static_cast<double>(alpha_) * beta_), beta_);
-        break;
-    case alg::eltwise_softsign: softsign(v); break;
-    case alg::eltwise_shrink: shrink(v); break;
-    case alg::eltwise_thresholded_relu: thresholded_relu(v); break;
-    case alg::eltwise_scaled_tanh:
-        if (beta_ == 0.f) { const_keep_nan(v, 0.f, 0); break; }
-        if (beta_ != 1.f) h_.vmulps(v, v, c(beta_));
-        tanh_core(v, t(0), t(1), in_.times(beta_));
-        if (alpha_ != 1.f) h_.vmulps(v, v, c(alpha_));
-        break;
-    default: throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
-    }
+    const row *r = find_row(alg_);
+    if (!r) throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
+    r->emit(*this, Vmm(v_idx));
 }
 
 template class eltwise_emitter<cpu_isa::avx2>;

@@ -5,8 +5,10 @@
 // Split in two files: eltwise_emitter.cpp has the algorithms and the per-ISA helpers (compare to
 // mask, blend, NaN-keeping min/max); eltwise_emitter_math.cpp has the shared math cores
 // (exp, expm1, log, log1p, softplus) with their polynomial coefficients.
-// The register needs of each algorithm are in aux_vecs_count() / aux_opmasks_count() (one
-// table, needs_of() in eltwise_emitter.cpp); compute() never uses more than those.
+// Each algorithm is one row of the table in eltwise_emitter.cpp (find_row()): its code, its
+// register needs (aux_vecs_count() / aux_opmasks_count(); compute() never uses more), whether it
+// is a long sequence and whether it takes runtime parameters. Its other facts are its row of
+// src/attr/algorithm_table.cpp.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -60,6 +62,10 @@ public:
     void record_into(op_list *ops) { h_.record_into(ops); }
 
 private:
+    struct row;
+    // The algorithm's row, or nullptr when it has none (not an eltwise algorithm).
+    static const row *find_row(algorithm alg);
+
     // ---- table and register access ----
     // A constant as an instruction's memory operand. AVX-512 reads it as a {1to16} broadcast of
     // 4 bytes: a long chain takes a constant in most of its instructions (the 8-entry chain: 72

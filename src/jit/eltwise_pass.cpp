@@ -9,6 +9,7 @@
 
 #include "common/post_op_operands.hpp"
 #include "jit/eltwise_kernel.hpp"
+#include "jit/isa_traits.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/uarch.hpp"
 
@@ -28,7 +29,7 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     // The chain with each operand read as one value or dst-like per row, after the algorithm.
     eltwise_rows plan;
     post_ops rows_chain;
-    why_not = plan_eltwise_rows(md, chain, operand_mds, isa == cpu_isa::avx512 ? 16 : 8, plan,
+    why_not = plan_eltwise_rows(md, chain, operand_mds, jit::simd_w_of(isa), plan,
                                 rows_chain);
     if (!why_not.empty()) return nullptr;
     post_ops front;
@@ -62,7 +63,7 @@ bool eltwise_pass::stream(const float *src, const float *dst) const {
     // vector boundary, so dst must, and so must each row and outer step when there are several
     // rows (a single row is cut into chunks of 64 bytes). A review found the crash with rows of
     // 2049 and 513 x 513 elements.
-    const int64_t vlen = isa_ == cpu_isa::avx512 ? 64 : 32;
+    const int64_t vlen = jit::vlen_of(isa_);
     const auto aligned = [vlen](int64_t elems) { return elems * int64_t(sizeof(float)) % vlen == 0; };
     if (!stream_kernel_ || src == dst || reinterpret_cast<uintptr_t>(dst) % vlen != 0) return false;
     if (plan_.rows * plan_.outer_count() == 1) return true;

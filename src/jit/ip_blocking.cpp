@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "jit/ip_blocking.hpp"
+#include "jit/isa_traits.hpp"
 
 namespace prim {
 namespace jit {
@@ -27,8 +28,8 @@ std::string init_ip_blocking(ip_blocking &b, cpu_isa isa, const impl::ip_problem
     // K block and m chunk from the L2 size (uarch.hpp): 1024 and 512 KiB on a 1 MiB L2.
     const int64_t max_k_blk = u.ip_max_k_blk, src_block_bytes = u.ip_src_block_bytes;
     const bool avx512 = isa == cpu_isa::avx512;
-    const int n_vregs = avx512 ? 32 : 16;
-    b.simd_w = avx512 ? 16 : 8;
+    const int n_vregs = n_vregs_of(isa);
+    b.simd_w = simd_w_of(isa);
     b.mb = prb.mb;
     b.oc = prb.oc;
     b.k = prb.ic * prb.spatial();

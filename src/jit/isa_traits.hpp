@@ -36,5 +36,20 @@ struct isa_traits<cpu_isa::avx512> {
     static constexpr const char *name = "avx512";
 };
 
+// The traits of an ISA known only at run time (a creator's or a configuration's): avx512's, or
+// avx2's for any other.
+constexpr int simd_w_of(cpu_isa isa) {
+    using avx512 = isa_traits<cpu_isa::avx512>;
+    return isa == cpu_isa::avx512 ? avx512::simd_w : isa_traits<cpu_isa::avx2>::simd_w;
+}
+constexpr int n_vregs_of(cpu_isa isa) {
+    using avx512 = isa_traits<cpu_isa::avx512>;
+    return isa == cpu_isa::avx512 ? avx512::n_vregs : isa_traits<cpu_isa::avx2>::n_vregs;
+}
+constexpr int vlen_of(cpu_isa isa) {
+    using avx512 = isa_traits<cpu_isa::avx512>;
+    return isa == cpu_isa::avx512 ? avx512::vlen : isa_traits<cpu_isa::avx2>::vlen;
+}
+
 } // namespace jit
 } // namespace prim

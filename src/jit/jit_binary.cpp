@@ -29,10 +29,10 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_binary(const binary_request &req, cpu_isa isa,
                                                   std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
-    PRIM_DISPATCH(req.src0 == req.dst, "src0 and dst layouts differ");
-    PRIM_DISPATCH(req.dst.nelems_padded() == eltwise_problem {req.prb.src0}.nelems(),
+    PRIM_DISPATCH(why_not, req.src0 == req.dst, "src0 and dst layouts differ");
+    PRIM_DISPATCH(why_not, req.dst.nelems_padded() == eltwise_problem {req.prb.src0}.nelems(),
                   "padded layout");
     auto pass = jit::eltwise_pass::create(kernel_isa, algorithm::eltwise_identity, 0.f, 0.f,
                                           binary_as_chain(req), req.dst,

@@ -83,19 +83,19 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_bnorm(const bnorm_request &req, cpu_isa isa,
                                                  std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const bnorm_problem &prb = req.prb;
 
     memory::desc src = req.src, dst = req.dst;
     jit::resolve_any(src, dst);
-    PRIM_DISPATCH(src == dst, "src and dst layouts differ");
-    PRIM_DISPATCH(src.is_dense(), "the layout is not dense (strides with gaps)");
+    PRIM_DISPATCH(why_not, src == dst, "src and dst layouts differ");
+    PRIM_DISPATCH(why_not, src.is_dense(), "the layout is not dense (strides with gaps)");
     const jit::channel_view view = jit::make_channel_view(src);
     const bool padded = src.nelems_padded() != prb.nelems();
-    PRIM_DISPATCH(!padded || view.block > 1,
+    PRIM_DISPATCH(why_not, !padded || view.block > 1,
                   "the layout is padded along another dim than a block of channels");
-    PRIM_DISPATCH(prb.global_stats() || view.valid(),
+    PRIM_DISPATCH(why_not, prb.global_stats() || view.valid(),
                   "statistics are computed on nchw, nhwc and nChw8c/16c-like layouts only");
 
     const std::vector<jit::leading_entry> leading = {

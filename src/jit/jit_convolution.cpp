@@ -9,7 +9,7 @@
 
 #include "common/internal_reorder.hpp"
 #include "common/post_op_operands.hpp"
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -106,8 +106,8 @@ class jit_convolution : public primitive_impl {
 public:
     // Generates the kernels (or takes them from the cache); throws prim::error when code
     // generation fails.
-    jit_convolution(conv_setup setup, cpu_isa isa)
-        : primitive_impl(setup.user), s_(std::move(setup)), c_(s_.conf),
+    jit_convolution(conv_setup setup, cpu_isa isa, const jit::uarch &u)
+        : primitive_impl(setup.user), s_(std::move(setup)), c_(s_.conf), u_(u),
           src_reorder_(reorder_if_differ(s_.user.src, s_.ksrc)),
           wei_reorder_(s_.merged_groups.enabled() ? nullptr : reorder_if_differ(s_.user.wei, s_.kwei)),
           dst_in_reorder_(reorder_if_differ(s_.user.dst, s_.kdst)),
@@ -209,7 +209,7 @@ private:
         const int *order = groups_side_by_side ? order_groups_inner
                                                : c_.ocbg_inner ? order_inner : order_outer;
         const int64_t size[5] = {c_.n_ocbg, OH, OD, c_.mb, c_.g};
-        // Contiguous chunks of work items, several per thread, taken dynamically (chunk_pool.hpp):
+        // Contiguous chunks of work items, several per thread, taken dynamically (thread_pool.hpp):
         // a thread that the OS delays (the machine is shared) does not hold up the others, and results
         // stay identical because every item is computed the same way whoever takes it. Small
         // problems run on fewer threads, down to the calling one (work_threads.hpp).
@@ -255,17 +255,18 @@ private:
             if (gather.from) s_.unit_stride.gather(gather.from, gather.to, 0, 1);
             return run_items(0, work);
         }
-        // Chunks per thread: 4, or 16 for a short 1x1 call (below 8 MFLOP per thread, 70 us on
-        // one core): with OpenMP's passive wait the other thread joins late, and coarse chunks
-        // left one thread idle at the end. Measured on two threads, quiet machine, best of 4:
-        // MobileNet v2's 1x1 layers at mb1 +17% (geomean of seven; 576 -> 160 7x7 +31%,
-        // 192 -> 64 14x14 +52%, 64 -> 384 14x14 0%). Only 1x1: rows with kh or kd taps share src
-        // rows, which a finer split makes both threads read; larger calls keep 4 (ResNet-50 at
-        // mb2 and the 56x56 mb1 layers gained nothing from 16).
-        const double small_call_flops_per_thread = 8e6;
+        // Chunks per thread (uarch.hpp): 4, or 16 for a short 1x1 call (below 8 MFLOP per
+        // thread, 70 us on one core): with OpenMP's passive wait the other thread joins late, and
+        // coarse chunks left one thread idle at the end. Measured on two threads, quiet machine,
+        // best of 4: MobileNet v2's 1x1 layers at mb1 +17% (geomean of seven; 576 -> 160 7x7
+        // +31%, 192 -> 64 14x14 +52%, 64 -> 384 14x14 0%). Only 1x1: rows with kh or kd taps
+        // share src rows, which a finer split makes both threads read; larger calls keep 4
+        // (ResNet-50 at mb2 and the 56x56 mb1 layers gained nothing from 16).
         const bool rows_share_src = c_.depthwise || c_.k[0] * c_.k[1] > 1;
         const int64_t chunks_per_thread
-                = !rows_share_src && flops / threads < small_call_flops_per_thread ? 16 : 4;
+                = !rows_share_src && flops / threads < u_.conv_small_call_flops_per_thread
+                ? u_.conv_small_call_chunks_per_thread
+                : u_.conv_chunks_per_thread;
         const int64_t n_chunks = std::min<int64_t>(work, chunks_per_thread * threads);
         // The gather's rows, then the items: two calls of the chunk pool (a barrier between
         // them), each split by the threads that run it.
@@ -280,6 +281,7 @@ private:
 
     const conv_setup s_;
     const conv_conf &c_; // s_.conf
+    const jit::uarch u_;  // the figures it was configured with (its chunks per thread)
     std::string name_;
     // Per-call repacking of the arguments whose user layout is not the kernel's.
     const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_in_reorder_, dst_out_reorder_;
@@ -297,28 +299,28 @@ std::unique_ptr<primitive_impl> create_jit_conv(const conv_request &req, cpu_isa
 
 std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const conv_request &req,
                                                     cpu_isa isa, std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa, u);
     // The kernels see each binary or prelu operand by its access (operand_access.hpp).
     post_ops chain;
     const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
-    PRIM_DISPATCH(unread.empty(), unread);
+    PRIM_DISPATCH(why_not, unread.empty(), unread);
     const bool avx512 = kernel_isa == cpu_isa::avx512;
     using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
     using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
     const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
-    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
+    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
     const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
 
     conv_setup setup;
     const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, isa, aux_vecs, u);
-    PRIM_DISPATCH(reason.empty(), reason);
+    PRIM_DISPATCH(why_not, reason.empty(), reason);
     setup.chain = chain;
     setup.operands = impl::operand_descs(req.attr.get_post_ops(), setup.user.dst);
     const std::string unreadable = jit::conv_operands::check(setup, setup.operands);
-    PRIM_DISPATCH(unreadable.empty(), unreadable);
+    PRIM_DISPATCH(why_not, unreadable.empty(), unreadable);
     try {
-        return std::make_unique<jit_convolution>(std::move(setup), kernel_isa);
+        return std::make_unique<jit_convolution>(std::move(setup), kernel_isa, u);
     } catch (const error &e) {
         // Code generation failing (Xbyak) is a decline; anything else (a bad
         // PRIM_KERNEL_CACHE_CAPACITY, out of memory) is the caller's error.

@@ -30,7 +30,7 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, cpu_isa isa,
                                                    std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
 
     // 'any' takes the other one's layout, or plain when both are 'any'.
@@ -38,9 +38,9 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
     if (src.is_any() && dst.is_any()) src = dst = plain_desc(req.prb.dims);
     if (src.is_any()) src = dst;
     if (dst.is_any()) dst = src;
-    PRIM_DISPATCH(src == dst, "src and dst layouts differ");
-    PRIM_DISPATCH(src.get_data_type() == memory::data_type::f32, "only f32");
-    PRIM_DISPATCH(src.nelems_padded() == req.prb.nelems(), "padded layout");
+    PRIM_DISPATCH(why_not, src == dst, "src and dst layouts differ");
+    PRIM_DISPATCH(why_not, src.get_data_type() == memory::data_type::f32, "only f32");
+    PRIM_DISPATCH(why_not, src.nelems_padded() == req.prb.nelems(), "padded layout");
 
     const post_ops &chain = req.attr.get_post_ops();
     auto pass = jit::eltwise_pass::create(kernel_isa, req.alg, req.alpha, req.beta, chain, src,

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 #include "jit/ip_blocking.hpp"
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/runtime_table.hpp"
@@ -153,7 +153,7 @@ private:
         const int64_t n_items = b.m_chunks * b.panels;
         const int threads = jit::threads_for_work(2.0 * static_cast<double>(b.mb) * b.oc * b.k, n_items);
         if (threads == 1) return run_items(0, n_items, d);
-        // One contiguous range of items per thread. The ranges are claimed (chunk_pool.hpp):
+        // One contiguous range of items per thread. The ranges are claimed (thread_pool.hpp):
         // when a thread starts late the caller runs its range too, rather than waiting for it
         // (so which core reads which weight panels may change from call to call).
         jit::run_chunks(threads, threads, [&](int64_t part) {
@@ -285,21 +285,22 @@ std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_n
     post_ops chain;
     std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), false, chain);
     if (unread.empty()) unread = operands_unreadable(req, chain);
-    PRIM_DISPATCH(unread.empty(), unread);
+    PRIM_DISPATCH(why_not, unread.empty(), unread);
     const std::string injector_refuses = injector::why_not(chain);
-    PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
+    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
 
     // AVX2 keeps a tail mask for the operand loads in one more spare.
     const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
     ip_blocking blk;
     const std::string blocking_error = jit::init_ip_blocking(
             blk, isa, req.prb, injector::aux_vecs_count(chain) + mask_spare, chain.has_sum());
-    PRIM_DISPATCH(blocking_error.empty(), blocking_error);
+    PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
 
     // The kernels address src and dst rows with 32-bit displacements.
     const int64_t limit = INT32_MAX - 1024;
-    PRIM_DISPATCH(blk.k * 4 * blk.mr < limit, "ic * spatial is too large for 32-bit row offsets");
-    PRIM_DISPATCH(blk.oc * 4 * blk.mr < limit, "oc is too large for 32-bit dst offsets");
+    PRIM_DISPATCH(why_not, blk.k * 4 * blk.mr < limit,
+                  "ic * spatial is too large for 32-bit row offsets");
+    PRIM_DISPATCH(why_not, blk.oc * 4 * blk.mr < limit, "oc is too large for 32-bit dst offsets");
     return std::make_unique<jit_inner_product<isa>>(req, blk, chain);
 }
 
@@ -307,7 +308,7 @@ std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_n
 
 std::unique_ptr<primitive_impl> create_jit_ip(const ip_request &req, cpu_isa isa,
                                               std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, why_not);
     return create<cpu_isa::avx2>(req, why_not);
 }

@@ -102,17 +102,18 @@ bool last_dim_innermost(const memory::desc &md) {
 
 std::unique_ptr<primitive_impl> create_jit_lnorm(const lnorm_request &req, cpu_isa isa,
                                                  std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const lnorm_problem &prb = req.prb;
     const int rank = static_cast<int>(prb.dims.size());
 
     memory::desc src = req.src, dst = req.dst;
     jit::resolve_any(src, dst);
-    PRIM_DISPATCH(src == dst, "src and dst layouts differ");
-    PRIM_DISPATCH(src.is_dense() && src.nelems_padded() == prb.nelems(),
+    PRIM_DISPATCH(why_not, src == dst, "src and dst layouts differ");
+    PRIM_DISPATCH(why_not, src.is_dense() && src.nelems_padded() == prb.nelems(),
                   "the layout is not dense or is padded");
-    PRIM_DISPATCH(last_dim_innermost(src), "the last dim is not the innermost one, unblocked");
+    PRIM_DISPATCH(why_not, last_dim_innermost(src),
+                  "the last dim is not the innermost one, unblocked");
 
     // Rows: every dim but the last (mask), broadcast along the last; scale and shift: the last.
     // A given mean is an f32 already: no correction.
@@ -125,7 +126,8 @@ std::unique_ptr<primitive_impl> create_jit_lnorm(const lnorm_request &req, cpu_i
     auto pass = jit::normalization_pass::create(kernel_isa, leading, req.attr.get_post_ops(), src,
                                                 why_not);
     if (!pass) return nullptr;
-    PRIM_DISPATCH(pass->pass().row_len() == prb.norm_len() && pass->pass().total_rows() == prb.rows(),
+    PRIM_DISPATCH(why_not, pass->pass().row_len() == prb.norm_len()
+                      && pass->pass().total_rows() == prb.rows(),
                   "the pass does not walk the tensor by rows of the last dim");
 
     arg_layouts layouts;

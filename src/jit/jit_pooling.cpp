@@ -184,7 +184,7 @@ std::string check_operand(const post_ops::entry &e, int i, int access, const mem
 
 std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa isa,
                                                 std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const pool_problem &prb = req.prb;
     memory::desc src = req.src, dst = req.dst;
     if (src.is_any() && dst.is_any()) src = channels_last(src.get_dims());
@@ -198,14 +198,14 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
         if (channel_block(dst) != 0) k.dst = channels_last(dst.get_dims());
     }
     const int64_t block = channel_block(k.src);
-    PRIM_DISPATCH(block == 0 || block == 8 || block == 16,
+    PRIM_DISPATCH(why_not, block == 0 || block == 8 || block == 16,
                   "channel block " + std::to_string(block) + " (8 or 16 are taken)");
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 && block != 8 ? cpu_isa::avx512 : cpu_isa::avx2;
-    const int simd_w = kernel_isa == cpu_isa::avx512 ? 16 : 8;
+    const int simd_w = jit::simd_w_of(kernel_isa);
 
     post_ops kchain;
     const std::string bad_chain = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
-    PRIM_DISPATCH(bad_chain.empty(), bad_chain);
+    PRIM_DISPATCH(why_not, bad_chain.empty(), bad_chain);
 
     jit::pool_kernel_conf c;
     c.avg = prb.is_max() ? 0 : 1;
@@ -230,10 +230,10 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
         if (!has_operand(e)) continue;
         const std::string bad = check_operand(e, i, kchain.entries()[i].mask, mds[i], k.dst,
                                               c.vectors(simd_w) * simd_w);
-        PRIM_DISPATCH(bad.empty(), bad);
+        PRIM_DISPATCH(why_not, bad.empty(), bad);
     }
     const std::string bad_kernel = jit::pool_kernel_why_not(kernel_isa, c, kchain);
-    PRIM_DISPATCH(bad_kernel.empty(), bad_kernel);
+    PRIM_DISPATCH(why_not, bad_kernel.empty(), bad_kernel);
 
     arg_layouts layouts;
     layouts.src = src;

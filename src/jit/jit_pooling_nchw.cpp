@@ -115,30 +115,30 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cpu_isa isa,
                                                      std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const pool_problem &prb = req.prb;
-    PRIM_DISPATCH(!(req.src.is_any() && req.dst.is_any()),
+    PRIM_DISPATCH(why_not, !(req.src.is_any() && req.dst.is_any()),
                   "src and dst are 'any': the channels-last kernel chooses");
     memory::desc src = req.src, dst = req.dst;
     if (src.is_any()) src = memory::desc(src.get_dims(), memory::data_type::f32, dst.layout());
     if (dst.is_any()) dst = memory::desc(dst.get_dims(), memory::data_type::f32, src.layout());
-    PRIM_DISPATCH(w_contiguous(src) && w_contiguous(dst),
+    PRIM_DISPATCH(why_not, w_contiguous(src) && w_contiguous(dst),
                   "src " + src.layout() + " or dst " + dst.layout()
                           + " is blocked or not contiguous along w (plain ncw/nchw/ncdhw are taken)");
-    PRIM_DISPATCH(src.strides()[1] != 1 || dst.strides()[1] != 1,
+    PRIM_DISPATCH(why_not, src.strides()[1] != 1 || dst.strides()[1] != 1,
                   "channels-last src and dst run on the channel-vector kernel");
 
     post_ops kchain;
     const std::string bad_chain
             = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
-    PRIM_DISPATCH(bad_chain.empty(), bad_chain);
+    PRIM_DISPATCH(why_not, bad_chain.empty(), bad_chain);
     const std::vector<memory::desc> mds = operand_descs(req.attr.get_post_ops(), dst);
     for (int i = 0; i < kchain.len(); ++i) {
         const post_ops::entry &e = kchain.entries()[i];
         const bool along_ow = has_operand(e) && (e.mask == post_ops::policy::per_mb_spatial
                                                  || e.mask == post_ops::policy::per_tensor);
-        PRIM_DISPATCH(!along_ow || prb.o[SP_W] == 1 || w_contiguous(mds[i]),
+        PRIM_DISPATCH(why_not, !along_ow || prb.o[SP_W] == 1 || w_contiguous(mds[i]),
                       operand_name(req.attr.get_post_ops().entries()[i], i)
                               + " is not contiguous along w");
     }
@@ -164,7 +164,7 @@ std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cp
     }
     if (global) c.plane = plane;
     const std::string bad_kernel = jit::pool_nchw_kernel_why_not(kernel_isa, c, kchain);
-    PRIM_DISPATCH(bad_kernel.empty(), bad_kernel);
+    PRIM_DISPATCH(why_not, bad_kernel.empty(), bad_kernel);
 
     arg_layouts layouts;
     layouts.src = src;

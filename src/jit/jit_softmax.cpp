@@ -112,15 +112,16 @@ bool axis_innermost(const memory::desc &md, int axis) {
 
 std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, cpu_isa isa,
                                                    std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const softmax_problem &prb = req.prb;
     const arg_layouts l = softmax_layouts(req);
-    PRIM_DISPATCH(l.src == l.dst, "src and dst layouts differ");
-    PRIM_DISPATCH(l.src.is_dense() && l.src.nelems_padded() == prb.nelems(),
+    PRIM_DISPATCH(why_not, l.src == l.dst, "src and dst layouts differ");
+    PRIM_DISPATCH(why_not, l.src.is_dense() && l.src.nelems_padded() == prb.nelems(),
                   "the layout is not dense or is padded");
-    PRIM_DISPATCH(axis_innermost(l.src, prb.axis), "the axis is not the innermost dim, unblocked");
-    PRIM_DISPATCH(prb.axis_len() > 1, "the axis has one element");
+    PRIM_DISPATCH(why_not, axis_innermost(l.src, prb.axis),
+                  "the axis is not the innermost dim, unblocked");
+    PRIM_DISPATCH(why_not, prb.axis_len() > 1, "the axis has one element");
     softmax_passes passes;
     if (prb.nelems() == 0) // executes as a no-op: nothing to generate
         return std::make_unique<jit_softmax>(kernel_isa, req, std::move(passes));
@@ -133,7 +134,7 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
     a.append_eltwise(algorithm::eltwise_exp, 0.f, 0.f);
     passes.a = softmax_pass(kernel_isa, a, block_md, why_not);
     if (!passes.a) return nullptr;
-    PRIM_DISPATCH(passes.a->row_len() == len && passes.a->total_rows() == passes.block,
+    PRIM_DISPATCH(why_not, passes.a->row_len() == len && passes.a->total_rows() == passes.block,
                   "the exp pass does not walk the block by rows");
 
     // Per row: every dim but the axis, laid out in the rows' memory order (the axis is
@@ -153,13 +154,14 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
         scale.append_binary(algorithm::binary_mul, 1); // per row of the block
         passes.b_block = softmax_pass(kernel_isa, chain_after(scale, user), block_md, why_not);
         if (!passes.b_block) return nullptr;
-        PRIM_DISPATCH(passes.b_block->row_len() == len && passes.b_block->total_rows() == passes.block,
+        PRIM_DISPATCH(why_not, passes.b_block->row_len() == len
+                          && passes.b_block->total_rows() == passes.block,
                       "the scaling pass does not walk the block by rows");
         return std::make_unique<jit_softmax>(kernel_isa, req, std::move(passes));
     }
     passes.b = softmax_pass(kernel_isa, chain_after(front, user), l.dst, why_not);
     if (!passes.b) return nullptr;
-    PRIM_DISPATCH(passes.b->row_len() == len && passes.b->total_rows() == rows,
+    PRIM_DISPATCH(why_not, passes.b->row_len() == len && passes.b->total_rows() == rows,
                   "the pass does not walk the tensor by rows of the axis");
     return std::make_unique<jit_softmax>(kernel_isa, req, std::move(passes));
 }

@@ -120,17 +120,18 @@ private:
 
 std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request &req, cpu_isa isa,
                                                            std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 ? cpu_isa::avx512 : cpu_isa::avx2;
     const softmax_problem &prb = req.prb;
     const arg_layouts l = softmax_layouts(req);
-    PRIM_DISPATCH(l.src == l.dst, "src and dst layouts differ");
-    PRIM_DISPATCH(l.src == plain_desc(prb.dims), "the layout is not plain");
-    PRIM_DISPATCH(prb.inner() > 1, "the axis is innermost");
-    PRIM_DISPATCH(prb.axis_len() > 1, "the axis has one element");
-    PRIM_DISPATCH(prb.nelems() > 0, "the tensor is empty");
+    PRIM_DISPATCH(why_not, l.src == l.dst, "src and dst layouts differ");
+    PRIM_DISPATCH(why_not, l.src == plain_desc(prb.dims), "the layout is not plain");
+    PRIM_DISPATCH(why_not, prb.inner() > 1, "the axis is innermost");
+    PRIM_DISPATCH(why_not, prb.axis_len() > 1, "the axis has one element");
+    PRIM_DISPATCH(why_not, prb.nelems() > 0, "the tensor is empty");
     const post_ops &user = req.attr.get_post_ops();
-    PRIM_DISPATCH(!user.has_operands(), "binary or prelu post-ops with an axis not innermost");
+    PRIM_DISPATCH(why_not, !user.has_operands(),
+                  "binary or prelu post-ops with an axis not innermost");
 
     // One slab, as the plain len x inner matrix it is in memory. The per-column values (max,
     // factor) are binary operands that vary along dim 1 only: broadcast along the axis.
@@ -152,7 +153,8 @@ std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request
             softmax_pass(kernel_isa, chain_after(front, user), slab_md, why_not);
     if (!pass_b) return nullptr;
     // The threads share a slab by the passes' rows: both passes must walk it alike.
-    PRIM_DISPATCH(pass_a->row_len() == pass_b->row_len() && pass_a->total_rows() == pass_b->total_rows(),
+    PRIM_DISPATCH(why_not, pass_a->row_len() == pass_b->row_len()
+                      && pass_a->total_rows() == pass_b->total_rows(),
                   "the two passes walk a slab differently");
     return std::make_unique<jit_softmax_strided>(kernel_isa, req, std::move(pass_a), std::move(pass_b));
 }

@@ -6,7 +6,7 @@
 //
 //   // 1. At creation: can the injector take the chain on this ISA? One reason, worded one way.
 //   const std::string reason = post_ops_injector<isa>::why_not(chain);
-//   PRIM_DISPATCH(reason.empty(), reason);
+//   PRIM_DISPATCH(why_not, reason.empty(), reason);
 //   // Before generating code: how many spare vector registers the chain needs.
 //   int n_aux = post_ops_injector<isa>::aux_vecs_count(chain);
 //   // The host picks its register blocking so that n_aux registers stay outside the
@@ -45,7 +45,7 @@
 //   them (opmasks()). why_not() declines a chain that would need more.
 // - The injector writes only the accumulators and the spares it is lent; it reads reg_table;
 //   it touches no general register and no memory other than the constant table. Each
-//   algorithm's needs are in eltwise_emitter.cpp (needs_of).
+//   algorithm's needs are in its row of eltwise_emitter.cpp (find_row()).
 //
 // Constants (alphas, betas, scales, polynomial coefficients) go into the host's constant table
 // (jit_generator::table()), as 32-bit patterns broadcast to a full vector, after the code.

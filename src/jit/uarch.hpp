@@ -27,9 +27,30 @@ struct uarch {
     // 8: small groups merged with zero blocks (conv_kernel_isa()) and oc tails of 8 lanes or
     // fewer (conv_kernel_conf::narrow_tail), both in conv_conf.cpp.
     int fma_unit_bits = 512;
-    // A blocking over several oc blocks whose weights exceed this loses 15% in the cost model:
-    // they no longer stay in L2 while a thread walks its rows. (L2 per core: 1 MiB on Zen 5.)
+    // At most this many pixels in one register block, which bounds the code size of one block:
+    // 28 on AVX-512 (32 registers), 14 on AVX2 (16).
+    int conv_max_ur_avx512 = 28, conv_max_ur_avx2 = 14;
+    // A blocking over several oc blocks whose weights exceed this loses 15% in the cost model
+    // (its efficiency times conv_beyond_l2_factor): they no longer stay in L2 while a thread
+    // walks its rows. (L2 per core: 1 MiB on Zen 5.)
     int64_t conv_block_weights_bytes = 0;
+    double conv_beyond_l2_factor = 0.85;
+    // Short rows of a 1x1 convolution are merged, the fewest that make a row of
+    // conv_merged_row_min_pixels, into one kernel row when the cost model's efficiency gains by
+    // this factor (conv_conf.cpp, merge_rows_if_better): 5% on AVX-512, any gain on AVX2 (the
+    // measurements are there).
+    int64_t conv_merged_row_min_pixels = 48;
+    double conv_merge_rows_min_gain_avx512 = 1.05, conv_merge_rows_min_gain_avx2 = 1.0;
+    // The depthwise kernel's accumulators at most (conv_conf.cpp, dw_max_acc), besides what its
+    // registers allow.
+    int conv_dw_max_acc_avx512 = 28, conv_dw_max_acc_avx2 = 13;
+    // The convolution's work items run in chunks taken dynamically (jit_convolution.cpp):
+    // conv_chunks_per_thread per thread, or conv_small_call_chunks_per_thread for a 1x1 call
+    // below conv_small_call_flops_per_thread per thread (8 MFLOP, 70 us on one core), where
+    // OpenMP's passive wait has the other thread join late and coarse chunks left one thread
+    // idle at the end (measurements in jit_convolution.cpp).
+    int conv_chunks_per_thread = 4, conv_small_call_chunks_per_thread = 16;
+    double conv_small_call_flops_per_thread = 8e6;
     // Threading order: oc block groups innermost when one group's weights fit this (half the
     // L2, so the src rows the group's calls share fit beside them: 512 KiB on Zen 5).
     int64_t conv_ocbg_inner_weights_bytes = 0;

@@ -4,6 +4,7 @@
 
 #include <cfloat>
 
+#include "attr/algorithm_table.hpp"
 #include "attr/eltwise_math.hpp"
 #include "attr/runtime_params.hpp"
 
@@ -28,28 +29,19 @@ value_range widened(double lo, double hi, double abs_err = 1e-30) {
 }
 
 // +1 where f is non-decreasing over the whole line for these parameters, -1 where it is
-// non-increasing, 0 where neither or not known here.
-int direction(alg a, float alpha, float beta) {
+// non-increasing, 0 where neither or not known here (its row's range rule).
+int direction(impl::range_rule rule, float alpha, float beta) {
+    using rr = impl::range_rule;
     const bool finite = std::isfinite(alpha) && std::isfinite(beta);
-    switch (a) {
-    case alg::eltwise_identity:
-    case alg::eltwise_round:
-    case alg::eltwise_clip:
-    case alg::eltwise_clip_v2:
-    case alg::eltwise_exp:
-    case alg::eltwise_logistic:
-    case alg::eltwise_tanh:
-    case alg::eltwise_softsign:
-    case alg::eltwise_soft_relu:  // log(1 + e^(alpha x)) / alpha: slope logistic(alpha x) > 0
-    case alg::eltwise_softplus:
-    case alg::eltwise_logsigmoid: return 1;
-    case alg::eltwise_relu:
-    case alg::eltwise_elu:
-    case alg::eltwise_hardsigmoid: return finite && alpha >= 0.f ? 1 : 0;
-    case alg::eltwise_linear:
-    case alg::eltwise_scaled_tanh: {
+    switch (rule) {
+    case rr::increasing:
+    case rr::increasing_alpha_flush: return 1;
+    case rr::increasing_if_alpha_nonneg: return finite && alpha >= 0.f ? 1 : 0;
+    case rr::by_sign_of_alpha:
+    case rr::by_sign_of_alpha_beta: {
         if (!finite) return 0;
-        const double slope = a == alg::eltwise_linear ? alpha : static_cast<double>(alpha) * beta;
+        const double slope
+                = rule == rr::by_sign_of_alpha ? alpha : static_cast<double>(alpha) * beta;
         return slope >= 0 ? 1 : -1;
     }
     default: return 0;
@@ -57,15 +49,15 @@ int direction(alg a, float alpha, float beta) {
 }
 
 value_range of_algorithm(alg a, float alpha, float beta, const value_range &in) {
+    const impl::algorithm_info *info = impl::find_algorithm(a);
+    if (!info) return {};
     const auto f = [&](double x) { return impl::eltwise_fwd(a, x, alpha, beta); };
-    switch (a) {
-    case alg::eltwise_abs:
-    case alg::eltwise_square: {
+    switch (info->range) {
+    case impl::range_rule::of_magnitude: {
         const double m_lo = in.lo >= 0 ? in.lo : (in.hi <= 0 ? -in.hi : 0.0);
         return widened(f(m_lo), f(in.max_abs()));
     }
-    case alg::eltwise_sqrt:
-    case alg::eltwise_log:
+    case impl::range_rule::increasing_from_zero:
         // Increasing where defined; below 0 the results are NaN, which a range does not bound.
         if (in.hi < 0) return {};
         return widened(f(std::fmax(in.lo, 0.0)), f(in.hi));
@@ -73,9 +65,9 @@ value_range of_algorithm(alg a, float alpha, float beta, const value_range &in) 
     }
     // soft_relu's kernel flushes e^-|alpha x| below e^-87 and divides by alpha: an absolute
     // error up to e^-87 / |alpha|, far above 1e-30 for a small alpha.
-    const bool softplus = a == alg::eltwise_soft_relu || a == alg::eltwise_softplus;
-    const double abs_err = softplus ? std::fmax(1e-30, 2e-38 / std::fabs(alpha)) : 1e-30;
-    const int dir = direction(a, alpha, beta);
+    const bool flush_over_alpha = info->range == impl::range_rule::increasing_alpha_flush;
+    const double abs_err = flush_over_alpha ? std::fmax(1e-30, 2e-38 / std::fabs(alpha)) : 1e-30;
+    const int dir = direction(info->range, alpha, beta);
     if (dir > 0) return widened(f(in.lo), f(in.hi), abs_err);
     if (dir < 0) return widened(f(in.hi), f(in.lo), abs_err);
     return {};

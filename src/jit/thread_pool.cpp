@@ -1,4 +1,4 @@
-// The pool behind run_chunks() (chunk_pool.hpp): chunks are claimed from one atomic counter,
+// The pool behind run_chunks() (thread_pool.hpp): chunks are claimed from one atomic counter,
 // pool threads join a call only while it still has seats, and the caller waits only for the
 // pool threads that joined.
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <omp.h>
 #include <strings.h>
 
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 
 namespace prim {
 namespace jit {
@@ -57,11 +57,11 @@ using steady = std::chrono::steady_clock;
 // saves little, and a passive policy asks for idle threads to leave the processor.
 constexpr std::chrono::microseconds max_watch {200};
 
-class chunk_pool {
+class thread_pool {
 public:
     // Never destroyed: its threads sleep on the condition variable until the process exits.
-    static chunk_pool &instance() {
-        static chunk_pool *pool = new chunk_pool();
+    static thread_pool &instance() {
+        static thread_pool *pool = new thread_pool();
         return *pool;
     }
 
@@ -176,7 +176,7 @@ void run_chunks(int64_t n_chunks, int threads, const chunk_fn &chunk) {
         if (failure) std::rethrow_exception(failure);
         return;
     }
-    if (!chunk_pool::instance().try_run(n_chunks, threads, chunk))
+    if (!thread_pool::instance().try_run(n_chunks, threads, chunk))
         for (int64_t i = 0; i < n_chunks; ++i) chunk(i);
 }
 

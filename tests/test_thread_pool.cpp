@@ -1,4 +1,4 @@
-// run_chunks (src/jit/chunk_pool.hpp): every chunk runs exactly once for any chunk and thread
+// run_chunks (src/jit/thread_pool.hpp): every chunk runs exactly once for any chunk and thread
 // count, from one user thread or several at once, nested inside a chunk, and inside an OpenMP
 // region; the calls after a busy one still use the pool; an exception in a chunk reaches the
 // caller.
@@ -13,7 +13,7 @@
 
 #include <omp.h>
 
-#include "jit/chunk_pool.hpp"
+#include "jit/thread_pool.hpp"
 
 using prim::jit::run_chunks;
 
@@ -32,12 +32,12 @@ void check_each_once(int64_t n, int threads) {
 
 } // namespace
 
-TEST_CASE("run_chunks runs every chunk once", "[chunk_pool]") {
+TEST_CASE("run_chunks runs every chunk once", "[thread_pool]") {
     for (int threads : {1, 2, 3, 8})
         for (int64_t n : {0, 1, 2, 3, 7, 64, 1000}) check_each_once(n, threads);
 }
 
-TEST_CASE("run_chunks: a thread that runs chunks is the calling one or a pool thread", "[chunk_pool]") {
+TEST_CASE("run_chunks: a thread that runs chunks is the calling one or a pool thread", "[thread_pool]") {
     // With more chunks than threads the pool's threads may take some; at most threads distinct
     // threads ever run chunks of one call.
     std::mutex m;
@@ -51,7 +51,7 @@ TEST_CASE("run_chunks: a thread that runs chunks is the calling one or a pool th
     CHECK(seen.size() <= 2);
 }
 
-TEST_CASE("run_chunks nested in a chunk runs on that chunk's thread", "[chunk_pool]") {
+TEST_CASE("run_chunks nested in a chunk runs on that chunk's thread", "[thread_pool]") {
     std::atomic<int> inner {0};
     std::atomic<bool> same_thread {true};
     run_chunks(4, 2, [&](int64_t) {
@@ -65,7 +65,7 @@ TEST_CASE("run_chunks nested in a chunk runs on that chunk's thread", "[chunk_po
     CHECK(same_thread);
 }
 
-TEST_CASE("run_chunks inside an OpenMP region runs on the calling thread", "[chunk_pool]") {
+TEST_CASE("run_chunks inside an OpenMP region runs on the calling thread", "[thread_pool]") {
     std::atomic<int> total {0}, foreign {0}, team {0};
 #pragma omp parallel num_threads(2)
     {
@@ -80,7 +80,7 @@ TEST_CASE("run_chunks inside an OpenMP region runs on the calling thread", "[chu
     CHECK(foreign == 0);
 }
 
-TEST_CASE("run_chunks from several user threads at once", "[chunk_pool]") {
+TEST_CASE("run_chunks from several user threads at once", "[thread_pool]") {
     // Calls that find the pool busy run alone; all complete with every chunk once.
     std::vector<std::thread> users;
     std::atomic<int> failures {0};
@@ -99,7 +99,7 @@ TEST_CASE("run_chunks from several user threads at once", "[chunk_pool]") {
     check_each_once(33, 2); // the pool is free again afterwards
 }
 
-TEST_CASE("run_chunks: a chunk that throws reaches the caller, and the next call runs", "[chunk_pool]") {
+TEST_CASE("run_chunks: a chunk that throws reaches the caller, and the next call runs", "[thread_pool]") {
     for (int threads : {1, 2, 3}) {
         INFO("threads " << threads);
         std::atomic<int> ran {0};
