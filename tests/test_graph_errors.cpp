@@ -151,10 +151,11 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
              b.input("s", {2});
              b.op("Reshape", "Reshape_1", {"y", "s"}, {"z"});
          }, status::unimplemented, "Reshape_1 (Reshape): shape (input 1) must be an initializer"},
-        {"Clip with bounds given at run time", [](builder &b) {
-             b.input("lo", {});
+        {"Clip with a bound computed by another node", [](builder &b) {
+             b.input("s", {});
+             b.op("Relu", "Relu_s", {"s"}, {"lo"});
              b.op("Clip", "Clip_1", {"y", "lo"}, {"z"});
-         }, status::unimplemented, "Clip_1 (Clip): min (input 1) must be an initializer"},
+         }, status::unimplemented, "Clip_1 (Clip): input 'min' (tensor 'lo') must be a constant or a graph input, not another node's output"},
         {"batched MatMul whose K differs", [](builder &b) {
              b.init("m", {1, 8, 4, 2});
              b.op("MatMul", "MatMul_1", {"y", "m"}, {"z"});
