@@ -10,6 +10,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
+#include "attr/float_text.hpp"
 #include "common/pool_problem.hpp"
 #include "case_list.hpp"
 #include "drivers.hpp"
@@ -75,11 +76,7 @@ std::string repro_head(driver_kind d, const settings &s) {
     if (d != driver_kind::eltwise) return r;
     r += "--alg=" + s.alg.name() + " ";
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
-    auto number = [](float v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", v);
-        return std::string(buf);
-    };
+    auto number = [](float v) { return prim::impl::float_text(v); };
     if (s.alpha_given && s.alpha != info->default_alpha) r += "--alpha=" + number(s.alpha) + " ";
     if (s.beta_given && s.beta != info->default_beta) r += "--beta=" + number(s.beta) + " ";
     return r;
