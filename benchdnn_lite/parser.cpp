@@ -342,8 +342,8 @@ bool apply_option(const std::string &token, parser_state &st) {
             if (lower(t) == "undef") t = "any";
         for (const std::string &t : tags) {
             // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...;
-            // --bnorm's and --lnorm's --tag is SRC[:DST]
-            const bool norm_tag = is_norm(st.driver) && key == "--tag";
+            // --bnorm's and --lnorm's --tag (and --stag, which REPRO writes) is SRC[:DST]
+            const bool norm_tag = is_norm(st.driver) && (key == "--tag" || key == "--stag");
             const bool multi = ((st.driver == driver_kind::binary || st.driver == driver_kind::concat)
                                 && key == "--stag") || norm_tag;
             const std::vector<std::string> parts = multi ? split(t, ':') : std::vector<std::string> {t};

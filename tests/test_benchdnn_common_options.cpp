@@ -123,5 +123,7 @@ TEST_CASE("benchdnn's older and other spellings run", "[benchdnn][common]") {
     // lnorm's --tag=SRC:DST and oneDNN's ntc / tnc names.
     CHECK(state({"--lnorm", "--tag=abc:abc,tnc"}).l.stag == std::vector<std::string> {"abc:abc", "tnc"});
     CHECK(state({"--bnorm", "--tag=axb"}).l.stag == std::vector<std::string> {"axb"});
+    // REPRO writes it as --stag=SRC:DST, which reads back.
+    CHECK(state({"--lnorm", "--stag=abc:acb"}).l.stag == std::vector<std::string> {"abc:acb"});
     CHECK_THAT(error_of("--tag=abc:abc:abc", state({"--lnorm"})), Catch::Contains("SRC[:DST]"));
 }
