@@ -10,6 +10,8 @@
 #     doc/benchdnn_lite.md and doc/reference.md.
 #  3. Every kind of perf or roof line benchdnn_lite's sources print ("perf,onnx", "roof_peak,",
 #     ...) is documented in doc/benchdnn_lite.md.
+#  4. Every relative link to a page ([...](doc/porting.md), [...](fusion_plan.md#...)) names a
+#     file that exists, and the README links the porting notes (doc/porting.md).
 # Usage: doc_claims.sh SOURCE_DIR BENCHDNN_LITE
 set -uo pipefail
 root=$1
@@ -54,5 +56,14 @@ kinds=$(grep -rhoE '"(perf|roof)[a-z_]*,[a-z]*' "$root/benchdnn_lite" | tr -d '"
 for k in $kinds; do
   grep -qF -- "$k" "$root/doc/benchdnn_lite.md" || problem "doc/benchdnn_lite.md does not document the '$k' lines"
 done
+
+# 4. links to pages
+for page in "$root"/README.md "$root"/doc/*.md; do
+  dir=$(dirname "$page")
+  for target in $(grep -o '](\([A-Za-z0-9_./-]*\.md\)' "$page" | sed 's/^](//'); do
+    [ -f "$dir/$target" ] || problem "${page#$root/} links $target, which does not exist"
+  done
+done
+grep -q '](doc/porting.md)' "$root/README.md" || problem "README.md does not link the porting notes (doc/porting.md)"
 
 if [ $fail = 0 ]; then echo "doc_claims: OK"; else exit 1; fi
