@@ -49,7 +49,9 @@ struct needs {
     int vecs_avx2, vecs_avx512, masks_avx512;
 };
 
-needs needs_of(algorithm a, float alpha, float beta) {
+// tiny: eltwise_emitter::keeps_tiny(scale); logistic and swish then select between two forms by
+// the argument's sign, which takes a vector on AVX2 and an opmask on AVX-512.
+needs needs_of(algorithm a, float alpha, float beta, bool tiny) {
     const needs constant_with_nan = {1, 0, 1}; // const_keep_nan
     switch (a) {
     case alg::eltwise_identity:
@@ -78,7 +80,7 @@ needs needs_of(algorithm a, float alpha, float beta) {
     case alg::eltwise_selu: return beta == 0.f ? constant_with_nan : needs{3, 3, 1};
     // exp_core takes one opmask on AVX-512 (the flush of tiny results)
     case alg::eltwise_tanh: return {2, 2, 0};
-    case alg::eltwise_logistic:
+    case alg::eltwise_logistic: return tiny ? needs{3, 2, 2} : needs{2, 2, 1};
     case alg::eltwise_exp: return {2, 2, 1};
     case alg::eltwise_scaled_tanh: return beta == 0.f ? constant_with_nan : needs{2, 2, 0};
     case alg::eltwise_log: return {4, 3, 2};
@@ -89,7 +91,9 @@ needs needs_of(algorithm a, float alpha, float beta) {
         return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 1};
     case alg::eltwise_gelu_tanh: return {4, 4, 1};
     case alg::eltwise_mish: return {3, 3, 1};
-    case alg::eltwise_swish: return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1};
+    case alg::eltwise_swish:
+        if (alpha == 0.f) return {0, 0, 0};
+        return tiny ? needs{4, 3, 2} : needs{3, 3, 1};
     case alg::eltwise_gelu_erf: return {4, 4, 1};
     case alg::eltwise_pow:
         if (impl::is_runtime_param(beta)) return {5, 4, 2}; // pow_runtime_beta
@@ -158,14 +162,14 @@ bool eltwise_emitter<isa>::is_long_sequence(algorithm a, float alpha, float beta
 }
 
 template <cpu_isa isa>
-int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
-    const needs n = needs_of(a, alpha, beta);
+int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta, float scale) {
+    const needs n = needs_of(a, alpha, beta, keeps_tiny(scale));
     return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;
 }
 
 template <cpu_isa isa>
-int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta) {
-    return is_avx512 ? needs_of(a, alpha, beta).masks_avx512 : 0;
+int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta, float scale) {
+    return is_avx512 ? needs_of(a, alpha, beta, keeps_tiny(scale)).masks_avx512 : 0;
 }
 
 // ---- per-ISA helpers -------------------------------------------------------------------------
@@ -464,6 +468,18 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
 }
 
 template <cpu_isa isa>
+void eltwise_emitter<isa>::logistic_keeping_tiny(const Vmm &v, const Vmm &a0, const Vmm &a1,
+                                                 int sign, double u_max_abs) {
+    h_.vorps(v, v, cb(sign_bit));               // -|u|
+    exp_core(v, a0, a1, true, {nullptr, exp_floor(), {-u_max_abs, 0.0}}); // E, denormals kept
+    h_.vaddps(a0, v, c(1.f));                   // 1 + E
+    h_.vdivps(a1, v, a0);                       // E / (1 + E): u < 0
+    set_const(v, 1.f);
+    h_.vdivps(v, v, a0);                        // 1 / (1 + E): u >= 0 (and NaN)
+    blend(v, a1, sign);
+}
+
+template <cpu_isa isa>
 void eltwise_emitter<isa>::swish(const Vmm &v) {
     // x / (1 + e^(-alpha x)); where logistic -> 0, clamp x to +-FLT_MAX so that x * 0 = 0.
     if (alpha_ == 0.f) return (void)h_.vmulps(v, v, c(0.5f));
@@ -472,6 +488,21 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
         max_keep_nan(v, t(0), -FLT_MAX);
     else if (alpha_ < 0.f && in_.may_be_above(FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
+    if (tiny_) {
+        // x * logistic(alpha x), its tail down to the denormals (x / (1 + e^(-alpha x)) is 0
+        // once the exponential overflows, at alpha x < -88.7, where x e^(alpha x) is still
+        // normal).
+        const int sign = is_avx512 ? mask_k(1) : aux_.at(3);
+        h_.vmulps(t(0), v, c(alpha_));
+        if constexpr (is_avx512)
+            cmp(sign, t(0), c(0.f), lt_oq);
+        else
+            h_.vmovaps(t(3), t(0));
+        logistic_keeping_tiny(t(0), t(1), t(2), sign,
+                              in_.max_abs() * std::fabs(static_cast<double>(alpha_)));
+        h_.vmulps(v, v, t(0));
+        return;
+    }
     if (alpha_ == 1.f)
         h_.vxorps(t(0), v, cb(sign_bit));       // -x exactly, off the multipliers
     else
@@ -486,7 +517,7 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
     // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
     if (in_.may_be_below(-FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
     h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
-    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(in_.lo, 30.0), 30.0}});
+    exp_core(t(0), t(1), t(2), false, {nullptr, exp_floor(), {std::fmin(in_.lo, 30.0), 30.0}});
     h_.vaddps(t(1), t(0), c(2.f));
     h_.vmulps(t(0), t(0), t(1));
     h_.vaddps(t(1), t(0), c(2.f));
@@ -529,12 +560,20 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         // Left-to-right binary powering: square, and multiply by x for each set bit. alpha
         // joins the last product (alpha / x^-beta for a negative beta), not the result, so
         // that alpha x^beta does not overflow where only x^beta would (pow:0.5:2 of 2e19).
+        // With tiny results kept (keeps_tiny), a negative power is (1 / x)^k instead: alpha /
+        // x^k is 0 once x^k overflows, where (1 / x)^k is still a denormal (x^-2 of 1e20).
+        const bool reciprocal_first = tiny_ && beta_ < 0.f;
+        if (reciprocal_first) {
+            set_const(t(0), 1.f);
+            h_.vdivps(v, t(0), v);                      // 1 / (+-0) = +-inf, as C's pole
+        }
+        const bool positive = beta_ > 0.f || reciprocal_first;
         const int k = static_cast<int>(std::fabs(beta_));
         int top = 0;
         while ((k >> (top + 1)) != 0) ++top;
         if (top > 0) h_.vmovaps(t(0), v);
         for (int bit = top - 1; bit >= 0; --bit) {
-            const bool last = alpha_ != 1.f && beta_ > 0.f && bit == 0, times_x = (k >> bit) & 1;
+            const bool last = alpha_ != 1.f && positive && bit == 0, times_x = (k >> bit) & 1;
             if (last && !times_x) {
                 h_.vmulps(t(0), v, c(alpha_));
                 h_.vmulps(v, v, t(0));                  // (alpha v) v
@@ -544,11 +583,11 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
             if (last) h_.vmulps(v, v, c(alpha_));      // (alpha v^2) x
             if (times_x) h_.vmulps(v, v, t(0));
         }
-        if (beta_ < 0.f) {
+        if (!positive) {
             set_const(t(0), alpha_);
             h_.vdivps(v, t(0), v); // alpha / (+-0) = +-inf, as C
         }
-        if (top > 0 || beta_ < 0.f) return;
+        if (top > 0 || !positive) return;
     } else if (std::fabs(beta_) == 0.5f) {
         neg_inf_to_pos_inf();
         h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
@@ -587,7 +626,7 @@ void eltwise_emitter<isa>::exp_of_beta_log(const Vmm &v) {
     h_.vmovaps(v, t(0));
     h_.vminps(y_lo, y_lo, c(1e-5f)); // |y_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-    exp_core(v, t(0), y_lo, true, {&y_lo, -87.f, {}});
+    exp_core(v, t(0), y_lo, true, {&y_lo, exp_floor(), {}});
 }
 
 template <cpu_isa isa>
@@ -676,8 +715,19 @@ void eltwise_emitter<isa>::compute(int v_idx, const std::vector<int> &aux,
         if (alpha_ * beta_ != 1.f)
             h_.vmulps(v, v, c(static_cast<float>(static_cast<double>(alpha_) * beta_)));
         break;
-    case alg::eltwise_logistic: logistic_core(v, t(0), t(1), in_); break;
-    case alg::eltwise_exp: exp_core(v, t(0), t(1), true, {nullptr, -87.f, in_}); break;
+    case alg::eltwise_logistic:
+        if (tiny_) {
+            const int sign = is_avx512 ? mask_k(1) : aux_.at(2);
+            if constexpr (is_avx512)
+                cmp(sign, v, c(0.f), lt_oq);
+            else
+                h_.vmovaps(t(2), v);
+            logistic_keeping_tiny(v, t(0), t(1), sign, in_.max_abs());
+        } else {
+            logistic_core(v, t(0), t(1), in_);
+        }
+        break;
+    case alg::eltwise_exp: exp_core(v, t(0), t(1), true, {nullptr, exp_floor(), in_}); break;
     case alg::eltwise_log: log_core(v, 0); break;
     case alg::eltwise_gelu_tanh: gelu_tanh(v); break;
     case alg::eltwise_gelu_erf: gelu_erf(v); break;
