@@ -120,6 +120,8 @@ TEST_CASE("benchdnn's older and other spellings run", "[benchdnn][common]") {
     CHECK(cases[0].s.beta == 6.f);
     CHECK(cases[1].s.beta == 0.5f);
     CHECK(cases[0].skip.empty());
+    // oneDNN 2.7's soft_relu_v2 is prim's soft_relu (with alpha).
+    CHECK(expand_cases(state({"--eltwise", "--alg=soft_relu_v2"}))[0].s.alg.alg == prim::algorithm::eltwise_soft_relu);
     // lnorm's --tag=SRC:DST and oneDNN's ntc / tnc names.
     CHECK(state({"--lnorm", "--tag=abc:abc,tnc"}).l.stag == std::vector<std::string> {"abc:abc", "tnc"});
     CHECK(state({"--bnorm", "--tag=axb"}).l.stag == std::vector<std::string> {"axb"});
