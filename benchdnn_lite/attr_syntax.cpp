@@ -228,6 +228,7 @@ std::string translate_entry(const std::string &entry, translation &out) {
 std::optional<eltwise_alg> find_eltwise_alg(const std::string &written) {
     std::string name = lower(written);
     if (name.compare(0, 8, "eltwise_") == 0) name = name.substr(8);
+    if (name == "soft_relu_v2") name = "soft_relu"; // oneDNN 2.7's name of log(1 + e^(a x)) / a
     eltwise_alg a;
     for (const char *suffix : {"_use_dst_for_bwd", "_dst"})
         if (ends_with(name, suffix)) {

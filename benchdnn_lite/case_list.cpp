@@ -108,6 +108,11 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
         loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, calg, oscale, scales, zp, chains, fpmath, mb, inplace, plan};
     else
         loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, oscale, scales, zp, chains, fpmath, mb, inplace};
+    // benchdnn's other driver options, innermost, in the order of their names.
+    for (const auto &kv : l.extra) {
+        const std::string key = kv.first;
+        loops.push_back(over(kv.second, [key](case_spec &c, const std::string &v) { c.s.extra[key] = v; }));
+    }
 
     case_spec base;
     base.s.mode_c = st.g.mode_c;
@@ -116,6 +121,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     base.s.max_ms = st.g.max_ms;
     base.s.cmp_onednn = st.g.cmp_onednn;
     base.s.skip_impl = st.g.skip_impl;
+    base.s.knobs = st.g.knobs;
 
     std::vector<case_spec> out;
     for (const loop &lp : loops)
@@ -124,6 +130,12 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     while (true) {
         case_spec c = base;
         for (size_t j = 0; j < loops.size(); ++j) loops[j].set(c, idx[j]);
+        if (c.s.alg.bounded_relu) { // clip(0, alpha); no alpha: benchdnn's default 0
+            c.s.beta = c.s.alpha_given ? c.s.alpha : 0.f;
+            c.s.alpha = 0.f;
+            c.s.alpha_given = c.s.beta_given = true;
+            c.s.alg.bounded_relu = false; // from here on it is that clip, REPRO included
+        }
         c.skip = skip_reason(c, st.driver);
         out.push_back(c);
         size_t j = loops.size();
@@ -157,6 +169,11 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
+    why = knobs_skip_reason(s.knobs, s.mode_p);
+    if (why.empty()) why = extras_skip_reason(s.extra);
+    if (!why.empty()) return why;
+    if (driver == driver_kind::binary && s.balg == algorithm::undef)
+        return "binary SELECT (three sources) is not supported";
     if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
     if (driver == driver_kind::concat && c.chain.po.len() > 0)
         return "post-ops are not supported on concat";

@@ -10,6 +10,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
+#include "attr/float_text.hpp"
 #include "common/pool_problem.hpp"
 #include "case_list.hpp"
 #include "drivers.hpp"
@@ -69,17 +70,14 @@ std::unique_ptr<problem_case> make_case(driver_kind d, const std::string &token,
 std::string repro_head(driver_kind d, const settings &s) {
     std::string r = std::string("--") + driver_name(d) + " " + s.repro_options();
     if (d == driver_kind::binary)
-        return r + "--alg=" + prim::impl::find_binary(s.balg)->name + " ";
+        return r + "--alg="
+               + (s.balg == prim::algorithm::undef ? "SELECT" : prim::impl::find_binary(s.balg)->name) + " ";
     if (d == driver_kind::pool)
         return r + "--alg=" + prim::impl::pool_alg_name(s.palg) + " ";
     if (d != driver_kind::eltwise) return r;
     r += "--alg=" + s.alg.name() + " ";
     const prim::impl::algorithm_info *info = prim::impl::find_algorithm(s.alg.alg);
-    auto number = [](float v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", v);
-        return std::string(buf);
-    };
+    auto number = [](float v) { return prim::impl::float_text(v); };
     if (s.alpha_given && s.alpha != info->default_alpha) r += "--alpha=" + number(s.alpha) + " ";
     if (s.beta_given && s.beta != info->default_beta) r += "--beta=" + number(s.beta) + " ";
     return r;
@@ -109,6 +107,12 @@ void run_descriptor(const std::string &token, const parser_state &st,
             desc = case_desc(st.driver, token, c.s);
         } catch (const std::exception &e) {
             report_error_case(e, repro_head(st.driver, c.s) + chain + raw, rep);
+            continue;
+        }
+        if (rep.next_index() < st.g.knobs.start) { // --start=N: the cases before N do not run
+            report_other_case(case_status::skipped,
+                              "before --start=" + std::to_string(st.g.knobs.start),
+                              repro_head(st.driver, c.s) + chain + desc, rep);
             continue;
         }
         if (!c.skip.empty() || st.g.mode_list) {
@@ -159,7 +163,9 @@ int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
             throw option_error("descriptor '" + token
                                + "' comes before the driver option (--conv, --ip, --eltwise, --binary, --bnorm, --lnorm, --softmax, --concat or --pool)");
         if (!st.l.matches(token)) continue;
-        const std::vector<case_spec> cases = expand_cases(st);
+        std::vector<case_spec> cases;
+        for (const case_spec &c : expand_cases(st)) // --repeats-per-prb=N: each case N times
+            cases.insert(cases.end(), static_cast<size_t>(st.g.knobs.repeats), c);
         count += static_cast<int64_t>(cases.size());
         if (rep) run_descriptor(token, st, cases, *rep);
     }

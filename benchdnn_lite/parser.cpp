@@ -83,8 +83,12 @@ std::vector<std::string> items(const std::string &token, const std::string &valu
 
 eltwise_alg parse_eltwise_alg(const std::string &token, const std::string &name) {
     if (name.empty()) bad(token, "an algorithm name is needed");
-    if (lower(name) == "bounded_relu") // an alias that also fixes alpha: say what it means instead
-        bad(token, "write bounded_relu:A as --alg=clip --alpha=0 --beta=A");
+    if (lower(name) == "bounded_relu") { // oneDNN 2.x: clip(0, alpha), run as such (case_list.cpp)
+        eltwise_alg a;
+        a.alg = prim::algorithm::eltwise_clip;
+        a.bounded_relu = true;
+        return a;
+    }
     const std::optional<eltwise_alg> a = find_eltwise_alg(name);
     if (!a) bad(token, "unknown eltwise algorithm '" + name + "'");
     return *a;
@@ -225,7 +229,8 @@ bool apply_option(const std::string &token, parser_state &st) {
             else if (d == "BWD_D") dirs.push_back(direction::bwd_d);
             else if (d == "BWD_W") dirs.push_back(direction::bwd_w);
             else if (d == "BWD_WB") dirs.push_back(direction::bwd_wb);
-            else bad(token, "direction must be FWD_B, FWD_D, FWD_I, BWD_D, BWD_W or BWD_WB");
+            else if (d == "BWD_DW") dirs.push_back(direction::bwd_dw); // bnorm, lnorm
+            else bad(token, "direction must be FWD_B, FWD_D, FWD_I, BWD_D, BWD_W, BWD_WB or BWD_DW");
         }
         l.dir = dirs;
     } else if (key == "--dt" || key == "--cfg") {
@@ -271,6 +276,10 @@ bool apply_option(const std::string &token, parser_state &st) {
             for (const std::string &v : items(token, value)) {
                 std::string n = lower(v);
                 if (n.compare(0, 7, "binary_") == 0) n = n.substr(7);
+                if (n == "select") { // benchdnn's ternary SELECT: a skipped case (case_list.cpp)
+                    algs.push_back(prim::algorithm::undef);
+                    continue;
+                }
                 const prim::impl::binary_info *info = prim::impl::find_binary(n);
                 if (!info) bad(token, "unknown binary algorithm '" + v + "'");
                 algs.push_back(info->alg);
@@ -322,21 +331,32 @@ bool apply_option(const std::string &token, parser_state &st) {
         l.axis = v;
     } else if (key == "--alpha" || key == "--beta") {
         need_value();
+        if (value.empty()) { // benchdnn: back to the default (each algorithm's own)
+            (key == "--alpha" ? l.alpha : l.beta).clear();
+            return true;
+        }
         std::vector<float> v;
         for (const std::string &x : items(token, value)) v.push_back(parse_float(token, x));
         (key == "--alpha" ? l.alpha : l.beta) = v;
     } else if (key == "--stag" || key == "--wtag" || key == "--dtag" || key == "--tag") {
         need_value();
+        // --tag is the data layout of eltwise, pool and benchdnn's bnorm and lnorm.
         if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::pool
-            && st.driver != driver_kind::none)
-            bad(token, "--tag is an option of --eltwise and --pool; use --stag, --wtag, --dtag");
-        std::vector<std::string> tags = items(token, value);
+            && !is_norm(st.driver) && st.driver != driver_kind::none)
+            bad(token, "--tag is an option of --eltwise, --pool, --bnorm and --lnorm; use --stag, --wtag, --dtag");
+        // benchdnn's spellings: an empty value is the default again, 'undef' is 'any'.
+        std::vector<std::string> tags = items(token, value.empty() ? "any" : value);
+        for (std::string &t : tags)
+            if (lower(t) == "undef") t = "any";
         for (const std::string &t : tags) {
-            // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...
-            const bool multi = (st.driver == driver_kind::binary || st.driver == driver_kind::concat)
-                               && key == "--stag";
+            // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...;
+            // --bnorm's and --lnorm's --tag (and --stag, which REPRO writes) is SRC[:DST]
+            const bool norm_tag = is_norm(st.driver) && (key == "--tag" || key == "--stag");
+            const bool multi = ((st.driver == driver_kind::binary || st.driver == driver_kind::concat)
+                                && key == "--stag") || norm_tag;
             const std::vector<std::string> parts = multi ? split(t, ':') : std::vector<std::string> {t};
             if (parts.size() > 2 && st.driver == driver_kind::binary) bad(token, "--stag of --binary is TAG0:TAG1");
+            if (parts.size() > 2 && norm_tag) bad(token, "--tag of --bnorm and --lnorm is SRC[:DST]");
             for (const std::string &p : parts)
                 if (!parse_tag(p)) bad(token, "unknown layout tag '" + p + "'");
         }
@@ -443,7 +463,7 @@ bool apply_option(const std::string &token, parser_state &st) {
         st.verbose = level.empty() ? 1 : static_cast<int>(parse_int(token, level, 0, 10));
     } else if (key == "--batch") {
         bad(token, "--batch is expanded before the run"); // not reached: expand_batches took it
-    } else {
+    } else if (!apply_other_option(token, g.knobs, l.extra)) { // common_knobs.hpp
         bad(token, "unknown option");
     }
     return true;

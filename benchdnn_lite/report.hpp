@@ -19,6 +19,8 @@ public:
 
     // Numbers the next case (from 0 across the run).
     int64_t begin_case() { return next_++; }
+    // The number the next case will get.
+    int64_t next_index() const { return next_; }
     // "N:STATUS[ (detail)] __REPRO: repro"
     void status_line(int64_t index, const std::string &status, const std::string &detail,
                      const std::string &repro);

@@ -109,11 +109,26 @@ struct skipped_impl : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// --impl: the opposite, a case whose implementation contains none of the patterns is skipped.
+// --check-ref-impl: a case that runs on the reference fails (a fallback benchdnn reports).
 void check_skip_impl(const std::string &impl, const settings &s) {
     for (const std::string &p : s.skip_impl)
         if (impl.find(p) != std::string::npos)
             throw skipped_impl("skip-impl: implementation '" + impl + "' matches '" + p + "'");
+    bool wanted = s.knobs.impl.empty();
+    for (const std::string &p : s.knobs.impl) wanted = wanted || impl.find(p) != std::string::npos;
+    if (!wanted) {
+        std::string list;
+        for (const std::string &p : s.knobs.impl) list += (list.empty() ? "'" : ", '") + p + "'";
+        throw skipped_impl("impl: implementation '" + impl + "' matches none of " + list);
+    }
+    if (s.knobs.check_ref_impl && impl.compare(0, 3, "ref") == 0)
+        throw std::runtime_error("check-ref-impl: the reference implementation '" + impl + "' ran");
 }
+
+// The number of timed runs and their budget: --fix-times-per-prb=N runs exactly N (N > 0).
+int max_runs_of(const settings &s) { return s.knobs.fix_times > 0 ? s.knobs.fix_times : 5000; }
+int max_ms_of(const settings &s) { return s.knobs.fix_times > 0 ? 1 << 30 : s.max_ms; }
 
 case_status status_enum(const std::string &status) {
     if (status == "INVALID_ARGUMENTS") return case_status::invalid_arguments;
@@ -146,6 +161,12 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     const prim::post_ops valued = with_runtime_defaults(po);
     const bound_primitive fused = pc.create(attr);
     check_skip_impl(fused.impl, opts.s);
+    if (opts.s.knobs.same_pd_check) { // --attr-same-pd-check: the chain must not change the impl
+        const std::string plain = pc.create(prim::primitive_attr()).impl;
+        if (plain != fused.impl)
+            throw std::runtime_error("attr-same-pd-check: '" + fused.impl + "' with the attribute, '"
+                                     + plain + "' without");
+    }
     const double t1 = now_ms();
     phase = "execute";
     fused.execute();
@@ -227,12 +248,12 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
         const bound_primitive fused = pc.create(attr);
         created(fused, t0);
         check_skip_impl(fused.impl, s);
-        const timing t = time_runs([&] { fused.execute(); }, s.max_ms);
+        const timing t = time_runs([&] { fused.execute(); }, max_ms_of(s), max_runs_of(s));
         rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
         roof(rep, opts.driver, desc, rate(work, t.min_ms));
     } else if (s.fused == fused_mode::off) {
         const unfused_pipeline u(pc, with_runtime_defaults(po));
-        const timing t = time_runs([&] { u.execute(); }, s.max_ms);
+        const timing t = time_runs([&] { u.execute(); }, max_ms_of(s), max_runs_of(s));
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
         roof(rep, opts.driver, desc, rate(work, t.min_ms));
     } else {
@@ -242,7 +263,8 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
         check_skip_impl(fused.impl, s);
         const unfused_pipeline u(pc, with_runtime_defaults(po));
         timing tf, tu;
-        time_alternating([&] { fused.execute(); }, [&] { u.execute(); }, s.max_ms, tf, tu);
+        time_alternating([&] { fused.execute(); }, [&] { u.execute(); }, max_ms_of(s), tf, tu,
+                         max_runs_of(s));
         rep.line(perf_line(driver, fused.impl, chain, desc, work, tf));
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, tu));
         rep.line(std::string("perf_cmp,") + driver + "," + chain + "," + desc + ","

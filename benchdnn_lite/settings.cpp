@@ -32,6 +32,7 @@ const char *direction_name(direction d) {
     case direction::fwd_i: return "FWD_I";
     case direction::bwd_d: return "BWD_D";
     case direction::bwd_w: return "BWD_W";
+    case direction::bwd_dw: return "BWD_DW";
     default: return "BWD_WB";
     }
 }
@@ -85,7 +86,7 @@ std::string settings::repro_options() const {
         r += " ";
     }
     if (mode_p && max_ms != default_max_ms) r += "--max-ms-per-prb=" + std::to_string(max_ms) + " ";
-    return r;
+    return r + knobs.repro() + extras_repro(extra);
 }
 
 bool is_norm_flag_letter(char c) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common_knobs.hpp"
 #include "prim/attr.hpp"
 
 namespace bdl {
@@ -17,7 +18,7 @@ const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "b
 inline bool is_norm(driver_kind d) { return d == driver_kind::bnorm || d == driver_kind::lnorm; }
 
 // benchdnn's directions; prim runs the forward ones, the backward ones are skipped cases.
-enum class direction { fwd_b, fwd_d, fwd_i, bwd_d, bwd_w, bwd_wb };
+enum class direction { fwd_b, fwd_d, fwd_i, bwd_d, bwd_w, bwd_wb, bwd_dw };
 const char *direction_name(direction d); // "FWD_B", ...
 inline bool is_backward(direction d) { return d >= direction::bwd_d; }
 
@@ -30,11 +31,16 @@ const char *conv_alg_name(conv_alg a); // "direct", "auto", "wino"
 
 // --alg of the eltwise driver: an algorithm, and whether it was named as its _dst variant
 // (relu_dst, ...: the same forward function; kept so that REPRO writes what the user wrote).
+// oneDNN 2.x's bounded_relu with alpha A is clip with alpha 0 and beta A: its cases run as that
+// clip (and REPRO writes them so).
 struct eltwise_alg {
     prim::algorithm alg = prim::algorithm::eltwise_relu;
     bool dst = false;
+    bool bounded_relu = false; // alg is clip; the case's alpha becomes beta (case_list.cpp)
     std::string name() const; // "relu", "relu_dst"
-    bool operator==(const eltwise_alg &o) const { return alg == o.alg && dst == o.dst; }
+    bool operator==(const eltwise_alg &o) const {
+        return alg == o.alg && dst == o.dst && bounded_relu == o.bounded_relu;
+    }
 };
 
 // One chain of --attr-post-ops, translated from benchdnn's syntax. When skip is not empty the
@@ -88,6 +94,8 @@ struct settings {
     bool cmp_onednn = false;               // --cmp=onednn: side by side with oneDNN
     std::vector<std::string> skip_impl;    // --skip-impl patterns
     std::string plan;                      // --plan (conv): a fusion plan's operators, "CBNA"
+    common_knobs knobs;                    // benchdnn's other common options
+    extra_values extra;                    // benchdnn's other driver options (common_knobs.hpp)
 
     // The options of a REPRO line that differ from their defaults, each followed by a space,
     // without the chain and the eltwise or binary algorithm (the case adds those); --flags here.
@@ -101,6 +109,7 @@ struct global_options {
     int max_ms = default_max_ms;
     bool cmp_onednn = false;
     std::vector<std::string> skip_impl; // --skip-impl=A,B: patterns, any substring match
+    common_knobs knobs;                 // --start, --impl, --check-ref-impl, --engine, ...
 };
 
 // The driver options: each holds the list of values its comma list gave.
@@ -123,6 +132,7 @@ struct option_lists {
     std::vector<int64_t> mb {0};
     std::vector<bool> inplace {false};
     std::vector<std::string> plan {""};    // --plan (conv); "" runs the primitive
+    extra_lists extra;                     // --sdt, --ddt, --bia-dt, ... (common_knobs.hpp)
     std::string match;                     // --match; "" runs everything
     std::shared_ptr<const std::regex> match_re;
 

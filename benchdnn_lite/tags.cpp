@@ -141,6 +141,11 @@ std::optional<tag_info> parse_tag(const std::string &name) {
             info.rank = n.rank;
             return info;
         }
+    if (name == "ntc" || name == "tnc") { // oneDNN's names of 3D data with a time dim
+        info.pattern = name == "ntc" ? "abc" : "bac";
+        info.rank = 3;
+        return info;
+    }
     if (is_meta_tag(name)) {
         info.pattern = name;
         info.rank = 0;

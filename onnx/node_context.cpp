@@ -164,5 +164,9 @@ void node_context::keep_inputs(size_t n) {
     if (node_.inputs.size() > n) node_.inputs.resize(n);
 }
 
+void node_context::clear_input(size_t k) {
+    if (k < node_.inputs.size()) node_.inputs[k].clear();
+}
+
 } // namespace onnx_impl
 } // namespace prim

@@ -64,6 +64,8 @@ public:
     std::optional<float> constant_input_scalar(size_t k, const char *input_name) const;
     // Keeps only the first `n` inputs (the others became attributes).
     void keep_inputs(size_t n);
+    // Input k became an attribute: the node keeps "" in its place (an input left out).
+    void clear_input(size_t k);
 
 private:
     const ::onnx::AttributeProto &attr(const std::string &name, int type, const char *type_name);

@@ -45,6 +45,16 @@ void legacy_broadcast(node_context &c) {
     }
 }
 
+// The number of elements of dims d; negative when a dim is not known.
+int64_t product_of(const memory::dims &d) {
+    int64_t p = 1;
+    for (const int64_t v : d) {
+        if (v < 0) return -1;
+        p *= v;
+    }
+    return p;
+}
+
 void no_attributes(node_context &c) { drop_consumed_inputs(c); }
 
 void binary(node_context &c) {
@@ -77,11 +87,25 @@ void clip(node_context &c) {
         c.take_f("max", hi);
         return;
     }
-    auto lo = c.constant_input_scalar(1, "min");
-    auto hi = c.constant_input_scalar(2, "max");
-    c.set_f("min", lo ? *lo : -INFINITY);
-    c.set_f("max", hi ? *hi : INFINITY);
-    c.keep_inputs(1);
+    // A constant bound becomes its attribute; a bound known only at run time (a graph input)
+    // stays an input, and the graph reads its value at every run (a runtime post-op parameter).
+    bool runtime = false;
+    const char *names[] = {"min", "max"};
+    const float absent[] = {-INFINITY, INFINITY};
+    for (size_t k = 1; k <= 2; ++k) {
+        const std::string t = c.input(k);
+        if (!t.empty() && !c.constant(t)) {
+            auto shape = c.shape_of(t);
+            if (shape && product_of(*shape) != 1 && product_of(*shape) >= 0)
+                c.invalid(std::string("input '") + names[k - 1] + "' must be a scalar");
+            runtime = true;
+            continue;
+        }
+        auto v = c.constant_input_scalar(k, names[k - 1]);
+        c.set_f(names[k - 1], v ? *v : absent[k - 1]);
+        c.clear_input(k);
+    }
+    c.keep_inputs(runtime ? 3 : 1);
 }
 
 void gemm(node_context &c) {

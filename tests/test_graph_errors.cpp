@@ -151,10 +151,11 @@ TEST_CASE("graph: bad graphs are refused naming the node, the op and the problem
              b.input("s", {2});
              b.op("Reshape", "Reshape_1", {"y", "s"}, {"z"});
          }, status::unimplemented, "Reshape_1 (Reshape): shape (input 1) must be an initializer"},
-        {"Clip with bounds given at run time", [](builder &b) {
-             b.input("lo", {});
+        {"Clip with a bound computed by another node", [](builder &b) {
+             b.input("s", {});
+             b.op("Relu", "Relu_s", {"s"}, {"lo"});
              b.op("Clip", "Clip_1", {"y", "lo"}, {"z"});
-         }, status::unimplemented, "Clip_1 (Clip): min (input 1) must be an initializer"},
+         }, status::unimplemented, "Clip_1 (Clip): input 'min' (tensor 'lo') must be a constant or a graph input, not another node's output"},
         {"batched MatMul whose K differs", [](builder &b) {
              b.init("m", {1, 8, 4, 2});
              b.op("MatMul", "MatMul_1", {"y", "m"}, {"z"});
@@ -229,15 +230,32 @@ TEST_CASE("graph: bad inputs to run()", "[graph]") {
     b.output("y");
     compiled_model cm(b.m);
     tmap none;
-    CHECK_THROWS_WITH(cm.run(none), Catch::Contains("graph: missing input x"));
+    CHECK_THROWS_WITH(cm.run(none), Catch::Equals("graph: missing input 'x'; the model's input is 'x' (2x3)"));
     tmap wrong = make_inputs(b.m, {{"x", {3, 3}}});
-    CHECK_THROWS_WITH(cm.run(wrong), Catch::Contains("graph: input x has dims 3x3, the model declares 2x3"));
+    CHECK_THROWS_WITH(cm.run(wrong), Catch::Contains("graph: input 'x' has dims 3x3, the model declares 2x3"));
     tmap short_data = make_inputs(b.m, {});
     short_data["x"].data.pop_back();
-    CHECK_THROWS_WITH(cm.run(short_data), Catch::Contains("graph: input x holds 5 values for dims 2x3"));
+    CHECK_THROWS_WITH(cm.run(short_data), Catch::Contains("graph: input 'x' holds 5 values for dims 2x3"));
+    // A wrong name is quoted (a user's "input" read as a word before) and the inputs listed.
     tmap extra = make_inputs(b.m, {});
-    extra["q"] = extra["x"];
-    CHECK_THROWS_WITH(cm.run(extra), Catch::Contains("graph: q is not an input of the model"));
+    extra["input"] = extra["x"];
+    CHECK_THROWS_WITH(cm.run(extra), Catch::Equals("graph: 'input' is not an input of the model; "
+                                                   "the model's input is 'x' (2x3)"));
+    tmap renamed;
+    renamed["input"] = make_inputs(b.m, {})["x"];
+    CHECK_THROWS_WITH(cm.run(renamed), Catch::Equals("graph: 'input' is not an input of the model; "
+                                                     "the model's input is 'x' (2x3)"));
+    tmap weights = make_inputs(b.m, {});
+    weights["w"] = b.m.initializers.at("w");
+    CHECK_THROWS_WITH(cm.run(weights), Catch::Equals("graph: 'w' is an initializer of the model, not "
+                                                     "an input; the model's input is 'x' (2x3)"));
+    builder two;
+    two.input("a", {2, 3}).input("mask", {-1, 3});
+    two.op("Add", "Add_0", {"a", "mask"}, {"y"});
+    two.output("y");
+    CHECK_THROWS_WITH(compiled_model(two.m).run({{"A", {{2, 3}, std::vector<float>(6)}}}),
+                      Catch::Equals("graph: 'A' is not an input of the model; the model's inputs "
+                                    "are 'a' (2x3), 'mask' (-1x3)"));
     // Still usable after the refusals.
     tmap good = make_inputs(b.m, {});
     check_close(cm.run(good), ref_run(b.m, good));

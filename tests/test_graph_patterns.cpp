@@ -532,7 +532,7 @@ TEST_CASE("graph: a batch of -1 resolved from the options or the inputs", "[grap
     tmap in = make_inputs(b.m, {{"x", {3, 3, 6, 6}}});
     check_close(eager.run(in), ref_run(b.m, in));
     CHECK_THROWS_WITH(eager.run(make_inputs(b.m, {{"x", {2, 3, 6, 6}}})),
-                      Catch::Contains("input x has dims 2x3x6x6, the model declares -1x3x6x6 with batch 3"));
+                      Catch::Contains("input 'x' has dims 2x3x6x6, the model declares -1x3x6x6 with batch 3"));
 }
 
 TEST_CASE("graph: intermediate results share one arena when their lifetimes do not overlap", "[graph]") {

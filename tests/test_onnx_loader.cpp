@@ -118,7 +118,7 @@ TEST_CASE("symbolic batch: -1 unless given; generated node names; initializers",
     check_words(load_error(model_path("conv_relu_batch_n"), bad_fixed).second, {"'nope'", "not a graph input"});
 }
 
-TEST_CASE("Clip bounds are attributes min and max in every opset", "[onnx][loader]") {
+TEST_CASE("Clip bounds are attributes min and max in every opset, graph inputs stay inputs", "[onnx][loader]") {
     auto n6 = only_node(load("clip_opset6"), "Clip");
     CHECK(n6.attrs.at("min").f == 0.f);
     CHECK(n6.attrs.at("max").f == 6.f);
@@ -136,9 +136,13 @@ TEST_CASE("Clip bounds are attributes min and max in every opset", "[onnx][loade
     CHECK(n13.attrs.at("max").f == 6.f);
     CHECK(n13.inputs.size() == 1);
 
-    auto e = load_error(model_path("clip_opset13_graph_input_bound"));
-    CHECK(e.first == status::unimplemented);
-    check_words(e.second, {"node 'clip_a'", "(Clip)", "input 'min'", "constant"});
+    // A bound given as a graph input stays an input (read at every run); max, absent, is +inf.
+    const auto mg = load("clip_opset13_graph_input_bound");
+    const auto ng = only_node(mg, "Clip");
+    CHECK(ng.inputs == std::vector<std::string>{"x", "lo"});
+    CHECK(ng.attrs.count("min") == 0);
+    CHECK(ng.attrs.at("max").f == INFINITY);
+    CHECK(mg.inputs.size() == 2);
     onnx_options fixed;
     fixed.fixed_inputs["lo"] = graph::tensor{{}, {-1.5f}};
     const auto mf = load("clip_opset13_graph_input_bound", fixed);

@@ -6,6 +6,7 @@
 #include <cfloat>
 
 #include "api_test_util.hpp"
+#include "ref/ref_chain.hpp"
 
 namespace {
 
@@ -330,4 +331,42 @@ TEST_CASE("pow with a runtime exponent keeps C's rules at the special inputs", "
             }
         }
     }
+}
+
+// issue 30: where f is an f32 denormal (exp, logistic, soft_relu, swish of about -88 to -104), a
+// huge scale lifts it back into range (FLT_MAX) or to an infinity: the JIT keeps those tiny
+// results instead of flushing them when the scale may do that, a runtime scale included (its
+// value is known only at execute). The class of each result must be the reference's.
+TEST_CASE("a runtime scale gives the reference's class where it lifts a tiny result", "[runtime]") {
+    const std::vector<float> xs = {-88.8f, -100.f, -95.f, -1e20f, -INFINITY, 0.f, 3.f, nan_f};
+    const auto class_of = [](float v) {
+        return std::isnan(v) ? 0 : std::isinf(v) ? (v > 0 ? 1 : 2) : std::fabs(v) < FLT_MIN ? 3 : 4;
+    };
+    for (const char *text : {"exp:1:0:*", "logistic:1:0:*", "soft_relu:1:0:*", "swish:1:0:*", "mish:1:0:*"})
+        for (const float scale : {FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, 0.5f})
+            for (const cpu_isa isa : {cpu_isa::all, cpu_isa::avx2}) {
+                INFO(text << " scale " << scale << " isa cap " << static_cast<int>(isa));
+                const post_ops chain = parse_post_ops(text);
+                primitive_attr attr;
+                attr.set_post_ops(chain);
+                attr.set_max_cpu_isa(isa);
+                const memory::desc md({static_cast<int64_t>(xs.size())}, dt::f32, tag::x);
+                const eltwise_forward::primitive_desc pd(eltwise_forward::desc(
+                        prop_kind::forward_inference, algorithm::eltwise_linear, md, 1.f, 0.f), attr);
+                CHECK_THAT(pd.impl_name(), Catch::StartsWith("jit:"));
+                memory src(md), dst(md), params(memory::desc({3}, dt::f32, tag::x));
+                std::copy(xs.begin(), xs.end(), data(src));
+                float *p = data(params);
+                p[0] = 1.f; // alpha, beta as given (read only where runtime: the scale here)
+                p[1] = 0.f;
+                p[2] = scale;
+                eltwise_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst},
+                        {PRIM_ARG_ATTR_MULTIPLE_POST_OP(0) | PRIM_ARG_ATTR_POST_OP_PARAMS, params}});
+                const post_ops baked_chain = baked(chain, {{1.f, 0.f, scale}});
+                for (size_t i = 0; i < xs.size(); ++i) {
+                    const float want = impl::ref_apply_post_ops(baked_chain, xs[i], 0.f);
+                    INFO("x = " << xs[i] << ": got " << data(dst)[i] << ", reference " << want);
+                    CHECK(class_of(data(dst)[i]) == class_of(want));
+                }
+            }
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "attr/algorithm_table.hpp"
+#include "attr/float_text.hpp"
 #include "common/post_op_operands.hpp"
 #include "compare.hpp"
 #include "drivers.hpp"
@@ -27,11 +28,7 @@ namespace {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-std::string number(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string number(float v) { return prim::impl::float_text(v); }
 
 class eltwise_case : public problem_case {
 public:

@@ -66,8 +66,17 @@ struct norm_args {
     }
 };
 
+// benchdnn's --tag=SRC[:DST] arrives as --stag (parser.cpp): the source's layout, and the
+// destination's when given (else --dtag's).
+std::string src_tag_of(const settings &s) { return s.stag.substr(0, s.stag.find(':')); }
+std::string dst_tag_of(const settings &s) {
+    const size_t colon = s.stag.find(':');
+    return colon == std::string::npos ? s.dtag : s.stag.substr(colon + 1);
+}
+
 memory::desc src_desc_of(const memory::dims &dims, const settings &s) {
-    return s.stag == "any" ? plain_desc(dims) : make_desc(dims, s.stag, "--stag");
+    const std::string t = src_tag_of(s);
+    return t == "any" ? plain_desc(dims) : make_desc(dims, t, "--stag");
 }
 
 double bytes(double n, const norm_args &a, const prim::post_ops &po, const memory::dims &dims) {
@@ -137,7 +146,7 @@ public:
     bound_primitive create(const prim::primitive_attr &attr) const override {
         using prim::batch_normalization_forward;
         const memory::desc src_md = src_desc_of(dst_dims_, s_);
-        const memory::desc dst_md = make_desc(dst_dims_, s_.dtag, "--dtag");
+        const memory::desc dst_md = make_desc(dst_dims_, dst_tag_of(s_), "--dtag");
         const batch_normalization_forward::desc d(prim::prop_kind::forward_inference, src_md,
                                                   dst_md, p_.eps,
                                                   static_cast<prim::normalization_flags>(p_.flags));
@@ -198,7 +207,7 @@ public:
     bound_primitive create(const prim::primitive_attr &attr) const override {
         using prim::layer_normalization_forward;
         const memory::desc src_md = src_desc_of(dst_dims_, s_);
-        const memory::desc dst_md = make_desc(dst_dims_, s_.dtag, "--dtag");
+        const memory::desc dst_md = make_desc(dst_dims_, dst_tag_of(s_), "--dtag");
         const memory::dims stat_dims(dst_dims_.begin(), dst_dims_.end() - 1);
         const layer_normalization_forward::desc d(prim::prop_kind::forward_inference, src_md,
                                                   dst_md, memory::desc(), p_.eps,

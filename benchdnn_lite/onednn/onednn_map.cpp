@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "attr/float_text.hpp"
+
 namespace bdl {
 
 namespace {
@@ -19,11 +21,7 @@ onednn_op eltwise(const char *alg, float alpha = 0.f, float beta = 0.f, float sc
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-std::string number(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string number(float v) { return prim::impl::float_text(v); }
 
 } // namespace
 

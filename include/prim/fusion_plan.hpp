@@ -67,10 +67,10 @@ struct binary_op : fusion_op {};
 PRIM_API const char *fusion_op_kind_name(fusion_op::kind k);
 
 // The arguments of a plan's operators, set per operator and read by execute. Memory objects are
-// kept by reference (their buffers are read at execute, as a primitive reads its arguments);
-// what the plan derives from them (batch norm's per-channel factors, the activation parameters)
-// is computed again after any setter ran. After writing new values into a buffer already set,
-// call its setter again.
+// kept by reference and their buffers are read at every execute, as MIOpen reads its argument
+// pointers: new values written into a bias or statistics buffer already set are used by the
+// next execute without calling the setter again. (What the plan derives from them, batch norm's
+// per-channel factors, is computed again whenever a setter ran or those buffers' bytes changed.)
 class PRIM_API fusion_args {
 public:
     fusion_args();

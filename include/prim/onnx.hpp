@@ -8,7 +8,9 @@
 //    Softmax's axis, Conv's kernel_shape from the weights...), in the latest opset's form;
 //  - inputs that some opsets give as attributes and others as constant inputs are attributes:
 //    Clip "min"/"max" (f), Squeeze/Unsqueeze "axes" (ints), Reshape and Expand "shape" (ints); the node
-//    keeps only its data input;
+//    keeps only its data input. The exception: a Clip bound given as a graph input (not a
+//    constant) stays an input (the other one, when constant, is an attribute and its input ""),
+//    and the compiled model reads its value at every run;
 //  - auto_pad SAME_UPPER/SAME_LOWER/VALID becomes explicit "pads" (auto_pad "NOTSET") when the
 //    input's spatial dims are known, and is kept as given otherwise;
 //  - legacy attributes without effect on inference (consumed_inputs, is_test, momentum, Gemm's

@@ -8,6 +8,7 @@
 // the tails).
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
+#include "attr/float_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -234,11 +235,7 @@ bool in_bounded_range(float v) {
     return v == 0.f || (m >= 0x1p-32f && m <= 0x1p32f);
 }
 
-std::string value_text(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-    return buf;
-}
+std::string value_text(float v) { return float_text(v); }
 
 } // namespace
 

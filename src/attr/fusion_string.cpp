@@ -24,6 +24,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "attr/binary_table.hpp"
+#include "attr/float_text.hpp"
 #include "attr/operand_policy.hpp"
 #include "prim/error.hpp"
 
@@ -244,7 +245,7 @@ void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
 }
 
 // Splits a chain into post-ops at '+', except where '+' is a sign that NUMBER allows: right after
-// ':' ("relu:+1") or right after the exponent mark of a number ("1e+38", which "%.9g" prints).
+// ':' ("relu:+1") or right after the exponent mark of a number ("1e+38", as numbers print).
 std::vector<span> split_post_ops(const std::string &whole, span s) {
     std::vector<span> pieces;
     size_t begin = s.begin;
@@ -283,14 +284,11 @@ bool same_bits(float a, float b) {
     return ua == ub;
 }
 
-// "%.9g" in the "C" locale: 9 significant digits are enough for any float to read back exactly.
-// A runtime parameter prints as '*'.
+// The shortest text that reads back to v (attr/float_text.hpp); a runtime parameter prints as
+// '*'.
 std::string format_number(float v) {
     if (is_runtime_f32(v)) return "*";
-    char buf[48];
-    const std::to_chars_result r =
-            std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);
-    return std::string(buf, r.ptr);
+    return impl::float_text(v);
 }
 
 } // namespace

@@ -137,9 +137,10 @@ memory::desc::desc(const dims &d, data_type dt, const std::string &pattern) {
         const int dim_idx = pattern[end] - 'a';
         // A dim may have several inner blocks (oneDNN's VNNI weights, "AB16b64a4b": 16 then 4
         // along b); its block is their product.
-        if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx]
-                || __builtin_mul_overflow(blk[dim_idx], size, &blk[dim_idx]) || blk[dim_idx] > max_elements)
+        if (size < 1 || dim_idx < 0 || dim_idx >= n || !blocked[dim_idx])
             invalid(where() + "bad inner block");
+        if (__builtin_mul_overflow(blk[dim_idx], size, &blk[dim_idx]))
+            invalid(where() + "too large (the inner blocks of one dim overflow 64 bits)");
         inner_idx_.push_back(dim_idx);
         inner_blk_.push_back(size);
         pos = end + 1;

@@ -88,6 +88,15 @@ struct compiled_model::state {
         return std::make_shared<plan>(std::move(b.result));
     }
 
+    // "the model's inputs are 'x' (2x3), 'mask' (-1x8)": for the messages about run()'s inputs.
+    std::string input_names() const {
+        if (m.inputs.empty()) return "the model has no inputs";
+        std::string s = m.inputs.size() == 1 ? "the model's input is " : "the model's inputs are ";
+        for (size_t i = 0; i < m.inputs.size(); ++i)
+            s += (i ? ", '" : "'") + m.inputs[i].name + "' (" + dims_text(m.inputs[i].dims) + ")";
+        return s;
+    }
+
     // The inputs' dims with -1 replaced by options::batch (dim 0) or by given (when not null).
     std::map<std::string, memory::dims> resolve(const std::map<std::string, tensor> *given,
                                                 bool &complete) const {
@@ -99,20 +108,21 @@ struct compiled_model::state {
             if (given) {
                 auto it = given->find(in.name);
                 if (it == given->end())
-                    throw error(status::invalid_arguments, "graph: missing input " + in.name);
+                    throw error(status::invalid_arguments, "graph: missing input '" + in.name + "'; "
+                                                                   + input_names());
                 t = &it->second;
                 if (t->dims.size() != d.size())
-                    throw error(status::invalid_arguments, "graph: input " + in.name + " has dims " +
+                    throw error(status::invalid_arguments, "graph: input '" + in.name + "' has dims " +
                                                                dims_text(t->dims) + ", the model declares " + dims_text(d));
                 if (static_cast<int64_t>(t->data.size()) != product(t->dims))
-                    throw error(status::invalid_arguments, "graph: input " + in.name + " holds " +
+                    throw error(status::invalid_arguments, "graph: input '" + in.name + "' holds " +
                                                                std::to_string(t->data.size()) + " values for dims " + dims_text(t->dims));
             }
             for (size_t k = 0; k < d.size(); ++k) {
                 if (d[k] == -1 && k == 0 && opt.batch > 0) d[k] = opt.batch;
                 if (t && d[k] == -1) d[k] = t->dims[k];
                 if (t && d[k] != t->dims[k])
-                    throw error(status::invalid_arguments, "graph: input " + in.name + " has dims " +
+                    throw error(status::invalid_arguments, "graph: input '" + in.name + "' has dims " +
                                                                dims_text(t->dims) + ", the model declares " + dims_text(in.dims) +
                                                                (opt.batch > 0 ? " with batch " + std::to_string(opt.batch) : ""));
                 if (d[k] == -1) complete = false;
@@ -143,7 +153,12 @@ std::map<std::string, tensor> compiled_model::run(const std::map<std::string, te
     for (const auto &kv : inputs) {
         bool known = false;
         for (const auto &in : s_->m.inputs) known = known || in.name == kv.first;
-        if (!known) throw error(status::invalid_arguments, "graph: " + kv.first + " is not an input of the model");
+        if (known) continue;
+        const std::string what = s_->m.initializers.count(kv.first)
+                ? " is an initializer of the model, not an input"
+                : " is not an input of the model";
+        throw error(status::invalid_arguments, "graph: '" + kv.first + "'" + what + "; "
+                                                       + s_->input_names());
     }
     bool complete = false;
     auto dims = s_->resolve(&inputs, complete);

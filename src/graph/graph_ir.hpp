@@ -19,10 +19,16 @@ std::string node_prefix(const node &n);
 [[noreturn]] void fail(const node &n, const std::string &problem,
                        status st = status::invalid_arguments);
 
-// One eltwise function: what an activation op computes.
+// One eltwise function: what an activation op computes. A parameter whose tensor is named
+// (Clip's min or max given as a graph input) is read from that one-value tensor at every run: a
+// runtime post-op parameter (PRIM_RUNTIME_F32_VAL), its value left in alpha or beta unused.
 struct eltwise_fn {
+    eltwise_fn() = default;
+    eltwise_fn(algorithm a, float al, float be) : alg(a), alpha(al), beta(be) {}
     algorithm alg = algorithm::undef;
     float alpha = 0.f, beta = 0.f;
+    std::string alpha_input, beta_input;
+    bool has_runtime_params() const { return !alpha_input.empty() || !beta_input.empty(); }
 };
 
 // An entry fused after the op's own computation, in order.

@@ -22,18 +22,37 @@ float scalar_input(const model &m, const node &n, size_t i, const char *what) {
     return t.data[0];
 }
 
-// Clip's bounds: attributes before opset 11, optional constant inputs after. The ONNX front end
-// gives them as attributes at every opset (prim/onnx.hpp).
-void clip_bounds(const model &m, const node &n, float &lo, float &hi) {
-    const float inf = std::numeric_limits<float>::infinity();
-    if (m.opset < 11 || has_attr(n, "min") || has_attr(n, "max")) {
-        lo = attr_float(n, "min", -inf);
-        hi = attr_float(n, "max", inf);
+bool is_model_input(const model &m, const std::string &t) {
+    for (const auto &v : m.inputs)
+        if (v.name == t) return true;
+    return false;
+}
+
+// One of Clip's bounds: input k when given (opset 11 on; the ONNX front end turns a constant
+// one into the attribute), else the attribute `name`, else `absent`. An initializer input is a
+// constant; a graph input is read at every run (the name goes to `input`).
+void clip_bound(const model &m, const node &n, size_t k, const char *name, float absent,
+                float &value, std::string &input) {
+    value = attr_float(n, name, absent);
+    if (!has_input(n, k)) return;
+    const std::string &t = n.inputs[k];
+    if (m.initializers.count(t)) {
+        value = scalar_input(m, n, k, name);
+    } else if (is_model_input(m, t)) {
+        input = t;
     } else {
-        lo = has_input(n, 1) ? scalar_input(m, n, 1, "min") : -inf;
-        hi = has_input(n, 2) ? scalar_input(m, n, 2, "max") : inf;
+        fail(n, std::string("input '") + name + "' (tensor '" + t + "') must be a constant or a "
+                "graph input, not another node's output", status::unimplemented);
     }
-    if (std::isnan(lo) || std::isnan(hi)) fail(n, "min and max must not be NaN");
+}
+
+// Clip's bounds: attributes before opset 11, optional inputs after (the front end gives
+// constant ones as attributes at every opset, prim/onnx.hpp).
+void clip_bounds(const model &m, const node &n, eltwise_fn &fn) {
+    const float inf = std::numeric_limits<float>::infinity();
+    clip_bound(m, n, 1, "min", -inf, fn.alpha, fn.alpha_input);
+    clip_bound(m, n, 2, "max", inf, fn.beta, fn.beta_input);
+    if (std::isnan(fn.alpha) || std::isnan(fn.beta)) fail(n, "min and max must not be NaN");
 }
 
 } // namespace
@@ -56,8 +75,8 @@ bool activation_of(const model &m, const op &o, eltwise_fn &fn) {
     else if (t == "Abs") fn = {algorithm::eltwise_abs, 0.f, 0.f};
     else if (t == "Softplus") fn = {algorithm::eltwise_soft_relu, 1.f, 0.f};
     else if (t == "Clip") {
-        fn.alg = algorithm::eltwise_clip;
-        clip_bounds(m, n, fn.alpha, fn.beta);
+        fn = {algorithm::eltwise_clip, 0.f, 0.f};
+        clip_bounds(m, n, fn);
     } else if (t == "Pow") {
         // One value of rank 0 or 1: the result keeps X's dims (a 1x1 exponent could raise the rank).
         auto it = m.initializers.find(n.inputs[1]);
@@ -89,11 +108,32 @@ std::vector<memory::dims> same_dims(const model &, const node &, const std::vect
     return {in[0]};
 }
 
+// Clip's bounds hold one value each (a graph input's dims are known only here).
+std::vector<memory::dims> clip_dims(const model &, const node &n, const std::vector<memory::dims> &in) {
+    const char *names[] = {"", "min", "max"};
+    for (size_t k = 1; k < in.size() && k < 3; ++k)
+        if (has_input(n, k) && product(in[k]) != 1)
+            fail(n, std::string("input '") + names[k] + "' must hold one value, not "
+                            + std::to_string(product(in[k])) + " (dims " + dims_text(in[k]) + ")");
+    return {in[0]};
+}
+
 void lower_activation(plan_builder &b, const op &o) {
     eltwise_fn fn;
     activation_of(*b.g.m, o, fn);
     const memory::dims &out = b.g.dims_of(o.outputs[0]);
-    lowered_chain c = lower_chain(b, o, out, post_ops(), nullptr);
+    // An eltwise primitive's own alpha and beta are fixed at creation: with a runtime parameter,
+    // the primitive is the identity (clip to +-inf, exact and NaN-preserving) and the function
+    // the first entry of its chain, where parameters may come at execute.
+    op host = o;
+    if (fn.has_runtime_params()) {
+        post_entry e;
+        e.fn = fn;
+        host.post.insert(host.post.begin(), e);
+        const float inf = std::numeric_limits<float>::infinity();
+        fn = {algorithm::eltwise_clip, -inf, inf};
+    }
+    lowered_chain c = lower_chain(b, host, out, post_ops(), nullptr);
     memory src = b.get(o.inputs[0]);
     const bool constant = b.all_constant(o);
     memory dst = host_destination(b, c, src.get_desc(), constant);
@@ -187,7 +227,7 @@ std::vector<op_def> eltwise_ops() {
     for (const char *t : {"Relu", "LeakyRelu", "Elu", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish",
                           "Sqrt", "Exp", "Log", "Abs", "Softplus"})
         v.push_back({t, 1, 1, 1, check_activation, same_dims, lower_activation});
-    v.push_back({"Clip", 1, 3, 1, check_activation, same_dims, lower_activation});
+    v.push_back({"Clip", 1, 3, 1, check_activation, clip_dims, lower_activation});
     v.push_back({"Pow", 2, 2, 1, check_activation, infer_pow, lower_pow});
     v.push_back({"Eltwise", 1, 1, 1, check_internal, same_dims, lower_activation});
     v.push_back({"Erf", 1, 1, 1, check_erf, same_dims, lower_erf});

@@ -304,7 +304,13 @@ void lower_matmul(plan_builder &b, const op &o) {
         const post_ops::entry &e = c.po.entries()[i];
         if (e.kind == post_ops::kind::eltwise) po.append_eltwise(e.alg, e.alpha, e.beta, e.scale);
         else if (e.kind == post_ops::kind::sum) po.append_sum(e.scale);
-        if (e.kind != post_ops::kind::binary) continue;
+        if (e.kind != post_ops::kind::binary) {
+            // Runtime parameters (a Clip bound from a graph input): the same memory every batch.
+            const int key = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_ATTR_POST_OP_PARAMS;
+            const auto it = c.args.find(key);
+            if (it != c.args.end()) walk.push_back({key, it->second, it->second.get_desc(), {}});
+            continue;
+        }
         const memory::desc &fd = operands[i].get_desc();
         const memory::dims &d = fd.get_dims();
         const int64_t lead_rows = product(d) / d.back();

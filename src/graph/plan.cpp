@@ -218,6 +218,7 @@ bool plan_builder::all_constant(const op &o) const {
         if (!i.empty() && !is_constant(i)) return false;
     for (const auto &e : o.post) {
         if (!e.operand.empty() && !is_constant(e.operand)) return false;
+        if (e.fn.has_runtime_params()) return false; // read from graph inputs at every run
         if (e.bn)
             for (size_t i = 1; i < e.bn->inputs.size(); ++i)
                 if (!is_constant(e.bn->inputs[i])) return false;

@@ -45,6 +45,31 @@ void bn_coefficients(const float *scale, const float *shift, const float *mean, 
     }
 }
 
+// An eltwise entry with a parameter read at every run (Clip's bound as a graph input): the
+// chain holds PRIM_RUNTIME_F32_VAL there, and a step before the host's copies the one-value
+// tensors into the entry's parameters argument (alpha, beta, scale).
+void append_runtime_eltwise(plan_builder &b, lowered_chain &c, const eltwise_fn &fn) {
+    const memory params = b.alloc(plan_builder::plain_desc({3}));
+    const memory alpha_src = fn.alpha_input.empty() ? memory() : b.plain(fn.alpha_input);
+    const memory beta_src = fn.beta_input.empty() ? memory() : b.plain(fn.beta_input);
+    std::vector<memory> uses {params};
+    std::string from;
+    for (const memory *m : {&alpha_src, &beta_src})
+        if (!m->is_empty()) uses.push_back(*m);
+    for (const std::string *t : {&fn.alpha_input, &fn.beta_input})
+        if (!t->empty()) from += (from.empty() ? "" : ", ") + *t;
+    const float alpha = fn.alpha, beta = fn.beta;
+    b.step(std::string(algorithm_name(fn.alg)) + " parameters from " + from, [=] {
+        float *p = static_cast<float *>(params.get_data_handle());
+        p[0] = alpha_src.is_empty() ? alpha : *static_cast<const float *>(alpha_src.get_data_handle());
+        p[1] = beta_src.is_empty() ? beta : *static_cast<const float *>(beta_src.get_data_handle());
+        p[2] = 1.f;
+    }, false, uses);
+    c.args[PRIM_ARG_ATTR_MULTIPLE_POST_OP(c.po.len()) | PRIM_ARG_ATTR_POST_OP_PARAMS] = params;
+    c.po.append_eltwise(fn.alg, fn.alpha_input.empty() ? fn.alpha : PRIM_RUNTIME_F32_VAL,
+                        fn.beta_input.empty() ? fn.beta : PRIM_RUNTIME_F32_VAL);
+}
+
 } // namespace
 
 lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out, const post_ops &base,
@@ -66,7 +91,10 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
         switch (e.k) {
         case post_entry::kind::eltwise:
             folding = false;
-            c.po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+            if (e.fn.has_runtime_params())
+                append_runtime_eltwise(b, c, e.fn);
+            else
+                c.po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
             break;
         case post_entry::kind::sum:
             folding = false;

@@ -52,7 +52,7 @@ const needs constant_with_nan = {1, 0, 1}; // const_keep_nan
 
 // The rows' common answers.
 template <int vecs_avx2, int vecs_avx512, int masks_avx512>
-needs fixed(float, float) {
+needs fixed(float, float, bool) {
     return {vecs_avx2, vecs_avx512, masks_avx512};
 }
 bool yes(float, float) { return true; }
@@ -70,7 +70,7 @@ template <cpu_isa isa>
 struct eltwise_emitter<isa>::row {
     algorithm alg;
     void (*emit)(eltwise_emitter &e, const Vmm &v);
-    needs (*needs_of)(float alpha, float beta);
+    needs (*needs_of)(float alpha, float beta, bool tiny); // tiny: keeps_tiny(the entry's scale)
     bool (*long_sequence)(float alpha, float beta);
     bool (*takes_runtime_params)(float alpha, float beta);
 };
@@ -80,7 +80,7 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
     using E = eltwise_emitter;
     static const row rows[] = {
         {alg::eltwise_relu, [](E &e, const Vmm &v) { e.relu(v); },
-         [](float alpha, float) { return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1}; }, no, yes},
+         [](float alpha, float, bool) { return alpha == 0.f ? needs{1, 1, 0} : needs{2, 0, 1}; }, no, yes},
         {alg::eltwise_tanh, [](E &e, const Vmm &v) { e.tanh_core(v, e.t(0), e.t(1), e.in_); },
          fixed<2, 2, 0>, yes, yes},
         {alg::eltwise_elu, [](E &e, const Vmm &v) { e.elu_like(v, 1.f, e.alpha_, 1.f); },
@@ -90,7 +90,7 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
          fixed<0, 0, 0>, no, yes},
         {alg::eltwise_sqrt, [](E &e, const Vmm &v) { e.h_.vsqrtps(v, v); }, fixed<0, 0, 0>, no, yes},
         {alg::eltwise_linear, [](E &e, const Vmm &v) { e.linear(v); },
-         [](float alpha, float beta) {
+         [](float alpha, float beta, bool) {
              if (alpha == 0.f) return constant_with_nan;
              if (std::isinf(alpha)) return needs{1, 0, 1}; // infinite_slope
              return (alpha == 1.f || beta == 0.f) ? needs{0, 0, 0} : needs{1, 1, 0};
@@ -102,26 +102,40 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
         {alg::eltwise_soft_relu,
          [](E &e, const Vmm &v) { e.softplus_core(v, e.alpha_, e.t(0), e.t(1), e.t(2), e.in_); },
          fixed<3, 3, 1>, yes, no},
-        {alg::eltwise_logistic, [](E &e, const Vmm &v) { e.logistic_core(v, e.t(0), e.t(1), e.in_); },
-         fixed<2, 2, 1>, yes, yes},
+        // Keeping tiny results (keeps_tiny), logistic selects between two forms by the
+        // argument's sign, which takes a vector on AVX2 and an opmask on AVX-512.
+        {alg::eltwise_logistic,
+         [](E &e, const Vmm &v) {
+             if (!e.tiny_) return e.logistic_core(v, e.t(0), e.t(1), e.in_);
+             const int sign = is_avx512 ? e.mask_k(1) : e.aux_.at(2);
+             if constexpr (is_avx512)
+                 e.cmp(sign, v, e.c(0.f), lt_oq);
+             else
+                 e.h_.vmovaps(e.t(2), v);
+             e.logistic_keeping_tiny(v, e.t(0), e.t(1), sign, e.in_.max_abs());
+         },
+         [](float, float, bool tiny) { return tiny ? needs{3, 2, 2} : needs{2, 2, 1}; }, yes, yes},
         {alg::eltwise_exp,
-         [](E &e, const Vmm &v) { e.exp_core(v, e.t(0), e.t(1), true, {nullptr, -87.f, e.in_}); },
+         [](E &e, const Vmm &v) { e.exp_core(v, e.t(0), e.t(1), true, {nullptr, e.exp_floor(), e.in_}); },
          fixed<2, 2, 1>, yes, yes},
         {alg::eltwise_log, [](E &e, const Vmm &v) { e.log_core(v, 0); }, fixed<4, 3, 2>, yes, yes},
         {alg::eltwise_gelu_tanh, [](E &e, const Vmm &v) { e.gelu_tanh(v); }, fixed<4, 4, 1>, yes, yes},
         {alg::eltwise_gelu_erf, [](E &e, const Vmm &v) { e.gelu_erf(v); }, fixed<4, 4, 1>, yes, yes},
         {alg::eltwise_swish, [](E &e, const Vmm &v) { e.swish(v); },
-         [](float alpha, float) { return alpha == 0.f ? needs{0, 0, 0} : needs{3, 3, 1}; },
+         [](float alpha, float, bool tiny) {
+             if (alpha == 0.f) return needs{0, 0, 0};
+             return tiny ? needs{4, 3, 2} : needs{3, 3, 1};
+         },
          [](float alpha, float) { return alpha != 0.f; }, no},
         // With a constant alpha of 0 hardsigmoid and hardswish are a constant made from beta.
         {alg::eltwise_hardsigmoid, [](E &e, const Vmm &v) { e.hardsigmoid(v); },
-         [](float alpha, float) {
+         [](float alpha, float, bool) {
              if (alpha == 0.f) return constant_with_nan;
              return std::isinf(alpha) ? needs{1, 1, 1} : needs{1, 1, 0};
          },
          no, [](float alpha, float) { return alpha != 0.f; }},
         {alg::eltwise_hardswish, [](E &e, const Vmm &v) { e.hardswish(v); },
-         [](float alpha, float beta) {
+         [](float alpha, float beta, bool) {
              if (alpha == 0.f) return clamp01(beta) == 0.f ? constant_with_nan : needs{0, 0, 0};
              return needs{2, 2, 1};
          },
@@ -129,7 +143,7 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
         {alg::eltwise_mish, [](E &e, const Vmm &v) { e.mish(v); }, fixed<3, 3, 1>, yes, yes},
         // pow takes a runtime alpha (a product) and beta (its own general code, pow_runtime_beta).
         {alg::eltwise_pow, [](E &e, const Vmm &v) { e.pow(v); },
-         [](float alpha, float beta) {
+         [](float alpha, float beta, bool) {
              if (impl::is_runtime_param(beta)) return needs{5, 4, 2}; // pow_runtime_beta
              if (beta == 0.f || (alpha == 0.f && is_integer(beta) && beta > 0.f))
                  return constant_with_nan;
@@ -143,14 +157,14 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
         {alg::eltwise_round, [](E &e, const Vmm &v) { e.round_nearest_even(v, v); }, fixed<0, 0, 0>,
          no, yes},
         {alg::eltwise_celu, [](E &e, const Vmm &v) { e.elu_like(v, e.alpha_, e.alpha_, 1.f); },
-         [](float alpha, float) { return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1}; },
+         [](float alpha, float, bool) { return is_power_of_two(alpha) ? needs{3, 3, 1} : needs{4, 4, 1}; },
          yes, no},
         {alg::eltwise_selu,
          [](E &e, const Vmm &v) {
              if (e.beta_ == 0.f) return e.const_keep_nan(v, 0.f, 0);
              e.elu_like(v, 1.f, static_cast<float>(static_cast<double>(e.alpha_) * e.beta_), e.beta_);
          },
-         [](float, float beta) { return beta == 0.f ? constant_with_nan : needs{3, 3, 1}; }, yes, no},
+         [](float, float beta, bool) { return beta == 0.f ? constant_with_nan : needs{3, 3, 1}; }, yes, no},
         {alg::eltwise_softsign, [](E &e, const Vmm &v) { e.softsign(v); }, fixed<1, 1, 0>, no, yes},
         {alg::eltwise_shrink, [](E &e, const Vmm &v) { e.shrink(v); }, fixed<3, 1, 1>, no, yes},
         {alg::eltwise_thresholded_relu, [](E &e, const Vmm &v) { e.thresholded_relu(v); },
@@ -162,7 +176,7 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
              e.tanh_core(v, e.t(0), e.t(1), e.in_.times(e.beta_));
              if (e.alpha_ != 1.f) e.h_.vmulps(v, v, e.c(e.alpha_));
          },
-         [](float, float beta) { return beta == 0.f ? constant_with_nan : needs{2, 2, 0}; }, yes, yes},
+         [](float, float beta, bool) { return beta == 0.f ? constant_with_nan : needs{2, 2, 0}; }, yes, yes},
         {alg::eltwise_softplus,
          [](E &e, const Vmm &v) { e.softplus_core(v, e.alpha_, e.t(0), e.t(1), e.t(2), e.in_); },
          fixed<3, 3, 1>, yes, no},
@@ -176,7 +190,7 @@ const typename eltwise_emitter<isa>::row *eltwise_emitter<isa>::find_row(algorit
              if (e.alpha_ * e.beta_ != 1.f)
                  e.h_.vmulps(v, v, e.c(static_cast<float>(static_cast<double>(e.alpha_) * e.beta_)));
          },
-         [](float alpha, float beta) {
+         [](float alpha, float beta, bool) {
              return (alpha == 0.f || beta == 0.f) ? constant_with_nan : needs{3, 3, 1};
          },
          yes, no},
@@ -212,18 +226,18 @@ bool eltwise_emitter<isa>::is_long_sequence(algorithm a, float alpha, float beta
 }
 
 template <cpu_isa isa>
-int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta) {
+int eltwise_emitter<isa>::aux_vecs_count(algorithm a, float alpha, float beta, float scale) {
     const row *r = find_row(a);
     if (!r) throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
-    const needs n = r->needs_of(alpha, beta);
+    const needs n = r->needs_of(alpha, beta, keeps_tiny(scale));
     return is_avx512 ? n.vecs_avx512 : n.vecs_avx2;
 }
 
 template <cpu_isa isa>
-int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta) {
+int eltwise_emitter<isa>::aux_opmasks_count(algorithm a, float alpha, float beta, float scale) {
     const row *r = find_row(a);
     if (!r) throw error(status::unimplemented, "jit eltwise: unsupported algorithm");
-    return is_avx512 ? r->needs_of(alpha, beta).masks_avx512 : 0;
+    return is_avx512 ? r->needs_of(alpha, beta, keeps_tiny(scale)).masks_avx512 : 0;
 }
 
 // ---- per-ISA helpers -------------------------------------------------------------------------
@@ -522,6 +536,18 @@ void eltwise_emitter<isa>::gelu_erf(const Vmm &v) {
 }
 
 template <cpu_isa isa>
+void eltwise_emitter<isa>::logistic_keeping_tiny(const Vmm &v, const Vmm &a0, const Vmm &a1,
+                                                 int sign, double u_max_abs) {
+    h_.vorps(v, v, cb(sign_bit));               // -|u|
+    exp_core(v, a0, a1, true, {nullptr, exp_floor(), {-u_max_abs, 0.0}}); // E, denormals kept
+    h_.vaddps(a0, v, c(1.f));                   // 1 + E
+    h_.vdivps(a1, v, a0);                       // E / (1 + E): u < 0
+    set_const(v, 1.f);
+    h_.vdivps(v, v, a0);                        // 1 / (1 + E): u >= 0 (and NaN)
+    blend(v, a1, sign);
+}
+
+template <cpu_isa isa>
 void eltwise_emitter<isa>::swish(const Vmm &v) {
     // x / (1 + e^(-alpha x)); where logistic -> 0, clamp x to +-FLT_MAX so that x * 0 = 0.
     if (alpha_ == 0.f) return (void)h_.vmulps(v, v, c(0.5f));
@@ -530,6 +556,21 @@ void eltwise_emitter<isa>::swish(const Vmm &v) {
         max_keep_nan(v, t(0), -FLT_MAX);
     else if (alpha_ < 0.f && in_.may_be_above(FLT_MAX))
         min_keep_nan(v, t(0), FLT_MAX);
+    if (tiny_) {
+        // x * logistic(alpha x), its tail down to the denormals (x / (1 + e^(-alpha x)) is 0
+        // once the exponential overflows, at alpha x < -88.7, where x e^(alpha x) is still
+        // normal).
+        const int sign = is_avx512 ? mask_k(1) : aux_.at(3);
+        h_.vmulps(t(0), v, c(alpha_));
+        if constexpr (is_avx512)
+            cmp(sign, t(0), c(0.f), lt_oq);
+        else
+            h_.vmovaps(t(3), t(0));
+        logistic_keeping_tiny(t(0), t(1), t(2), sign,
+                              in_.max_abs() * std::fabs(static_cast<double>(alpha_)));
+        h_.vmulps(v, v, t(0));
+        return;
+    }
     if (alpha_ == 1.f)
         h_.vxorps(t(0), v, cb(sign_bit));       // -x exactly, off the multipliers
     else
@@ -544,7 +585,7 @@ void eltwise_emitter<isa>::mish(const Vmm &v) {
     // tanh(log(1 + E)) = n / (n + 2), n = E (E + 2), E = e^x: relative accuracy kept for x < 0.
     if (in_.may_be_below(-FLT_MAX)) max_keep_nan(v, t(0), -FLT_MAX);
     h_.vminps(t(0), v, c(30.f));              // n / (n + 2) is 1 in f32 from here on
-    exp_core(t(0), t(1), t(2), false, {nullptr, -87.f, {std::fmin(in_.lo, 30.0), 30.0}});
+    exp_core(t(0), t(1), t(2), false, {nullptr, exp_floor(), {std::fmin(in_.lo, 30.0), 30.0}});
     h_.vaddps(t(1), t(0), c(2.f));
     h_.vmulps(t(0), t(0), t(1));
     h_.vaddps(t(1), t(0), c(2.f));
@@ -587,12 +628,20 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
         // Left-to-right binary powering: square, and multiply by x for each set bit. alpha
         // joins the last product (alpha / x^-beta for a negative beta), not the result, so
         // that alpha x^beta does not overflow where only x^beta would (pow:0.5:2 of 2e19).
+        // With tiny results kept (keeps_tiny), a negative power is (1 / x)^k instead: alpha /
+        // x^k is 0 once x^k overflows, where (1 / x)^k is still a denormal (x^-2 of 1e20).
+        const bool reciprocal_first = tiny_ && beta_ < 0.f;
+        if (reciprocal_first) {
+            set_const(t(0), 1.f);
+            h_.vdivps(v, t(0), v);                      // 1 / (+-0) = +-inf, as C's pole
+        }
+        const bool positive = beta_ > 0.f || reciprocal_first;
         const int k = static_cast<int>(std::fabs(beta_));
         int top = 0;
         while ((k >> (top + 1)) != 0) ++top;
         if (top > 0) h_.vmovaps(t(0), v);
         for (int bit = top - 1; bit >= 0; --bit) {
-            const bool last = alpha_ != 1.f && beta_ > 0.f && bit == 0, times_x = (k >> bit) & 1;
+            const bool last = alpha_ != 1.f && positive && bit == 0, times_x = (k >> bit) & 1;
             if (last && !times_x) {
                 h_.vmulps(t(0), v, c(alpha_));
                 h_.vmulps(v, v, t(0));                  // (alpha v) v
@@ -602,11 +651,11 @@ void eltwise_emitter<isa>::pow(const Vmm &v) {
             if (last) h_.vmulps(v, v, c(alpha_));      // (alpha v^2) x
             if (times_x) h_.vmulps(v, v, t(0));
         }
-        if (beta_ < 0.f) {
+        if (!positive) {
             set_const(t(0), alpha_);
             h_.vdivps(v, t(0), v); // alpha / (+-0) = +-inf, as C
         }
-        if (top > 0 || beta_ < 0.f) return;
+        if (top > 0 || !positive) return;
     } else if (std::fabs(beta_) == 0.5f) {
         neg_inf_to_pos_inf();
         h_.vsqrtps(v, v);          // sqrt(-0) = -0 where pow gives +0: equal values
@@ -645,7 +694,7 @@ void eltwise_emitter<isa>::exp_of_beta_log(const Vmm &v) {
     h_.vmovaps(v, t(0));
     h_.vminps(y_lo, y_lo, c(1e-5f)); // |y_lo| <= ulp(89) where it matters; finite
     h_.vmaxps(y_lo, y_lo, c(-1e-5f));
-    exp_core(v, t(0), y_lo, true, {&y_lo, -87.f, {}});
+    exp_core(v, t(0), y_lo, true, {&y_lo, exp_floor(), {}});
 }
 
 template <cpu_isa isa>

@@ -10,6 +10,7 @@
 // is a long sequence and whether it takes runtime parameters. Its other facts are its row of
 // src/attr/algorithm_table.cpp.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -40,16 +41,25 @@ public:
 
     // in: what is known of the values compute() will get (value_range.hpp); a range lets the
     // code leave out clamps and flushes that no value of it triggers, with the same results.
-    eltwise_emitter(jit_generator &host, algorithm alg, float alpha, float beta, value_range in = {})
-        : h_(host), alg_(alg), alpha_(alpha), beta_(beta), in_(in) {}
+    // scale: the entry's scale, which the injector applies after compute(); see keeps_tiny.
+    eltwise_emitter(jit_generator &host, algorithm alg, float alpha, float beta, value_range in = {},
+                    float scale = 1.f)
+        : h_(host), alg_(alg), alpha_(alpha), beta_(beta), in_(in), tiny_(keeps_tiny(scale)) {}
+
+    // Whether results below FLT_MIN must be kept as denormals rather than flushed to 0 (which
+    // the exp-based algorithms do to make no denormal): when the scale may lift them back into
+    // the normal range or to an infinity, |scale| > 1 or a runtime scale (a NaN payload). The
+    // reference rounds f to f32, denormal included, before the scale (issue 30: x = -88 with
+    // scale FLT_MAX gave 0 where the reference gives 2.06, NaN where it gives inf).
+    static bool keeps_tiny(float scale) { return !(std::fabs(scale) <= 1.f); }
 
     static bool is_supported(algorithm alg);
     // Whether the code can read alpha and beta, where runtime parameters (their slots'
     // NaNs, attr/runtime_params.hpp), from the table as they come: true unless the algorithm
     // computes other constants from them or picks its code by their values.
     static bool takes_runtime_params(algorithm alg, float alpha, float beta);
-    static int aux_vecs_count(algorithm alg, float alpha, float beta);
-    static int aux_opmasks_count(algorithm alg, float alpha, float beta);
+    static int aux_vecs_count(algorithm alg, float alpha, float beta, float scale = 1.f);
+    static int aux_opmasks_count(algorithm alg, float alpha, float beta, float scale = 1.f);
     // Whether one vector's code is a long dependent sequence (an exp, log, tanh or general pow
     // core: 15 to 50 instructions), which runs faster interleaved with another vector's.
     static bool is_long_sequence(algorithm alg, float alpha, float beta);
@@ -114,6 +124,15 @@ private:
     void gelu_tanh(const Vmm &v);
     void gelu_erf(const Vmm &v);
     void swish(const Vmm &v);
+    // The tail-accurate logistic of the tiny-results mode (keeps_tiny): v = u < 0 ? E / (1 + E)
+    // : 1 / (1 + E) with E = e^-|u| down to the denormals (1 / (1 + e^-u) is 0 once e^-u
+    // overflows). u in v, |u| <= u_max_abs; sign: the mask id holding u's sign (AVX2: a spare
+    // vector with u, AVX-512: an opmask set where u < 0). Uses a0, a1 and mask_k(0).
+    void logistic_keeping_tiny(const Vmm &v, const Vmm &a0, const Vmm &a1, int sign,
+                               double u_max_abs);
+    // The floor of exp's argument: -87 flushes results below e^-87 (1.65e-38) to 0; with tiny
+    // results kept, -105, below which e^v rounds to 0 in f32 anyway.
+    float exp_floor() const { return tiny_ ? -105.f : -87.f; }
     void mish(const Vmm &v);
     void pow(const Vmm &v);
     // pow with beta read from the table at run time (a runtime parameter).
@@ -125,7 +144,8 @@ private:
     // What exp_core knows of its argument besides its value in v.
     struct exp_arg {
         const Vmm *lo = nullptr;   // optional exact low part (|lo| tiny; may be exp_core's p)
-        float flush_below = -87.f; // results below e^flush_below are 0 (-87: under 1.65e-38)
+        float flush_below = -87.f; // results below e^flush_below are 0 (-87: under 1.65e-38;
+                                   // at most -104: every nonzero result is kept, denormals too)
         value_range range;         // the values v may hold: a clamp or flush none of them
                                    // reaches is left out
     };
@@ -171,6 +191,7 @@ private:
     algorithm alg_;
     float alpha_, beta_;
     value_range in_;
+    bool tiny_ = false; // keeps_tiny(the entry's scale)
     std::vector<int> aux_, opmasks_;
     Xbyak::Reg64 table_;
 };

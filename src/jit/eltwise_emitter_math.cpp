@@ -67,6 +67,8 @@ void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v, float flush_below)
 template <cpu_isa isa>
 void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm &n,
                                          float flush_below, bool flush, bool may_overflow) {
+    // A floor below e^-87 keeps the results between it and FLT_MIN: denormals (keeps_tiny).
+    const bool denormals = flush_below < -87.5f;
     if constexpr (is_avx512) {
         // dst = p * 2^n (inf past the top), 0 in the lanes flush_tiny_exp_begin() did not mark.
         // (Adding n to p's exponent field instead, as AVX2 does below, measured no faster on
@@ -77,7 +79,7 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
             h_.vscalefps(dst, p, n);
     } else {
         h_.vcvtps2dq(n, n);                     // exact: n is an integer
-        if (!may_overflow) {
+        if (!may_overflow && !denormals) {
             // Every result is a normal float: below the overflow point by the argument's
             // range, at or above e^flush_below (1.6e-38 > FLT_MIN) by the clamp. So p * 2^n is
             // exactly p with n added to its exponent field: three instructions for nine, and
@@ -85,8 +87,9 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
             h_.vpslld(n, n, 23);
             h_.vpaddd(dst, p, n);
         } else {
-            // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both normal floats for n in [-126, 128]
-            // (2^128 is not a float), so only the last product rounds. dst is a temporary.
+            // 2^n = 2^n1 * 2^n2 with n1 = n >> 1, both normal floats for n in [-252, 254]
+            // (2^128 is not a float; the floor -105 keeps n >= -152), so only the last product
+            // rounds, a denormal result included. dst is a temporary.
             h_.vpsrad(dst, n, 1);
             h_.vpsubd(n, n, dst);
             h_.vpaddd(dst, dst, ci(127));
@@ -96,7 +99,8 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
             h_.vpslld(n, n, 23);
             h_.vmulps(dst, p, n);
         }
-        if (!flush) return;
+        // With denormals kept, the clamped lanes' e^-105 already rounds to 0.
+        if (!flush || denormals) return;
         // The clamped lanes hold e^flush_below, the smallest result: make them 0, as AVX-512
         // does. The threshold is 1e-4 above it: beyond the polynomial's error and the factor
         // e^(+-1e-5) of a clamped low part (exp_core's lo), which is NaN-turned-finite garbage
@@ -228,7 +232,7 @@ void eltwise_emitter<isa>::softplus_core(const Vmm &v, float a, const Vmm &a0, c
     const value_range arg = {-std::fabs(static_cast<double>(a)) * x.max_abs(), 0.0};
     if (a == 1.f || a == -1.f) {
         h_.vorps(a0, v, cb(sign_bit));          // -|a x| exactly
-        exp_core(a0, a1, a2, false, {nullptr, -87.f, arg});
+        exp_core(a0, a1, a2, false, {nullptr, exp_floor(), arg});
     } else {
         // a x = hi + lo exactly (FMA), so e^(-|a x|) does not inherit the product's rounding,
         // which |a x| would amplify. -|hi + lo| = -|hi| - sign(hi) lo.
@@ -242,7 +246,7 @@ void eltwise_emitter<isa>::softplus_core(const Vmm &v, float a, const Vmm &a0, c
         // |lo| <= ulp(87)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
         h_.vminps(a1, a1, c(1e-5f));
         h_.vmaxps(a1, a1, c(-1e-5f));
-        exp_core(a0, a2, a1, true, {&a1, -87.f, arg});
+        exp_core(a0, a2, a1, true, {&a1, exp_floor(), arg});
     }
     log1p_01_core(a0, a1, a2);
     if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding

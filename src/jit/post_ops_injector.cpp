@@ -49,7 +49,7 @@ std::string post_ops_injector<isa>::why_not(const post_ops::entry &e) {
     if (!eltwise_emitter<isa>::is_supported(e.alg)) return what + " has no JIT emitter";
     if (!eltwise_emitter<isa>::takes_runtime_params(e.alg, e.alpha, e.beta))
         return what + " takes alpha and beta as constants only on the JIT (runtime given)";
-    const int needed = aux_opmasks_count(e.alg, e.alpha, e.beta);
+    const int needed = aux_opmasks_count(e.alg, e.alpha, e.beta, e.scale);
     const int allowed = static_cast<int>(opmasks().size());
     if (needed > allowed)
         return what + " needs " + std::to_string(needed) + " opmasks, the injector may use "
@@ -66,13 +66,13 @@ std::vector<int> post_ops_injector<isa>::opmasks() {
 }
 
 template <cpu_isa isa>
-int post_ops_injector<isa>::aux_vecs_count(algorithm alg, float alpha, float beta) {
-    return eltwise_emitter<isa>::aux_vecs_count(alg, alpha, beta);
+int post_ops_injector<isa>::aux_vecs_count(algorithm alg, float alpha, float beta, float scale) {
+    return eltwise_emitter<isa>::aux_vecs_count(alg, alpha, beta, scale);
 }
 
 template <cpu_isa isa>
-int post_ops_injector<isa>::aux_opmasks_count(algorithm alg, float alpha, float beta) {
-    return eltwise_emitter<isa>::aux_opmasks_count(alg, alpha, beta);
+int post_ops_injector<isa>::aux_opmasks_count(algorithm alg, float alpha, float beta, float scale) {
+    return eltwise_emitter<isa>::aux_opmasks_count(alg, alpha, beta, scale);
 }
 
 template <cpu_isa isa>
@@ -80,7 +80,7 @@ int post_ops_injector<isa>::aux_vecs_count(const post_ops &chain) {
     // sum, binary and prelu need one: dst_old or the operand.
     int n = 0;
     for (const post_ops::entry &e : chain.entries())
-        n = std::max(n, e.kind == post_ops::kind::eltwise ? aux_vecs_count(e.alg, e.alpha, e.beta) : 1);
+        n = std::max(n, e.kind == post_ops::kind::eltwise ? aux_vecs_count(e.alg, e.alpha, e.beta, e.scale) : 1);
     return n;
 }
 
@@ -98,7 +98,7 @@ int post_ops_injector<isa>::aux_opmasks_count(const post_ops &chain) {
     int n = 0;
     for (const post_ops::entry &e : chain.entries())
         if (e.kind == post_ops::kind::eltwise)
-            n = std::max(n, aux_opmasks_count(e.alg, e.alpha, e.beta));
+            n = std::max(n, aux_opmasks_count(e.alg, e.alpha, e.beta, e.scale));
         else if (e.kind != post_ops::kind::sum && isa_traits<isa>::has_opmask)
             n = std::max(n, 1); // a comparison's or prelu's lane selection
     return n;
@@ -242,8 +242,8 @@ void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const value_
                                           const injector_regs &regs) {
     // Up to max_streams accumulators at a time, each with its own spares and opmasks, their
     // instructions interleaved (op_sink.hpp); as many as the lent registers allow.
-    const size_t n_aux = aux_vecs_count(e.alg, e.alpha, e.beta);
-    const size_t n_masks = aux_opmasks_count(e.alg, e.alpha, e.beta);
+    const size_t n_aux = aux_vecs_count(e.alg, e.alpha, e.beta, e.scale);
+    const size_t n_masks = aux_opmasks_count(e.alg, e.alpha, e.beta, e.scale);
     size_t streams = max_streams;
     if (n_aux > 0) streams = std::min(streams, regs.aux.size() / n_aux);
     if (n_masks > 0) streams = std::min(streams, regs.opmasks.size() / n_masks);
@@ -251,7 +251,7 @@ void post_ops_injector<isa>::emit_eltwise(const post_ops::entry &e, const value_
         return std::vector<int>(all.begin() + i * n, all.begin() + (i + 1) * n);
     };
 
-    eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta, in);
+    eltwise_emitter<isa> emitter(host_, e.alg, e.alpha, e.beta, in, e.scale);
     op_sink scale_sink(host_);
     for (size_t first = 0; first < regs.acc.size(); first += streams) {
         const size_t count = std::min(streams, regs.acc.size() - first);

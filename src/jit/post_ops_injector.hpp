@@ -136,8 +136,9 @@ public:
     // Spare opmask registers (AVX-512; always 0 on AVX2); why_not() checks they fit opmasks().
     static int aux_opmasks_count(const post_ops &chain);
     // The same for a single eltwise algorithm with its parameters.
-    static int aux_vecs_count(algorithm alg, float alpha, float beta);
-    static int aux_opmasks_count(algorithm alg, float alpha, float beta);
+    // scale: the entry's (eltwise_emitter::keeps_tiny takes more registers for some algorithms).
+    static int aux_vecs_count(algorithm alg, float alpha, float beta, float scale = 1.f);
+    static int aux_opmasks_count(algorithm alg, float alpha, float beta, float scale = 1.f);
 
     // Emits the whole chain over regs.acc (entry by entry, each over every accumulator).
     // Throws prim::error(invalid_arguments) if regs lends too few spares or they overlap acc.
