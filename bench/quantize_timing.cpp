@@ -14,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "copy_timing.hpp"
 #include "prim/prim.hpp"
 
 using namespace prim;
@@ -23,27 +24,9 @@ namespace {
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-double ms_of(const std::function<void()> &f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-// Every thread copies a contiguous share of bytes from s to d.
-void copy(const char *s, char *d, size_t bytes) {
-#pragma omp parallel
-    {
-        const int nthr = omp_get_num_threads(), ithr = omp_get_thread_num();
-        const size_t chunk = (bytes / nthr + 63) / 64 * 64;
-        const size_t begin = std::min(bytes, chunk * ithr);
-        std::memcpy(d + begin, s + begin, std::min(bytes, begin + chunk) - begin);
-    }
-}
+using bench::copy;
+using bench::median;
+using bench::ms_of;
 
 memory values(dt t, float v) {
     memory m(memory::desc({1}, t, tag::x));

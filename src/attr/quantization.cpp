@@ -19,14 +19,14 @@ void check_mask(const char *who, int mask) {
                           + " is negative");
 }
 
-// The field of q that holds arg's mask, or nullptr for an argument that has none.
-int *arg_mask(int arg, int &src, int &wei, int &dst) {
-    switch (arg) {
-    case PRIM_ARG_SRC: return &src;
-    case PRIM_ARG_WEIGHTS: return &wei;
-    case PRIM_ARG_DST: return &dst;
-    default: return nullptr;
-    }
+// Sets the mask of arg (PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST) among src, wei, dst.
+void set_arg_mask(const char *what, int arg, int mask, int &src, int &wei, int &dst) {
+    int *field = arg == PRIM_ARG_SRC ? &src : arg == PRIM_ARG_WEIGHTS ? &wei : arg == PRIM_ARG_DST ? &dst : nullptr;
+    if (!field)
+        invalid(std::string("primitive_attr: ") + what + " are set for PRIM_ARG_SRC, PRIM_ARG_WEIGHTS "
+                "or PRIM_ARG_DST, not argument " + std::to_string(arg));
+    check_mask(what, mask);
+    *field = mask;
 }
 
 } // namespace
@@ -63,21 +63,11 @@ void primitive_attr::get_output_scales(int &mask, std::vector<float> &scales) co
 }
 
 void primitive_attr::set_scales_mask(int arg, int mask) {
-    int *field = arg_mask(arg, quant_.src_scale_mask, quant_.wei_scale_mask, quant_.dst_scale_mask);
-    if (!field)
-        invalid("primitive_attr: scales are set for PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or "
-                "PRIM_ARG_DST, not argument " + std::to_string(arg));
-    check_mask("scales", mask);
-    *field = mask;
+    set_arg_mask("scales", arg, mask, quant_.src_scale_mask, quant_.wei_scale_mask, quant_.dst_scale_mask);
 }
 
 void primitive_attr::set_zero_points_mask(int arg, int mask) {
-    int *field = arg_mask(arg, quant_.src_zp_mask, quant_.wei_zp_mask, quant_.dst_zp_mask);
-    if (!field)
-        invalid("primitive_attr: zero points are set for PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or "
-                "PRIM_ARG_DST, not argument " + std::to_string(arg));
-    check_mask("zero points", mask);
-    *field = mask;
+    set_arg_mask("zero points", arg, mask, quant_.src_zp_mask, quant_.wei_zp_mask, quant_.dst_zp_mask);
 }
 
 } // namespace prim
