@@ -1,12 +1,13 @@
-// The JIT int8 inner product (src/jit/jit_ip_int8.cpp) against the reference (ISA cap none), on
-// one instruction set per run: PRIM_TEST_ISA=avx2|avx512|avx512_vnni (one ctest entry each; a
-// run for an ISA this machine lacks exits with 77, which ctest reports as skipped). Covers every
-// data type combination, oneDNN 2.x output scales and v3 scales, zero points common and per
-// channel, sums with zero points and types, f32 binary operands, oc and ic tails, mb 1 and
-// large, 2D and 4D src, given (repacked) and chosen weights layouts, saturation of the integer
-// destinations, and accumulations that vpmaddubsw's 16-bit sums would saturate. Every case
-// asserts the chosen implementation's name. An s32 dst with no scales and no chain must equal
-// the reference bit for bit; another integer dst within +-1; f32 within 1e-6·max(1, |largest|).
+// The JIT int8 inner product and 1x1 convolution (src/jit/jit_ip_int8.cpp) against the
+// reference (ISA cap none), on one instruction set per run: PRIM_TEST_ISA=avx2|avx512|avx512_vnni
+// (one ctest entry each; a run for an ISA this machine lacks exits with 77, which ctest reports
+// as skipped). Covers every data type combination, oneDNN 2.x output scales and v3 scales, zero
+// points common and per channel, sums with zero points and types, f32 binary operands, oc and ic
+// tails, mb 1 and large, 2D and 4D src, given (repacked) and chosen weights layouts, saturation
+// of the integer destinations, accumulations that vpmaddubsw's 16-bit sums would saturate, and
+// 1x1 convolutions on channels-last data in 1D, 2D and 3D. Every case asserts the chosen
+// implementation's name. An s32 dst with no scales and no chain must equal the reference bit for
+// bit; another integer dst within +-1; f32 within 1e-6·max(1, |largest|).
 #include "api_test_util.hpp"
 
 #include <cstdio>
@@ -386,4 +387,163 @@ TEST_CASE("jit int8 ip: typed binary operands go to the reference", "[jit][int8]
     c.chain = "add:s8:per_oc";
     c.expected_impl = "ref";
     check(c);
+}
+
+namespace {
+
+// A 1x1 convolution on channels-last src and dst (the same kernel over mb·oh·ow rows), against
+// the reference; layout "nhwc" or "any" (which the JIT resolves to channels-last).
+struct conv_case {
+    int64_t mb = 2, ic = 21, oc = 35;
+    dims sp = {5, 3};
+    dt src = dt::u8, dst = dt::u8;
+    bool src_zp = false, dst_zp = false;
+    std::string chain;
+    bool any = false;
+    std::string expected_impl; // "": the JIT on the tested ISA
+};
+
+std::string channels_last_pattern(size_t rank) {
+    std::string p = "a";
+    for (size_t i = 2; i < rank; ++i) p += static_cast<char>('a' + i);
+    return p + "b";
+}
+
+std::vector<float> run_conv(const conv_case &c, cpu_isa cap, const memory &src, const memory &wei,
+                            const memory &bias, const memory &dst_old,
+                            const std::map<int, std::vector<float>> &operands,
+                            const std::vector<float> &oscale, const std::vector<int32_t> &zps,
+                            std::string &impl) {
+    const dims sdims = with_spatial({c.mb, c.ic}, c.sp), ddims = with_spatial({c.mb, c.oc}, c.sp);
+    dims wdims = {c.oc, c.ic}, strides, dil, pad;
+    for (size_t i = 0; i < c.sp.size(); ++i) {
+        wdims.push_back(1);
+        strides.push_back(1);
+        dil.push_back(0);
+        pad.push_back(0);
+    }
+    const std::string cl = channels_last_pattern(sdims.size());
+    const memory::desc src_md = c.any ? memory::desc(sdims, c.src, tag::any) : memory::desc(sdims, c.src, cl);
+    const memory::desc dst_md = c.any ? memory::desc(ddims, c.dst, tag::any) : memory::desc(ddims, c.dst, cl);
+    primitive_attr attr;
+    attr.set_max_cpu_isa(cap);
+    attr.set_post_ops(parse_post_ops(c.chain));
+    attr.set_output_scales(1 << 1, {PRIM_RUNTIME_F32_VAL});
+    exec_args args;
+    const auto values = [&](int id, dt t, int64_t count, const void *data) {
+        memory m(memory::desc({count}, t, tag::x));
+        std::memcpy(m.get_data_handle(), data, static_cast<size_t>(count) * 4);
+        args[id] = m;
+    };
+    values(PRIM_ARG_ATTR_OUTPUT_SCALES, dt::f32, c.oc, oscale.data());
+    if (c.src_zp) {
+        attr.set_zero_points_mask(PRIM_ARG_SRC, 1 << 1);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, dt::s32, c.ic, zps.data());
+    }
+    if (c.dst_zp) {
+        attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, dt::s32, 1, zps.data());
+    }
+    const convolution_forward::primitive_desc pd(
+            convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                      src_md, memory::desc(wdims, dt::s8, tag::any),
+                                      memory::desc({c.oc}, dt::f32, tag::x), dst_md, strides, dil, pad, pad),
+            attr);
+    impl = pd.impl_name();
+    args[PRIM_ARG_SRC] = in_layout(src, pd.src_desc());
+    args[PRIM_ARG_WEIGHTS] = in_layout(wei, pd.weights_desc());
+    args[PRIM_ARG_BIAS] = bias;
+    memory dst = in_layout(dst_old, pd.dst_desc());
+    if (dst.get_data_handle() == dst_old.get_data_handle()) {
+        dst = memory(pd.dst_desc());
+        std::memcpy(dst.get_data_handle(), dst_old.get_data_handle(), pd.dst_desc().get_size());
+    }
+    args[PRIM_ARG_DST] = dst;
+    for (const auto &[i, v] : operands) {
+        const int id = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1;
+        const memory::desc want = pd.query_md(id);
+        args[id] = in_layout(typed_memory(want.get_dims(), dt::f32, v), want);
+    }
+    convolution_forward(pd).execute(args);
+    return values_of(dst);
+}
+
+void check_conv(const conv_case &c) {
+    const cpu_isa isa = tested_isa();
+    INFO("conv mb" << c.mb << " ic" << c.ic << " oc" << c.oc << " rank " << c.sp.size() + 2 << " "
+         << data_type_name(c.src) << ":s8:" << data_type_name(c.dst) << " chain '" << c.chain
+         << "' zp " << c.src_zp << c.dst_zp << (c.any ? " any" : " nhwc"));
+    std::mt19937 gen(7);
+    const dims sdims = with_spatial({c.mb, c.ic}, c.sp), ddims = with_spatial({c.mb, c.oc}, c.sp);
+    dims wdims = {c.oc, c.ic};
+    for (size_t i = 0; i < c.sp.size(); ++i) wdims.push_back(1);
+    int64_t pix = 1;
+    for (auto x : c.sp) pix *= x;
+    const auto [slo, shi] = range_of(c.src);
+    const auto [dlo, dhi] = range_of(c.dst);
+    const memory src = typed_memory(sdims, c.src, fill(gen, c.mb * c.ic * pix, slo, shi));
+    const memory wei = typed_memory(wdims, dt::s8, fill(gen, c.oc * c.ic, -128, 127));
+    const memory bias = typed_memory({c.oc}, dt::f32, fill(gen, c.oc, -3000, 3000));
+    const memory dst_old = typed_memory(ddims, c.dst, fill(gen, c.mb * c.oc * pix, dlo, dhi));
+    std::vector<float> oscale;
+    std::vector<int32_t> zps;
+    for (int64_t i = 0; i < std::max(c.oc, c.ic); ++i) {
+        oscale.push_back(1.f / static_cast<float>(std::uniform_int_distribution<int>(64, 4096)(gen)));
+        zps.push_back(std::uniform_int_distribution<int>(-5, 130)(gen));
+    }
+    std::map<int, std::vector<float>> operands;
+    const post_ops po = parse_post_ops(c.chain);
+    for (int i = 0; i < po.len(); ++i) {
+        const post_ops::entry &e = po.entries()[i];
+        if (e.kind != post_ops::kind::binary) continue;
+        int64_t n = 1;
+        for (size_t d = 0; d < ddims.size(); ++d)
+            if ((e.mask >> d) & 1) n *= ddims[d];
+        operands[i] = fill(gen, n, -8, 8);
+    }
+    std::string jit_impl, ref_impl;
+    const std::vector<float> got = run_conv(c, isa, src, wei, bias, dst_old, operands, oscale, zps, jit_impl);
+    const std::vector<float> want = run_conv(c, cpu_isa::none, src, wei, bias, dst_old, operands, oscale, zps, ref_impl);
+    CHECK(ref_impl == "ref");
+    CHECK(jit_impl == (c.expected_impl.empty() ? std::string("jit:") + cpu_isa_name(isa) : c.expected_impl));
+    REQUIRE(got.size() == want.size());
+    float largest = 1.f;
+    for (float v : want) largest = std::max(largest, std::fabs(v));
+    const float tol = c.dst == dt::f32 ? 1e-6f * largest : 1.f;
+    size_t bad = 0;
+    for (size_t i = 0; i < want.size(); ++i)
+        if (!(std::fabs(got[i] - want[i]) <= tol) && bad++ < 5)
+            FAIL_CHECK("i=" << i << " jit " << got[i] << " ref " << want[i]);
+    CHECK(bad == 0);
+}
+
+} // namespace
+
+TEST_CASE("jit int8 1x1 convolution: channels-last pixels as GEMM rows", "[jit][int8][conv]") {
+    for (dt src : {dt::u8, dt::s8})
+        for (dt dst : {dt::u8, dt::s8, dt::s32, dt::f32}) {
+            conv_case c;
+            c.src = src;
+            c.dst = dst;
+            check_conv(c);
+        }
+    const std::vector<dims> spatials = {{7}, {5, 3}, {2, 3, 4}};
+    for (const dims &sp : spatials)
+        for (const char *chain : {"sum:0.5:2+relu", "add:f32:per_oc+gelu_erf", "mul:f32:per_mb_spatial",
+                                  "add:f32:per_tensor+sum"}) {
+            conv_case c;
+            c.sp = sp;
+            c.chain = chain;
+            c.src_zp = true;
+            c.dst_zp = true;
+            c.any = sp.size() == 2;
+            check_conv(c);
+        }
+    conv_case big; // more rows than one chunk of a thread, oc and ic tails
+    big.mb = 3;
+    big.sp = {14, 14};
+    big.ic = 67;
+    big.oc = 70;
+    big.chain = "relu";
+    check_conv(big);
 }

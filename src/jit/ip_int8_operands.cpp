@@ -34,7 +34,9 @@ void pack_from(const get_t &get, const int8_gemm_shape &s, int8_t *packed) {
 } // namespace
 
 memory::desc packed_int8_weights_desc(const memory::dims &dims, int64_t panel, int64_t group) {
-    return memory::desc(dims, dt::s8, "AB" + std::to_string(panel) + "a" + std::to_string(group) + "b");
+    std::string p = "AB";
+    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
+    return memory::desc(dims, dt::s8, p + std::to_string(panel) + "a" + std::to_string(group) + "b");
 }
 
 void pack_int8_weights(const memory::desc &md, const void *w, const int8_gemm_shape &s,

@@ -18,9 +18,9 @@ struct int8_gemm_shape {
     int64_t packed_bytes() const { return panels * panel * kp; }
 };
 
-// The packed weights' layout for 2D weights, [oc/panel][ic/group][panel][group] s8
-// ("AB48a4b"); weights with spatial dims have no such desc (their K dims would not stay
-// contiguous) and are packed per call from any layout.
+// The packed weights' layout, [oc/panel][ic/group][panel][group] s8 ("AB48a4b"), for weights
+// whose other dims are 1 (2D, or a 1x1 convolution's "ABcd48a4b"); weights with real spatial
+// dims have no such desc (their K dims would not stay contiguous) and are packed per call.
 memory::desc packed_int8_weights_desc(const memory::dims &dims, int64_t panel, int64_t group);
 
 // packed = the weights of desc md at w (s8, any layout), in the kernel's layout.

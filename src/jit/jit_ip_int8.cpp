@@ -73,26 +73,40 @@ std::string init_blocking(int8_blocking &b, const ip_problem &prb, cpu_isa isa, 
     return "";
 }
 
+// What the int8 GEMM primitive runs: an inner product as it is, or a 1x1 stride-1 unpadded
+// convolution on channels-last src and dst as the inner product of its pixels (rows =
+// mb·od·oh·ow, K = ic), whose src and dst bytes are exactly [rows][ic] and [rows][oc].
+struct int8_gemm_request {
+    ip_problem prb;             // the GEMM: mb = rows, ic·spatial = K
+    bool with_bias = false;
+    memory::desc src_rows, dst_rows; // src and dst as the kernel's rows read them
+    arg_layouts layouts;        // the primitive's own layouts; wei may still be 'any'
+    bool packable = false;      // the weights' K dims flatten: 'any' may become the packed layout
+    primitive_attr attr;
+};
+
 template <cpu_isa isa>
 class jit_ip_int8 : public primitive_impl {
 public:
     static constexpr int simd_w = jit::isa_traits<isa>::simd_w;
 
-    jit_ip_int8(const ip_request &req, const int8_blocking &blk, const post_ops &chain, bool vnni,
-                const memory::desc &packed_md)
-        : primitive_impl(layouts(req, packed_md)), prb_(req.prb), blk_(blk), vnni_(vnni),
+    // layouts: the primitive's, weights resolved (packed_md when they are the packed layout).
+    jit_ip_int8(const int8_gemm_request &req, arg_layouts layouts, const int8_blocking &blk,
+                const post_ops &chain, bool vnni, const memory::desc &packed_md)
+        : primitive_impl(std::move(layouts)), prb_(req.prb), blk_(blk), vnni_(vnni),
           chain_(chain), quant_(req.attr.get_quantization()), packed_md_(packed_md),
-          src_s8_(req.src.get_data_type() == dt::s8) {
+          src_rows_(req.src_rows), dst_rows_(req.dst_rows),
+          src_s8_(req.src_rows.get_data_type() == dt::s8) {
         const int8_gemm_shape &s = blk_.shape;
         repack_wei_ = packed_md_.is_zero() || wei_md() != packed_md_;
         // vpdpbusd reads a plain u8 src as it is when its rows are whole groups of 4.
-        prepare_src_ = !(vnni_ && !src_s8_ && is_plain(src_md()) && s.k == s.kp);
+        prepare_src_ = !(vnni_ && !src_s8_ && is_plain(src_rows_) && s.k == s.kp);
         ip_int8_conf c;
         c.vnni = vnni_;
         c.lda = s.kp * (vnni_ ? 1 : 2);
         c.wei_k_step = s.panel * s.group;
-        c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
-        c.ldc = s.oc * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        c.dst_dt = static_cast<int64_t>(dst_rows_.get_data_type());
+        c.ldc = s.oc * static_cast<int64_t>(data_type_size(dst_rows_.get_data_type()));
         c.ld_op = s.oc * 4;
         c.with_comp = (vnni_ && src_s8_) || quant_.src_zp_mask >= 0;
         c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
@@ -131,7 +145,7 @@ public:
         const void *src = args.src;
         if (prepare_src_) {
             src_rows.resize(static_cast<size_t>(s.mb * s.kp * (vnni_ ? 1 : 2)));
-            jit::prepare_int8_src(src_md(), args.src, s, vnni_, src_rows.data());
+            jit::prepare_int8_src(src_rows_, args.src, s, vnni_, src_rows.data());
             src = src_rows.data();
         }
         std::vector<int8_t> wei_copy;
@@ -193,15 +207,6 @@ private:
         const jit::runtime_tables &tables;
     };
 
-    // src as given (prepared per call), weights packed for 2D 'any', bias and dst plain.
-    static arg_layouts layouts(const ip_request &req, const memory::desc &packed_md) {
-        const memory::desc wei = req.wei.is_any()
-                ? (packed_md.is_zero() ? plain_if_any(req.wei) : packed_md)
-                : req.wei;
-        return {plain_if_any(req.src), wei,
-                req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst)};
-    }
-
     const jit::jit_generator &kernel(bool row_tail, bool last_panel) const {
         const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
         return *(k ? k : kernels_[row_tail ? 1 : 0][0]);
@@ -233,7 +238,7 @@ private:
         const int64_t mc = item / s.panels, p = item % s.panels;
         const int64_t m0 = mc * blk_.m_chunk, m1 = std::min(s.mb, m0 + blk_.m_chunk);
         const int64_t oc0 = p * s.panel;
-        const size_t dst_size = data_type_size(dst_md().get_data_type());
+        const size_t dst_size = data_type_size(dst_rows_.get_data_type());
         const int64_t src_row = s.kp * (vnni_ ? 1 : 2);
         const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + oc0; };
         ip_int8_args a;
@@ -279,18 +284,33 @@ private:
     bool vnni_;
     post_ops chain_; // the kernel chain (operand_access.hpp)
     quantization quant_;
-    memory::desc packed_md_; // zero when the weights have spatial dims
+    memory::desc packed_md_; // zero when the weights' K dims do not flatten
+    memory::desc src_rows_, dst_rows_;
     bool src_s8_;
     bool repack_wei_ = false, prepare_src_ = true;
     ip_int8_conf conf_;
     std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_int8_kernel<isa>, cached
 };
 
-// The kernel reads f32 operands only, per_oc and per_mb_spatial ones with unit stride and
-// per_tensor ones plain like dst; "" or why not.
-std::string operands_unreadable(const ip_request &req, const post_ops &kernel_chain) {
-    const memory::desc dst = plain_if_any(req.dst);
-    const post_ops &user = req.attr.get_post_ops();
+// True when md's elements sit at offsets 0, 1, 2, ... in row-major order of its dims: a
+// per_oc operand (1 x C x 1 x 1) read as one vector along the channels, a per_mb_spatial one
+// (N x 1 x H x W) as one value per GEMM row, whatever pattern names dims of size 1.
+bool dense_row_major(const memory::desc &md) {
+    memory::dims idx(static_cast<size_t>(md.ndims()), 0);
+    const memory::dims &d = md.get_dims();
+    memory::dim count = 1;
+    for (memory::dim x : d) count *= x;
+    for (memory::dim n = 0; n < count; ++n) {
+        if (md.offset(idx.data()) != n) return false;
+        for (int i = md.ndims() - 1; i >= 0 && ++idx[i] == d[i]; --i) idx[i] = 0;
+    }
+    return true;
+}
+
+// The kernel reads f32 operands only: per_oc and per_mb_spatial ones dense row-major, per_tensor
+// ones in dst's own layout; "" or why not. dst: the primitive's dst layout.
+std::string operands_unreadable(const post_ops &user, const post_ops &kernel_chain,
+                                const memory::desc &dst) {
     for (int i = 0; i < kernel_chain.len(); ++i) {
         const post_ops::entry &e = kernel_chain.entries()[i], &u = user.entries()[i];
         if (e.kind != post_ops::kind::binary && e.kind != post_ops::kind::prelu) continue;
@@ -299,27 +319,23 @@ std::string operands_unreadable(const ip_request &req, const post_ops &kernel_ch
             return operand_name(e, i) + ": an operand of type "
                    + data_type_name(u.dt != dt::undef ? u.dt : md.get_data_type())
                    + " is not read by the int8 JIT inner product yet (the reference takes it)";
-        if (e.mask == post_ops::policy::per_tensor) {
-            if (!is_plain(md)) return operand_name(e, i) + ": the int8 inner product reads it plain";
-            continue;
-        }
-        const int along = e.mask == post_ops::policy::per_oc ? 1
-                : e.mask == post_ops::policy::per_mb_spatial ? 0 : -1;
-        if (along < 0) continue;
-        memory::dims idx(2, 0);
-        for (idx[along] = 0; idx[along] < md.get_dims()[along]; ++idx[along])
-            if (md.offset(idx.data()) != idx[along])
-                return operand_name(e, i) + ": the inner product reads it with unit stride";
+        if (e.mask == post_ops::policy::per_tensor
+                && (md != memory::desc(dst.get_dims(), dt::f32, dst.layout()) || !md.is_dense()))
+            return operand_name(e, i) + ": the int8 kernel reads it in dst's layout";
+        if ((e.mask == post_ops::policy::per_oc || e.mask == post_ops::policy::per_mb_spatial)
+                && !dense_row_major(md))
+            return operand_name(e, i) + ": the int8 kernel reads it dense, in row-major order";
     }
     return "";
 }
 
 template <cpu_isa isa>
-std::unique_ptr<primitive_impl> create(const ip_request &req, bool vnni, std::string &why_not) {
+std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
     using injector = jit::post_ops_injector<isa>;
+    const memory::desc &dst = req.layouts.dst;
     post_ops chain;
-    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), false, chain);
-    if (unread.empty()) unread = operands_unreadable(req, chain);
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, chain);
+    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), chain, dst);
     PRIM_DISPATCH(unread.empty(), unread);
     const std::string injector_refuses = injector::why_not(chain);
     PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
@@ -337,24 +353,73 @@ std::unique_ptr<primitive_impl> create(const ip_request &req, bool vnni, std::st
     const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
     PRIM_DISPATCH(s.kp * 2 * blk.mr < limit && s.oc * 4 * blk.mr < limit,
                   "rows too long for 32-bit row offsets");
-    // 'any' weights of a 2D problem become the packed layout; with spatial dims, plain.
-    const memory::desc packed = req.wei.get_dims().size() == 2
-            ? jit::packed_int8_weights_desc(req.wei.get_dims(), s.panel, s.group)
-            : memory::desc();
-    return std::make_unique<jit_ip_int8<isa>>(req, blk, chain, vnni, packed);
+    // 'any' weights become the packed layout where their K dims flatten, else plain.
+    const memory::dims &wdims = req.layouts.wei.get_dims();
+    const memory::desc packed = req.packable
+            ? jit::packed_int8_weights_desc(wdims, s.panel, s.group) : memory::desc();
+    arg_layouts layouts = req.layouts;
+    if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed;
+    return std::make_unique<jit_ip_int8<isa>>(req, std::move(layouts), blk, chain, vnni, packed);
+}
+
+// The checks both primitives share, then the best ISA's implementation.
+std::unique_ptr<primitive_impl> create_for_isa(const int8_gemm_request &req, cpu_isa isa,
+                                               std::string &why_not) {
+    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    const dt src = req.src_rows.get_data_type(), wei = req.layouts.wei.get_data_type();
+    PRIM_DISPATCH(src == dt::u8 || src == dt::s8, "src is not int8 (the f32 kernels')");
+    PRIM_DISPATCH(wei == dt::s8, "weights are not s8");
+    if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, isa >= cpu_isa::avx512_vnni, why_not);
+    return create<cpu_isa::avx2>(req, false, why_not);
+}
+
+// The channels-last layout of dims ("acdb", "acb", "acdeb"), dense.
+memory::desc channels_last(const memory::dims &dims, dt type) {
+    std::string p = "a";
+    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
+    return memory::desc(dims, type, p + "b");
 }
 
 } // namespace
 
 std::unique_ptr<primitive_impl> create_jit_ip_int8(const ip_request &req, cpu_isa isa,
                                                    std::string &why_not) {
-    PRIM_DISPATCH(isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
-    const dt src = req.src.get_data_type(), wei = req.wei.get_data_type();
-    PRIM_DISPATCH(src == dt::u8 || src == dt::s8, "src is not int8 (the f32 inner product's)");
-    PRIM_DISPATCH(wei == dt::s8, "weights are not s8");
     PRIM_DISPATCH(req.dst.is_any() || is_plain(req.dst), "dst is not plain (nc)");
-    if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, isa >= cpu_isa::avx512_vnni, why_not);
-    return create<cpu_isa::avx2>(req, false, why_not);
+    int8_gemm_request g;
+    g.prb = req.prb;
+    g.with_bias = req.with_bias;
+    g.src_rows = plain_if_any(req.src);
+    g.dst_rows = plain_if_any(req.dst);
+    g.layouts = arg_layouts(g.src_rows, req.wei, req.with_bias ? plain_if_any(req.bias) : memory::desc(),
+                            g.dst_rows);
+    g.packable = req.wei.get_dims().size() == 2;
+    g.attr = req.attr;
+    return create_for_isa(g, isa, why_not);
+}
+
+std::unique_ptr<primitive_impl> create_jit_conv_1x1_int8(const conv_request &req, cpu_isa isa,
+                                                         std::string &why_not) {
+    const conv_problem &p = req.prb;
+    PRIM_DISPATCH(p.g == 1, "groups: only an ungrouped 1x1 convolution is one GEMM");
+    for (int sp = 0; sp < 3; ++sp)
+        PRIM_DISPATCH(p.k[sp] == 1 && p.s[sp] == 1 && p.p[sp] == 0 && p.p_end[sp] == 0,
+                      "not a 1x1 stride-1 unpadded convolution");
+    // The pixels are the GEMM's rows only channels-last ('any' becomes that).
+    const memory::desc src = channels_last(req.src.get_dims(), req.src.get_data_type());
+    const memory::desc dst = channels_last(req.dst.get_dims(), req.dst.get_data_type());
+    PRIM_DISPATCH(req.src.is_any() || req.src == src, "src is not channels-last (nhwc)");
+    PRIM_DISPATCH(req.dst.is_any() || req.dst == dst, "dst is not channels-last (nhwc)");
+    int8_gemm_request g;
+    g.prb.mb = p.mb * p.o[0] * p.o[1] * p.o[2];
+    g.prb.ic = p.ic;
+    g.prb.oc = p.oc;
+    g.with_bias = req.with_bias;
+    g.src_rows = memory::desc({g.prb.mb, p.ic}, src.get_data_type(), "ab");
+    g.dst_rows = memory::desc({g.prb.mb, p.oc}, dst.get_data_type(), "ab");
+    g.layouts = arg_layouts(src, req.wei, req.with_bias ? plain_if_any(req.bias) : memory::desc(), dst);
+    g.packable = true; // 1x1: the weights' K dims are ic alone
+    g.attr = req.attr;
+    return create_for_isa(g, isa, why_not);
 }
 
 } // namespace impl
