@@ -333,7 +333,8 @@ TEST_CASE("jit int8 ip: chains, sums with zero points and types", "[jit][int8][i
     const char *chains[] = {"relu", "gelu_erf", "sum", "sum:0.5", "sum:0.5:3", "sum:1:0:s8",
                             "sum:2:-1:u8+relu", "linear:0.5:1+sum:0.25:2+gelu_erf", "relu+sum+tanh",
                             "add:f32:per_oc+relu", "mul:f32:per_tensor+sum:0.5", "add:f32:per_mb_spatial",
-                            "add:f32:common+relu"};
+                            "add:f32:common+relu", "add:s8:per_oc+relu", "mul:u8:per_tensor",
+                            "add:s32:per_mb_spatial+sum:0.5", "sub:u8:common", "max:s8:per_tensor+gelu_erf"};
     for (const char *chain : chains)
         for (dt dst : {dt::u8, dt::s8, dt::s32, dt::f32}) {
             const std::string ch = chain;
@@ -381,12 +382,18 @@ TEST_CASE("jit int8 ip: tails, batches and ranks", "[jit][int8][ip]") {
         }
 }
 
-TEST_CASE("jit int8 ip: typed binary operands go to the reference", "[jit][int8][ip]") {
-    ip_case c;
-    c.oscale_mask = 0;
-    c.chain = "add:s8:per_oc";
-    c.expected_impl = "ref";
-    check(c);
+TEST_CASE("jit int8 ip: typed binary operands on every tail", "[jit][int8][ip]") {
+    for (int64_t oc : {1, 7, 16, 37, 64})
+        for (const char *chain : {"add:s8:per_oc", "mul:u8:per_tensor", "add:s32:per_tensor",
+                                  "add:u8:per_mb_spatial", "mul:s8:common"}) {
+            ip_case c;
+            c.oc = oc;
+            c.mb = 11;
+            c.oscale_mask = 0;
+            c.dst = dt::s8;
+            c.chain = chain;
+            check(c, static_cast<uint32_t>(oc));
+        }
 }
 
 namespace {
@@ -462,7 +469,7 @@ std::vector<float> run_conv(const conv_case &c, cpu_isa cap, const memory &src, 
     for (const auto &[i, v] : operands) {
         const int id = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1;
         const memory::desc want = pd.query_md(id);
-        args[id] = in_layout(typed_memory(want.get_dims(), dt::f32, v), want);
+        args[id] = in_layout(typed_memory(want.get_dims(), want.get_data_type(), v), want);
     }
     convolution_forward(pd).execute(args);
     return values_of(dst);
@@ -530,7 +537,7 @@ TEST_CASE("jit int8 1x1 convolution: channels-last pixels as GEMM rows", "[jit][
     const std::vector<dims> spatials = {{7}, {5, 3}, {2, 3, 4}};
     for (const dims &sp : spatials)
         for (const char *chain : {"sum:0.5:2+relu", "add:f32:per_oc+gelu_erf", "mul:f32:per_mb_spatial",
-                                  "add:f32:per_tensor+sum"}) {
+                                  "add:f32:per_tensor+sum", "add:u8:per_tensor+relu", "mul:s8:per_mb_spatial"}) {
             conv_case c;
             c.sp = sp;
             c.chain = chain;

@@ -164,15 +164,16 @@ void ip_int8_kernel<isa>::finalize() {
 }
 
 template <cpu_isa isa>
-void ip_int8_kernel<isa>::load_as_f32(const Vmm &v, int64_t disp, dt t, bool tail, int spare_idx) {
-    const Xbyak::Address at = ptr[reg_dst + disp];
+void ip_int8_kernel<isa>::load_as_f32(const Vmm &v, const Xbyak::Reg64 &base, int64_t disp, dt t,
+                                      bool tail, int mask_idx, bool prepare_mask) {
+    const Xbyak::Address at = ptr[base + disp];
     if (t == dt::f32 || t == dt::s32) {
         if (!tail) {
             vmovups(v, at);
         } else {
             tail_mask<isa> mask(*this, static_cast<int>(conf_.tail),
-                                isa == cpu_isa::avx512 ? host_tail_opmask : spare_idx);
-            if constexpr (isa == cpu_isa::avx2) mask.prepare(reg_table, reg_tmp);
+                                isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx);
+            if (isa == cpu_isa::avx2 && prepare_mask) mask.prepare(reg_table, reg_tmp);
             mask.load(v, at);
         }
         if (t == dt::s32) vcvtdq2ps(v, v);
@@ -195,7 +196,7 @@ void ip_int8_kernel<isa>::load_as_f32(const Vmm &v, int64_t disp, dt t, bool tai
             // end is read.
             const Xbyak::Xmm x(v.getIdx());
             vpxor(x, x, x);
-            for (int i = 0; i < conf_.tail; ++i) vpinsrb(x, x, ptr[reg_dst + disp + i], i);
+            for (int i = 0; i < conf_.tail; ++i) vpinsrb(x, x, ptr[base + disp + i], i);
             if (is_signed) vpmovsxbd(v, x);
             else vpmovzxbd(v, x);
         }
@@ -212,7 +213,7 @@ void ip_int8_kernel<isa>::sum_dst_old(const sum_args &s) {
     const Vmm old(s.aux_idx);
     // AVX2: a mask goes to a spare other than aux_idx (spares are free between entries).
     const int spare = s.aux_idx == n_acc() ? n_acc() + 1 : n_acc();
-    load_as_f32(old, dst_disp(m, j), t, is_tail_vec(j), spare);
+    load_as_f32(old, reg_dst, dst_disp(m, j), t, is_tail_vec(j), spare, true);
     if (e.zero_point != 0)
         vsubps(old, old, table_at(reg_table, static_cast<float>(e.zero_point)));
     if (s.scale == 1.f)
@@ -221,24 +222,39 @@ void ip_int8_kernel<isa>::sum_dst_old(const sum_args &s) {
         vfmadd231ps(Vmm(s.acc_idx), old, s.scale_vec);
 }
 
-// The injector's operand callback: f32 operands only (the primitive declines the others).
+// The injector's operand callback: the operand's values for one accumulator, converted to f32
+// from the entry's type (binary entries: f32, s32, s8, u8; prelu: f32).
 template <cpu_isa isa>
 void ip_int8_kernel<isa>::load_operand(const operand_args &o) {
     using policy = post_ops::policy;
+    const post_ops::entry &e = chain_.entries()[o.entry];
     const int m = o.acc_idx / static_cast<int>(conf_.nr), j = o.acc_idx % static_cast<int>(conf_.nr);
     const Vmm v(o.aux_idx);
+    const dt t = e.kind == post_ops::kind::binary && e.dt != dt::undef ? e.dt : dt::f32;
+    const int64_t size = static_cast<int64_t>(data_type_size(t));
     if (o.first) mov(reg_op, ptr[reg_op_values + static_cast<int>(o.entry * sizeof(int64_t))]);
-    const auto load = [&](const Xbyak::Address &a) {
-        if (!is_tail_vec(j)) return vmovups(v, a);
-        tail_mask<isa>(*this, static_cast<int>(conf_.tail),
-                       isa == cpu_isa::avx512 ? host_tail_opmask : operand_mask_)
-                .load(v, a);
+    const auto vector_at = [&](int64_t disp) {
+        load_as_f32(v, reg_op, disp, t, is_tail_vec(j), operand_mask_, false);
     };
-    switch (chain_.entries()[o.entry].mask) {
-    case policy::common: vbroadcastss(v, ptr[reg_op]); break;
-    case policy::per_oc: load(ptr[reg_op + vlen * j]); break;
-    case policy::per_mb_spatial: vbroadcastss(v, ptr[reg_op + 4 * m]); break;
-    case policy::per_tensor: load(ptr[reg_op + conf_.ld_op * m + vlen * j]); break;
+    // One value for every lane.
+    const auto broadcast_at = [&](int64_t disp) {
+        const Xbyak::Address at = ptr[reg_op + disp];
+        if (t == dt::f32) return vbroadcastss(v, at);
+        if (t == dt::s32) {
+            vpbroadcastd(v, at);
+        } else {
+            if (t == dt::s8) movsx(reg_tmp.cvt32(), byte[reg_op + disp]);
+            else movzx(reg_tmp.cvt32(), byte[reg_op + disp]);
+            vmovd(Xbyak::Xmm(v.getIdx()), reg_tmp.cvt32());
+            vpbroadcastd(v, Xbyak::Xmm(v.getIdx()));
+        }
+        vcvtdq2ps(v, v);
+    };
+    switch (e.mask) {
+    case policy::common: broadcast_at(0); break;
+    case policy::per_oc: vector_at(simd_w * size * j); break;
+    case policy::per_mb_spatial: broadcast_at(size * m); break;
+    case policy::per_tensor: vector_at(conf_.ld_op * size * m + simd_w * size * j); break;
     default: throw error(status::runtime_error, "ip_int8_kernel: unknown operand access");
     }
 }

@@ -20,11 +20,12 @@
 //            lanes and K values are zero, so weight loads never need a mask.
 //   per-oc   f32 (s32 for comp) arrays padded to whole panels with zeros, so their vector loads
 //            need no mask either; the args point at the tile's first oc.
-// Finalize, in this order (CONTRACT §6): acc + comp (s32: -(128 + zp_src)·Σw), vcvtdq2ps,
+// Finalize, in this order (doc/int8.md): acc + comp (s32: -(128 + zp_src)·Σw), vcvtdq2ps,
 // · pre (src · weights scales), + bias, · post (2.x output scales), the chain (sum reads the
-// old dst as its type, less its zero point), · (1 / dst scale), + dst zero point, then for an
-// integer dst: NaN to 0, clamp to the type's range, vcvtps2dq (round half to even under the
-// default MXCSR) and a narrowing store (AVX-512 vpmov[u]sdb, AVX2 packs) with the tail masked.
+// old dst as its type, less its zero point; binary operands are converted from theirs),
+// · (1 / dst scale), + dst zero point, then for an integer dst: NaN to 0, clamp to the type's
+// range, vcvtps2dq (round half to even under the default MXCSR) and a narrowing store (AVX-512
+// vpmov[u]sdb, AVX2 packs) with the tail masked.
 //
 // Registers: accumulator (m, j) is vector m·nr + j; the nr weight vectors, the broadcasts and
 // (16-bit) two product temporaries come after them. After the K loop every register outside
@@ -55,7 +56,7 @@ struct ip_int8_args {
     const float *dst_zp = nullptr; // per oc, f32
     const float *dst_mul = nullptr; // one value: 1 / dst scale
     int64_t k_groups = 0;          // K groups of G values, >= 1
-    const int64_t *post_op = nullptr; // per chain entry, its operand's value (as ip_gemm_args)
+    const int64_t *post_op = nullptr; // per chain entry, its operand's address at the tile (row m0, oc0)
     const void *table = nullptr;   // the constant table with runtime parameters
 };
 
@@ -68,7 +69,7 @@ struct ip_int8_conf {
     int64_t wei_k_step = 0;     // packed weights stride between K groups, bytes (P·G)
     int64_t dst_dt = 0;         // memory::data_type of dst
     int64_t ldc = 0;            // dst row stride, bytes
-    int64_t ld_op = 0;          // a per_tensor f32 operand's row stride, bytes
+    int64_t ld_op = 0;          // a per_tensor operand's row stride, elements (dst's oc)
     int64_t with_comp = 0, with_pre = 0, with_bias = 0, with_post = 0;
     int64_t with_dst_mul = 0, with_dst_zp = 0;
 };
@@ -108,9 +109,10 @@ private:
     void per_oc_step(size_t field, op_t op);
     void sum_dst_old(const sum_args &s);
     void load_operand(const operand_args &o);
-    // v = the values of type dt at reg_dst + disp (one vector's lanes, the tail's when tail), as
-    // f32; on AVX2 spare_idx may be clobbered for a mask.
-    void load_as_f32(const Vmm &v, int64_t disp, memory::data_type dt, bool tail, int spare_idx);
+    // v = the values of type dt at base + disp (one vector's lanes, the tail's when tail), as f32.
+    // AVX2's f32/s32 tail reads its mask from vector mask_idx, loaded there first if prepare_mask.
+    void load_as_f32(const Vmm &v, const Xbyak::Reg64 &base, int64_t disp, memory::data_type dt,
+                     bool tail, int mask_idx, bool prepare_mask);
     void store_dst();
     void store_int8(int64_t disp, const Vmm &v, bool tail, int tmp_idx);
 

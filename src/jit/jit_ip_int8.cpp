@@ -111,7 +111,7 @@ public:
         c.wei_k_step = s.panel * s.group;
         c.dst_dt = static_cast<int64_t>(dst_rows_.get_data_type());
         c.ldc = s.oc * static_cast<int64_t>(data_type_size(dst_rows_.get_data_type()));
-        c.ld_op = s.oc * 4;
+        c.ld_op = s.oc;
         c.with_comp = (vnni_ && src_s8_) || quant_.src_zp_mask >= 0;
         c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
         c.with_bias = req.with_bias;
@@ -265,21 +265,25 @@ private:
         }
     }
 
-    // Each f32 operand's value for the tile at row m, oc oc0 (ip_int8_args::post_op).
+    // Each operand's value for the tile at row m, oc oc0 (ip_int8_args::post_op): the address
+    // of its first value there, elements of the entry's type.
     void operand_values(const std::vector<const float *> &ops, int64_t m, int64_t oc0,
                         int64_t *out) const {
         using policy = post_ops::policy;
         for (size_t i = 0; i < ops.size(); ++i) {
-            const float *op = ops[i];
-            switch (chain_.entries()[i].mask) {
-            case policy::common: out[i] = reinterpret_cast<intptr_t>(op); break;
-            case policy::per_oc: out[i] = reinterpret_cast<intptr_t>(op + oc0); break;
-            case policy::per_mb_spatial: out[i] = reinterpret_cast<intptr_t>(op + m); break;
-            case policy::per_tensor:
-                out[i] = reinterpret_cast<intptr_t>(op + m * blk_.shape.oc + oc0);
-                break;
+            const post_ops::entry &e = chain_.entries()[i];
+            const char *op = reinterpret_cast<const char *>(ops[i]);
+            // A binary entry's dt is undef for f32 (append_binary's convention), prelu's always.
+            const int64_t size = e.kind == post_ops::kind::binary && e.dt != dt::undef
+                    ? static_cast<int64_t>(data_type_size(e.dt)) : 4;
+            int64_t first = 0; // in elements
+            switch (e.mask) {
+            case policy::per_oc: first = oc0; break;
+            case policy::per_mb_spatial: first = m; break;
+            case policy::per_tensor: first = m * blk_.shape.oc + oc0; break;
             default: break;
             }
+            out[i] = reinterpret_cast<intptr_t>(op + first * size);
         }
     }
 
@@ -311,20 +315,16 @@ bool dense_row_major(const memory::desc &md) {
     return true;
 }
 
-// The kernel reads f32 operands only: per_oc and per_mb_spatial ones dense row-major, per_tensor
-// ones in dst's own layout; "" or why not. dst: the primitive's dst layout.
+// The kernel reads per_oc and per_mb_spatial operands dense row-major, per_tensor ones in dst's
+// own layout, of any type; "" or why not. dst: the primitive's dst layout.
 std::string operands_unreadable(const post_ops &user, const post_ops &kernel_chain,
                                 const memory::desc &dst) {
     for (int i = 0; i < kernel_chain.len(); ++i) {
         const post_ops::entry &e = kernel_chain.entries()[i], &u = user.entries()[i];
         if (e.kind != post_ops::kind::binary && e.kind != post_ops::kind::prelu) continue;
         const memory::desc md = operand_desc(u, dst);
-        if (md.get_data_type() != dt::f32 || (u.dt != dt::undef && u.dt != dt::f32))
-            return operand_name(e, i) + ": an operand of type "
-                   + data_type_name(u.dt != dt::undef ? u.dt : md.get_data_type())
-                   + " is not read by the int8 JIT inner product yet (the reference takes it)";
         if (e.mask == post_ops::policy::per_tensor
-                && (md != memory::desc(dst.get_dims(), dt::f32, dst.layout()) || !md.is_dense()))
+                && (md != memory::desc(dst.get_dims(), md.get_data_type(), dst.layout()) || !md.is_dense()))
             return operand_name(e, i) + ": the int8 kernel reads it in dst's layout";
         if ((e.mask == post_ops::policy::per_oc || e.mask == post_ops::policy::per_mb_spatial)
                 && !dense_row_major(md))
@@ -333,14 +333,29 @@ std::string operands_unreadable(const post_ops &user, const post_ops &kernel_cha
     return "";
 }
 
+// The kernel chain with each binary entry's dt set to its operand's type (kernel_chain() leaves
+// f32), which the kernel converts from and the cache key holds.
+post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, const memory::desc &dst) {
+    post_ops out;
+    for (int i = 0; i < access_chain.len(); ++i) {
+        const post_ops::entry &e = access_chain.entries()[i];
+        if (e.kind == post_ops::kind::binary)
+            out.append_binary(e.alg, e.mask, operand_desc(user.entries()[i], dst).get_data_type());
+        else
+            append_entry(out, e);
+    }
+    return out;
+}
+
 template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
     using injector = jit::post_ops_injector<isa>;
     const memory::desc &dst = req.layouts.dst;
-    post_ops chain;
-    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, chain);
-    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), chain, dst);
+    post_ops access_chain;
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, access_chain);
+    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), access_chain, dst);
     PRIM_DISPATCH(unread.empty(), unread);
+    const post_ops chain = with_operand_types(access_chain, req.attr.get_post_ops(), dst);
     const std::string injector_refuses = injector::why_not(chain);
     PRIM_DISPATCH(injector_refuses.empty(), injector_refuses);
 
