@@ -106,6 +106,8 @@ const fma_peak &roof_peak() {
         }
         if (isa == prim::cpu_isa::none || isa == prim::cpu_isa::all)
             isa = cpu_has_fma_isa(true) ? prim::cpu_isa::avx512 : prim::cpu_isa::avx2;
+        // The f32 FMA peak: VNNI adds integer instructions, not f32 ones.
+        if (isa == prim::cpu_isa::avx512_vnni) isa = prim::cpu_isa::avx512;
         return measure_fma_peak(isa, 50);
     }();
     return peak;

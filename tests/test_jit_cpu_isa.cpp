@@ -27,7 +27,7 @@ TEST_CASE("an unknown PRIM_MAX_CPU_ISA is an error at every use", "[jit][isa]") 
             FAIL("no error");
         } catch (const error &e) {
             CHECK(e.get_status() == status::invalid_arguments);
-            CHECK(std::string(e.what()) == "PRIM_MAX_CPU_ISA=foo is not one of avx512, avx2, none");
+            CHECK(std::string(e.what()) == "PRIM_MAX_CPU_ISA=foo is not one of avx512_vnni, avx512, avx2, none");
         }
     }
     // Changing the variable later changes nothing: it was read once.
@@ -42,10 +42,13 @@ TEST_CASE("PRIM_MAX_CPU_ISA values", "[jit][isa]") {
     CHECK(parse_max_cpu_isa("") == cpu_isa::all);
     CHECK(parse_max_cpu_isa("avx512") == cpu_isa::avx512);
     CHECK(parse_max_cpu_isa("AVX512") == cpu_isa::avx512);
+    CHECK(parse_max_cpu_isa("avx512_vnni") == cpu_isa::avx512_vnni);
+    CHECK(parse_max_cpu_isa("AVX512_VNNI") == cpu_isa::avx512_vnni);
+    CHECK_THROWS_AS(parse_max_cpu_isa("vnni"), error);
     CHECK(parse_max_cpu_isa("Avx2") == cpu_isa::avx2);
     CHECK(parse_max_cpu_isa("NONE") == cpu_isa::none);
-    CHECK_THROWS_WITH(parse_max_cpu_isa("avx"), "PRIM_MAX_CPU_ISA=avx is not one of avx512, avx2, none");
-    CHECK_THROWS_WITH(parse_max_cpu_isa("avx512 "), "PRIM_MAX_CPU_ISA=avx512  is not one of avx512, avx2, none");
+    CHECK_THROWS_WITH(parse_max_cpu_isa("avx"), "PRIM_MAX_CPU_ISA=avx is not one of avx512_vnni, avx512, avx2, none");
+    CHECK_THROWS_WITH(parse_max_cpu_isa("avx512 "), "PRIM_MAX_CPU_ISA=avx512  is not one of avx512_vnni, avx512, avx2, none");
     CHECK_THROWS_AS(parse_max_cpu_isa("all"), error);
 }
 
@@ -53,6 +56,10 @@ TEST_CASE("ISA names and detection", "[jit][isa]") {
     CHECK(std::string(cpu_isa_name(cpu_isa::none)) == "none");
     CHECK(std::string(cpu_isa_name(cpu_isa::avx2)) == "avx2");
     CHECK(std::string(cpu_isa_name(cpu_isa::avx512)) == "avx512");
+    CHECK(std::string(cpu_isa_name(cpu_isa::avx512_vnni)) == "avx512_vnni");
+    // Ordered: the f32 kernels take avx512_vnni as avx512 (they test >= avx512).
+    CHECK(cpu_isa::avx512 < cpu_isa::avx512_vnni);
+    CHECK(cpu_isa::avx512_vnni < cpu_isa::all);
     CHECK(std::string(cpu_isa_name(cpu_isa::all)) == "all");
     // Independent check with Xbyak's raw feature bits.
     using Cpu = Xbyak::util::Cpu;
@@ -60,7 +67,9 @@ TEST_CASE("ISA names and detection", "[jit][isa]") {
     const bool avx512 = cpu.has(Cpu::tAVX512F) && cpu.has(Cpu::tAVX512BW) && cpu.has(Cpu::tAVX512VL)
             && cpu.has(Cpu::tAVX512DQ);
     const bool avx2 = cpu.has(Cpu::tAVX2) && cpu.has(Cpu::tFMA);
-    const cpu_isa expected = avx512 ? cpu_isa::avx512 : avx2 ? cpu_isa::avx2 : cpu_isa::none;
+    const bool vnni = avx512 && cpu.has(Cpu::tAVX512_VNNI);
+    const cpu_isa expected = vnni ? cpu_isa::avx512_vnni : avx512 ? cpu_isa::avx512
+            : avx2 ? cpu_isa::avx2 : cpu_isa::none;
     CHECK(jit::detect_cpu_isa() == expected);
 }
 

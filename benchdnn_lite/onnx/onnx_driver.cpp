@@ -294,7 +294,9 @@ case_status run_model(const onnx_job &j, int64_t index, reporter &rep) {
         }
         if (j.s.mode_p) {
             phase = "perf";
-            const std::string impl = std::string("jit:") + prim::cpu_isa_name(prim::get_effective_cpu_isa());
+            // The f32 kernels' name: on a VNNI CPU they are the avx512 ones.
+            const prim::cpu_isa isa = std::min(prim::get_effective_cpu_isa(), prim::cpu_isa::avx512);
+            const std::string impl = std::string("jit:") + prim::cpu_isa_name(isa);
             const auto line = [&](const std::string &who, const timing &t) {
                 rep.line("perf,onnx," + who + "," + j.model + "," + fmt(t.min_ms, "%.4g") + ","
                          + fmt(t.median_ms, "%.4g"));

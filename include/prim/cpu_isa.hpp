@@ -8,8 +8,9 @@ namespace prim {
 enum class cpu_isa {
     none = 0,   // reference kernels only
     avx2 = 1,   // AVX2 + FMA, ymm registers
-    avx512 = 2, // AVX-512 F/BW/VL/DQ, zmm registers
-    all = 3,    // no cap: the best the machine has
+    avx512 = 2, // AVX-512 F/BW/VL/DQ, zmm registers (without VNNI when it is a cap)
+    avx512_vnni = 3, // AVX-512 as above with VNNI (vpdpbusd): only the int8 kernels use it
+    all = 4,    // no cap: the best the machine has
 };
 
 PRIM_API const char *cpu_isa_name(cpu_isa isa);

@@ -22,7 +22,7 @@ inline cpu_isa request_isa(const primitive_attr &attr) {
     if (cap < cpu_isa::none || cap > cpu_isa::all)
         throw error(status::invalid_arguments,
                     "primitive_attr: cpu_isa value " + std::to_string(static_cast<int>(cap))
-                            + " is not one of none, avx2, avx512, all");
+                            + " is not one of none, avx2, avx512, avx512_vnni, all");
     return std::min(get_effective_cpu_isa(), cap);
 }
 

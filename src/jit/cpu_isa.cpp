@@ -16,6 +16,7 @@ const char *cpu_isa_name(cpu_isa isa) {
     case cpu_isa::none: return "none";
     case cpu_isa::avx2: return "avx2";
     case cpu_isa::avx512: return "avx512";
+    case cpu_isa::avx512_vnni: return "avx512_vnni";
     case cpu_isa::all: return "all";
     }
     return "unknown";
@@ -28,7 +29,7 @@ cpu_isa detect_cpu_isa() {
     const Cpu cpu; // Xbyak sets the AVX/AVX-512 bits only when XCR0 enables their state
     if (cpu.has(Cpu::tAVX512F) && cpu.has(Cpu::tAVX512BW) && cpu.has(Cpu::tAVX512VL)
             && cpu.has(Cpu::tAVX512DQ))
-        return cpu_isa::avx512;
+        return cpu.has(Cpu::tAVX512_VNNI) ? cpu_isa::avx512_vnni : cpu_isa::avx512;
     if (cpu.has(Cpu::tAVX2) && cpu.has(Cpu::tFMA)) return cpu_isa::avx2;
     return cpu_isa::none;
 }
@@ -38,11 +39,12 @@ cpu_isa parse_max_cpu_isa(const char *value) {
     std::string v(value);
     std::transform(v.begin(), v.end(), v.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (v == "avx512_vnni") return cpu_isa::avx512_vnni;
     if (v == "avx512") return cpu_isa::avx512;
     if (v == "avx2") return cpu_isa::avx2;
     if (v == "none") return cpu_isa::none;
     throw error(status::invalid_arguments,
-                std::string("PRIM_MAX_CPU_ISA=") + value + " is not one of avx512, avx2, none");
+                std::string("PRIM_MAX_CPU_ISA=") + value + " is not one of avx512_vnni, avx512, avx2, none");
 }
 
 } // namespace jit

@@ -130,7 +130,7 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
         case post_ops::kind::sum: {
             const Xbyak::Address scale_vec = host_.table().at(regs.reg_table, e.scale);
             for (int acc : regs.acc)
-                sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec});
+                sum_(sum_args{acc, regs.aux[0], e.scale, scale_vec, i});
             break;
         }
         case post_ops::kind::eltwise: emit_eltwise(e, range, regs); break;

@@ -70,6 +70,7 @@ struct sum_args {
     int aux_idx;               // a spare vector register the callback may clobber (for dst_old)
     float scale;               // the sum's scale; 1 means a plain add
     Xbyak::Address scale_vec;  // `scale` broadcast to a full vector, in the constant table
+    int entry = -1;            // the sum's index in the chain (its zero point and data type)
 };
 using sum_callback = std::function<void(const sum_args &)>;
 
