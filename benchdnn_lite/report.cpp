@@ -66,11 +66,10 @@ void reporter::record_comparison(const std::string &kind, const std::string &dri
 }
 
 void reporter::roof_line(const std::string &driver, const std::string &desc, double gflops,
-                         const char *isa, int threads, double peak_gflops) {
+                         const std::string &isa, int threads, double peak_gflops) {
     if (!(gflops > 0) || !(peak_gflops > 0)) return; // too fast to time, or no peak
     char buf[64];
-    if (!roof_peak_printed_) {
-        roof_peak_printed_ = true;
+    if (roof_peaks_printed_.insert(isa).second) { // each peak's line once
         std::snprintf(buf, sizeof buf, "%d,%.4g", threads, peak_gflops);
         line(std::string("roof_peak,") + isa + "," + buf);
     }

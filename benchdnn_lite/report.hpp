@@ -3,6 +3,7 @@
 // "P passed, F failed[, S skipped][, L listed]", last; a progress line on a terminal.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,10 @@ public:
                            double b_rate);
     // P mode, a convolution or inner product case's rate against the machine's measured FMA
     // peak (fma_peak.hpp): "roof,DRIVER,DESC,GFLOPS,PEAK_GFLOPS,PCT", after the peak's own line
-    // "roof_peak,ISA,THREADS,PEAK_GFLOPS" the first time. summary() adds their geometric mean.
+    // "roof_peak,ISA,THREADS,PEAK_GFLOPS" the first time (an int8 case: the exact int8 peak,
+    // "ISA:int8", and DRIVER "conv:int8"). summary() adds their geometric mean.
     void roof_line(const std::string &driver, const std::string &desc, double gflops,
-                   const char *isa, int threads, double peak_gflops);
+                   const std::string &isa, int threads, double peak_gflops);
     // "KIND_geomean,DRIVER,CASES,A,B,RATIO" per recorded kind and driver (RATIO = A / B), then
     // "roof_geomean,DRIVER,CASES,GFLOPS,PEAK_GFLOPS,PCT" per driver with roof lines, then
     // benchdnn's "tests:N passed:P skipped:S mistrusted:0 unimplemented:U invalid_arguments:I
@@ -68,7 +70,7 @@ private:
     };
     std::vector<comparisons> comparisons_;
     std::vector<comparisons> roofs_; // kind "roof": a = the cases' rates, b = the peak
-    bool roof_peak_printed_ = false;
+    std::set<std::string> roof_peaks_printed_; // the f32 peak's ISA, and "ISA:int8"
 };
 
 } // namespace bdl

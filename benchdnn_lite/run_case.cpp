@@ -250,12 +250,12 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
         check_skip_impl(fused.impl, s);
         const timing t = time_runs([&] { fused.execute(); }, max_ms_of(s), max_runs_of(s));
         rep.line(perf_line(driver, fused.impl, chain, desc, work, t));
-        roof(rep, opts.driver, desc, rate(work, t.min_ms));
+        roof(rep, opts.driver, desc, rate(work, t.min_ms), int8);
     } else if (s.fused == fused_mode::off) {
         const unfused_pipeline u(pc, with_runtime_defaults(po));
         const timing t = time_runs([&] { u.execute(); }, max_ms_of(s), max_runs_of(s));
         rep.line(perf_line(driver, u.impl() + ":unfused", chain, desc, work, t));
-        roof(rep, opts.driver, desc, rate(work, t.min_ms));
+        roof(rep, opts.driver, desc, rate(work, t.min_ms), int8);
     } else {
         const double t0 = now_ms();
         const bound_primitive fused = pc.create(attr);
@@ -271,20 +271,22 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
                  + fmt("%.4g", rate(work, tf.min_ms)) + "," + fmt("%.4g", rate(work, tu.min_ms))
                  + "," + fmt("%.3f", tf.min_ms > 0 ? tu.min_ms / tf.min_ms : 1.0));
         rep.record_comparison("perf_cmp", driver, rate(work, tf.min_ms), rate(work, tu.min_ms));
-        roof(rep, opts.driver, desc, rate(work, tf.min_ms)); // the fused rate
+        roof(rep, opts.driver, desc, rate(work, tf.min_ms), int8); // the fused rate
     }
 }
 
 } // namespace
 
 // P mode, convolution and inner product: the roof line of a rate (report.hpp), against the FMA
-// peak measured at the first such line.
-void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops) {
+// peak measured at the first such line, or for an int8 case the exact int8 peak: its lines and
+// their geometric mean name the driver "conv:int8" / "ip:int8", its peak "ISA:int8".
+void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops, bool int8) {
     if (driver != driver_kind::conv && driver != driver_kind::ip) return;
-    const fma_peak &peak = roof_peak();
+    const fma_peak &peak = int8 ? roof_peak_int8() : roof_peak();
     if (peak.isa == prim::cpu_isa::none) return;
-    rep.roof_line(driver_name(driver), desc, gflops, prim::cpu_isa_name(peak.isa), peak.threads,
-                  peak.gflops);
+    const std::string suffix = int8 ? ":int8" : "";
+    rep.roof_line(driver_name(driver) + suffix, desc, gflops, prim::cpu_isa_name(peak.isa) + suffix,
+                  peak.threads, peak.gflops);
 }
 
 void report_error_case(const std::exception &e, const std::string &repro, reporter &rep) {

@@ -16,7 +16,7 @@ void run_case(problem_case &pc, const prim::post_ops &po, const std::string &rep
 // Reports a case that could not even be set up (bad descriptor, bad tag, ...) from its error.
 // P mode, convolution and inner product: the roof line of a rate (report.hpp), against the FMA
 // peak measured at the first such line.
-void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops);
+void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops, bool int8 = false);
 
 void report_error_case(const std::exception &e, const std::string &repro, reporter &rep);
 
