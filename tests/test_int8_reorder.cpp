@@ -183,3 +183,25 @@ TEST_CASE("int8 reorder: weights in oneDNN's VNNI layouts, a dim blocked twice",
     reorder(fv, fb).execute(fv, fb);
     CHECK(std::memcmp(f.get_data_handle(), fb.get_data_handle(), f.get_desc().get_size()) == 0);
 }
+
+TEST_CASE("int8 reorder: a quantize beyond the caches (streamed stores) equals the element rule",
+          "[int8][reorder]") {
+    const memory::dim n = (memory::dim(1) << 22) + 17; // the streaming path, and a tail
+    memory src(memory::desc({n}, dt::f32, tag::a)), dst(memory::desc({n}, dt::s8, tag::a));
+    float *f = static_cast<float *>(src.get_data_handle());
+    for (memory::dim i = 0; i < n; ++i) f[i] = static_cast<float>(i % 1001) * 0.37f - 185.f;
+    primitive_attr attr;
+    attr.set_output_scales(0, {0.75f});
+    attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+    reorder(src.get_desc(), dst.get_desc(), attr)
+            .execute({{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst},
+                      {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, value_mem(dt::s32, {-3})}});
+    const int8_t *q = static_cast<const int8_t *>(dst.get_data_handle());
+    memory::dim bad = 0;
+    for (memory::dim i = 0; i < n; ++i) {
+        const float v = f[i] * 0.75f + -3.f;
+        const double want = std::nearbyint(std::min(std::max(static_cast<double>(v), -128.0), 127.0));
+        bad += q[i] != want;
+    }
+    CHECK(bad == 0);
+}
