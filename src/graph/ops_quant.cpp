@@ -1,0 +1,476 @@
+// The quantized ops: QuantizeLinear and DequantizeLinear as prim reorders with output scales and
+// zero points; QLinearConv and ConvInteger as prim's int8 convolution, QLinearMatMul and
+// MatMulInteger as its int8 inner product. Scales and zero points must be initializers (their
+// values are needed when the model is compiled). prim's primitives take no weight zero point:
+// constant weights are shifted by theirs into s8 where every value fits (u8 weights with a zero
+// point of 128 or less, s8 with 0), exactly; other weights are refused, naming the value.
+#include <cmath>
+#include <cstring>
+
+#include "graph/conv_geometry.hpp"
+#include "graph/op_registry.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+namespace {
+
+using dt = memory::data_type;
+
+bool is_int8(dt t) { return t == dt::u8 || t == dt::s8; }
+
+std::string input_name(const node &n, size_t i) { return "input " + std::to_string(i) + " (" + n.inputs[i] + ")"; }
+
+// Fails unless input i (when given) has type want.
+void want_type(const node &n, const std::vector<dt> &in, size_t i, dt want, const char *what) {
+    if (i < in.size() && has_input(n, i) && in[i] != want)
+        fail(n, std::string(what) + " " + input_name(n, i) + " is " + data_type_name(in[i]) + ", not " +
+                    data_type_name(want),
+             status::invalid_arguments);
+}
+
+void want_int8(const node &n, const std::vector<dt> &in, size_t i, const char *what) {
+    if (!is_int8(in[i]))
+        fail(n, std::string(what) + " " + input_name(n, i) + " is " + data_type_name(in[i]) +
+                    ": u8 or s8 is supported",
+             status::unimplemented);
+}
+
+// A zero point has its tensor's type (ONNX's T), whose type it must be.
+void want_zero_point(const node &n, const std::vector<dt> &in, size_t zp, dt of, const char *what) {
+    if (zp < in.size() && has_input(n, zp) && in[zp] != of)
+        fail(n, std::string(what) + " " + input_name(n, zp) + " is " + data_type_name(in[zp]) + " but its tensor is " +
+                    data_type_name(of) + ": a zero point has its tensor's type",
+             status::invalid_arguments);
+}
+
+// The output's type: the zero point's (u8 when there is none).
+dt output_type(const node &n, const std::vector<dt> &in, size_t zp, const char *what) {
+    if (zp >= in.size() || !has_input(n, zp)) return dt::u8;
+    if (!is_int8(in[zp]))
+        fail(n, std::string(what) + " " + input_name(n, zp) + " is " + data_type_name(in[zp]) +
+                    ": the output type must be u8 or s8",
+             status::unimplemented);
+    return in[zp];
+}
+
+std::vector<dt> types_quantize(const model &, const node &n, const std::vector<dt> &in) {
+    want_type(n, in, 0, dt::f32, "x");
+    want_type(n, in, 1, dt::f32, "y_scale");
+    return {output_type(n, in, 2, "y_zero_point")};
+}
+
+std::vector<dt> types_dequantize(const model &, const node &n, const std::vector<dt> &in) {
+    if (!is_int8(in[0]) && in[0] != dt::s32)
+        fail(n, "x " + input_name(n, 0) + " is " + data_type_name(in[0]) + ": u8, s8 or s32 is supported",
+             status::unimplemented);
+    want_type(n, in, 1, dt::f32, "x_scale");
+    want_zero_point(n, in, 2, in[0], "x_zero_point");
+    return {dt::f32};
+}
+
+// ConvInteger and MatMulInteger: (x, w, x_zero_point, w_zero_point) -> s32.
+std::vector<dt> types_integer(const model &, const node &n, const std::vector<dt> &in) {
+    want_int8(n, in, 0, "the data");
+    want_int8(n, in, 1, "the weights");
+    want_zero_point(n, in, 2, in[0], "the data's zero point");
+    want_zero_point(n, in, 3, in[1], "the weights' zero point");
+    return {dt::s32};
+}
+
+// QLinearConv and QLinearMatMul: (x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B]).
+std::vector<dt> types_qlinear(const model &, const node &n, const std::vector<dt> &in) {
+    want_int8(n, in, 0, "the data");
+    want_int8(n, in, 3, "the weights");
+    for (size_t s : {1, 4, 6}) want_type(n, in, s, dt::f32, "the scale");
+    want_zero_point(n, in, 2, in[0], "the data's zero point");
+    want_zero_point(n, in, 5, in[3], "the weights' zero point");
+    want_type(n, in, 8, dt::s32, "the bias");
+    return {output_type(n, in, 7, "y_zero_point")};
+}
+
+// Scales and zero points of one tensor: one pair (per tensor) or one per index of `axis`.
+struct qparams {
+    std::vector<float> scales;
+    std::vector<int32_t> zps; // as many as scales; 0 when the zero point is left out
+    int axis = -1;            // -1: per tensor
+    bool zp_uniform() const {
+        for (int32_t z : zps)
+            if (z != zps[0]) return false;
+        return true;
+    }
+    bool zp_zero() const { return zp_uniform() && zps[0] == 0; }
+};
+
+// The scale (input si) and zero point (input zi, optional) of a tensor; `axis` the dim a per-axis
+// scale runs along (-1: per tensor only) of extent `extent`.
+qparams read_qparams(const model &m, const node &n, size_t si, size_t zi, int axis, int64_t extent,
+                     const char *what) {
+    qparams q;
+    const std::string sname = std::string(what) + "'s scale", zname = std::string(what) + "'s zero point";
+    const tensor &s = constant_input(m, n, si, sname.c_str());
+    const int64_t count = product(s.dims);
+    if (count != 1) {
+        if (axis < 0)
+            fail(n, sname + " " + input_name(n, si) + " has " + std::to_string(count) +
+                        " values: only one (per tensor) is supported here",
+                 status::unimplemented);
+        if (s.dims.size() != 1 || count != extent)
+            fail(n, sname + " " + input_name(n, si) + " has dims " + dims_text(s.dims) + " but axis " +
+                        std::to_string(axis) + " has " + std::to_string(extent) + " entries");
+        q.axis = axis;
+    }
+    q.scales = s.data;
+    for (size_t k = 0; k < q.scales.size(); ++k)
+        if (!std::isfinite(q.scales[k]) || q.scales[k] == 0.f)
+            fail(n, sname + " " + input_name(n, si) + " holds " + std::to_string(q.scales[k]) + " at index " +
+                        std::to_string(k) + ": a scale must be finite and not 0");
+    q.zps.assign(q.scales.size(), 0);
+    if (has_input(n, zi)) {
+        const tensor &z = constant_input(m, n, zi, zname.c_str());
+        if (product(z.dims) != count)
+            fail(n, zname + " " + input_name(n, zi) + " has dims " + dims_text(z.dims) + " but the scale has " +
+                        dims_text(s.dims));
+        for (size_t k = 0; k < z.data.size(); ++k) q.zps[k] = static_cast<int32_t>(z.data[k]);
+    }
+    return q;
+}
+
+// The axis attribute of QuantizeLinear / DequantizeLinear resolved against rank r.
+int quant_axis(const node &n, size_t r) {
+    const int64_t a = attr_int(n, "axis", 1);
+    const int64_t rank = static_cast<int64_t>(r);
+    if (a < -rank || a >= rank)
+        fail(n, "bad attribute axis=" + std::to_string(a) + " for an input of rank " + std::to_string(r));
+    return static_cast<int>(a < 0 ? a + rank : a);
+}
+
+std::vector<memory::dims> infer_same(const model &m, const node &n, const std::vector<memory::dims> &in) {
+    // The parameters are checked against the dims here, before anything is built.
+    const int64_t count = m.initializers.count(n.inputs[1]) ? product(m.initializers.at(n.inputs[1]).dims) : 1;
+    if (count != 1) {
+        const int axis = quant_axis(n, in[0].size());
+        (void)read_qparams(m, n, 1, 2, axis, in[0][axis], "x");
+    }
+    return {in[0]};
+}
+
+// A one-value s32 or f32 buffer, written now and kept as long as the plan.
+memory value_buffer(plan_builder &b, const void *v, dt type, int64_t count) {
+    memory mem = b.persistent(memory::desc({count}, type, memory::format_tag::a));
+    std::memcpy(mem.get_data_handle(), v, static_cast<size_t>(count) * 4);
+    return mem;
+}
+
+// Quantize / dequantize with one zero point per index of the axis (reorder takes one zero point).
+// The tensor is plain; channel c of element i is (i / inner) % channels.
+void per_axis_zp_step(plan_builder &b, const op &o, const memory &src, const memory &dst, const qparams &q,
+                      bool quantize, bool constant) {
+    const memory::dims &d = b.g.dims_of(o.inputs[0]);
+    int64_t inner = 1;
+    for (size_t k = static_cast<size_t>(q.axis) + 1; k < d.size(); ++k) inner *= d[k];
+    const int64_t channels = d[static_cast<size_t>(q.axis)], total = product(d);
+    const dt idt = quantize ? dst.get_desc().get_data_type() : src.get_desc().get_data_type();
+    b.step(o.n->name + ": " + (quantize ? "quantize" : "dequantize") + " per axis " + std::to_string(q.axis) +
+               " with a zero point per entry (graph loop)",
+           [=] {
+               const double lo = idt == dt::u8 ? 0 : idt == dt::s8 ? -128 : -2147483648.0;
+               const double hi = idt == dt::u8 ? 255 : idt == dt::s8 ? 127 : 2147483647.0;
+               for (int64_t i = 0; i < total; ++i) {
+                   const size_t c = static_cast<size_t>((i / inner) % channels);
+                   if (quantize) {
+                       const float x = static_cast<const float *>(src.get_data_handle())[i];
+                       double y = std::nearbyint(static_cast<double>(x / q.scales[c])) + q.zps[c];
+                       y = std::isnan(y) ? 0 : std::min(hi, std::max(lo, y));
+                       if (idt == dt::u8) static_cast<uint8_t *>(dst.get_data_handle())[i] = static_cast<uint8_t>(y);
+                       else static_cast<int8_t *>(dst.get_data_handle())[i] = static_cast<int8_t>(y);
+                   } else {
+                       int32_t x = 0;
+                       if (idt == dt::u8) x = static_cast<const uint8_t *>(src.get_data_handle())[i];
+                       else if (idt == dt::s8) x = static_cast<const int8_t *>(src.get_data_handle())[i];
+                       else x = static_cast<const int32_t *>(src.get_data_handle())[i];
+                       static_cast<float *>(dst.get_data_handle())[i] =
+                               static_cast<float>(static_cast<int64_t>(x) - q.zps[c]) * q.scales[c];
+                   }
+               }
+           },
+           constant, {src, dst});
+}
+
+void lower_quantize(plan_builder &b, const op &o) {
+    const node &n = *o.n;
+    const bool quantize = n.op_type == "QuantizeLinear";
+    const memory::dims &d = b.g.dims_of(o.inputs[0]);
+    const model &m = *b.g.m;
+    // The axis matters (and must be within the rank) only for a scale of more than one value.
+    const bool per_axis = m.initializers.count(n.inputs[1]) && product(m.initializers.at(n.inputs[1]).dims) != 1;
+    const int axis = per_axis ? quant_axis(n, d.size()) : -1;
+    const qparams q = read_qparams(m, n, 1, 2, axis, axis < 0 ? 1 : d[static_cast<size_t>(axis)], "x");
+    const bool constant = b.all_constant(o);
+    memory src = b.plain(o.inputs[0]);
+    memory dst = b.alloc(plan_builder::plain_desc(d, b.g.type_of(o.outputs[0])));
+    if (!q.zp_uniform()) {
+        per_axis_zp_step(b, o, src, dst, q, quantize, constant);
+    } else {
+        // dst = (src - zp_src) * factor + zp_dst: factor 1 / scale to quantize, scale to dequantize.
+        primitive_attr a;
+        std::vector<float> factors = q.scales;
+        if (quantize)
+            for (auto &f : factors) f = 1.f / f;
+        a.set_output_scales(q.axis < 0 ? 0 : 1 << q.axis, factors);
+        exec_args args = {{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst}};
+        if (q.zps[0] != 0) {
+            const int arg = quantize ? PRIM_ARG_DST : PRIM_ARG_SRC;
+            a.set_zero_points_mask(arg, 0);
+            args[PRIM_ARG_ATTR_ZERO_POINTS | arg] = value_buffer(b, &q.zps[0], dt::s32, 1);
+        }
+        reorder r(src.get_desc(), dst.get_desc(), a);
+        std::vector<memory> uses;
+        for (const auto &kv : args) uses.push_back(kv.second);
+        b.step(n.name + ": reorder " + data_type_name(src.get_desc().get_data_type()) + " -> " +
+                       data_type_name(dst.get_desc().get_data_type()) +
+                       (q.axis < 0 ? " per tensor" : " per axis " + std::to_string(q.axis)),
+               [r, args] { r.execute(args); }, constant, uses);
+    }
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+// Constant weights w (values of an integer type) less their zero point per channel (zp per
+// tensor or one per channel, channel c of element i being i / per_channel), as s8: exact, or
+// refused naming the first value that does not fit.
+std::vector<int8_t> shifted_weights(const node &n, const tensor &w, const qparams &zp, int64_t per_channel,
+                                    const char *what) {
+    std::vector<int8_t> out(w.data.size());
+    for (size_t i = 0; i < w.data.size(); ++i) {
+        const size_t c = zp.zps.size() == 1 ? 0 : static_cast<size_t>(static_cast<int64_t>(i) / per_channel);
+        const int32_t v = static_cast<int32_t>(w.data[i]) - zp.zps[c];
+        if (v < -128 || v > 127)
+            fail(n, std::string(what) + " less their zero point give " + std::to_string(v) + " at index " +
+                        std::to_string(i) + ", outside s8: prim's int8 primitives take s8 weights without a "
+                        "zero point (weights that do not fit s8 are not built yet)",
+                 status::unimplemented);
+        out[i] = static_cast<int8_t>(v);
+    }
+    return out;
+}
+
+// A zero point given without a scale (ConvInteger, MatMulInteger): read as qparams with scale 1.
+qparams zero_points(const model &m, const node &n, size_t zi, int64_t extent, const char *what) {
+    qparams q;
+    q.scales.assign(1, 1.f);
+    q.zps.assign(1, 0);
+    if (!has_input(n, zi)) return q;
+    const std::string zname = std::string(what) + "'s zero point";
+    const tensor &z = constant_input(m, n, zi, zname.c_str());
+    const int64_t count = product(z.dims);
+    if (count != 1 && count != extent)
+        fail(n, zname + " " + input_name(n, zi) + " has dims " + dims_text(z.dims) + ": one value or " +
+                    std::to_string(extent) + " are supported");
+    q.zps.clear();
+    for (float v : z.data) q.zps.push_back(static_cast<int32_t>(v));
+    q.scales.assign(q.zps.size(), 1.f);
+    return q;
+}
+
+// What the int8 primitive needs besides src, weights and dst: its attribute and value buffers.
+struct int8_setup {
+    primitive_attr attr;
+    exec_args args;
+    std::vector<float> bias; // f32, per output channel; empty: none
+};
+
+// The attribute of a QLinearConv / QLinearMatMul (scales and zero points) or of ConvInteger /
+// MatMulInteger (the data's zero point); wei_mask: the weights' per-channel mask.
+int8_setup quant_setup(plan_builder &b, const op &o, bool qlinear, int64_t oc, int wei_mask) {
+    const node &n = *o.n;
+    const model &m = *b.g.m;
+    int8_setup s;
+    s.attr = b.attr();
+    const auto values = [&](int arg, const void *v, dt type, int64_t count) {
+        s.args[arg] = value_buffer(b, v, type, count);
+    };
+    const qparams x = qlinear ? read_qparams(m, n, 1, 2, -1, 1, "x") : zero_points(m, n, 2, 1, "x");
+    if (x.zps.size() != 1)
+        fail(n, "the data's zero point has " + std::to_string(x.zps.size()) + " values: one is supported",
+             status::unimplemented);
+    if (x.zps[0] != 0) {
+        s.attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, &x.zps[0], dt::s32, 1);
+    }
+    if (!qlinear) return s;
+    const qparams w = read_qparams(m, n, 4, 5, 0, oc, "w");
+    const qparams y = read_qparams(m, n, 6, 7, -1, 1, "y");
+    s.attr.set_scales_mask(PRIM_ARG_SRC, 0);
+    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, &x.scales[0], dt::f32, 1);
+    s.attr.set_scales_mask(PRIM_ARG_WEIGHTS, w.axis < 0 ? 0 : wei_mask);
+    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_WEIGHTS, w.scales.data(), dt::f32,
+           static_cast<int64_t>(w.scales.size()));
+    s.attr.set_scales_mask(PRIM_ARG_DST, 0);
+    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, &y.scales[0], dt::f32, 1);
+    if (y.zps[0] != 0) {
+        s.attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, &y.zps[0], dt::s32, 1);
+    }
+    if (has_input(n, 8)) {
+        // ONNX's int32 bias is in the accumulator's scale (x_scale * w_scale); prim's v3 scales
+        // add the bias after scaling, so it goes in as f32 values.
+        const tensor &bias = constant_input(m, n, 8, "the bias");
+        if (product(bias.dims) != oc)
+            fail(n, "the bias " + input_name(n, 8) + " has dims " + dims_text(bias.dims) + ", not " + std::to_string(oc));
+        s.bias.resize(static_cast<size_t>(oc));
+        for (size_t c = 0; c < s.bias.size(); ++c)
+            s.bias[c] = static_cast<float>(static_cast<double>(bias.data[c]) * x.scales[0] *
+                                           w.scales[w.scales.size() == 1 ? 0 : c]);
+    }
+    return s;
+}
+
+std::vector<memory::dims> infer_qconv(const model &, const node &n, const std::vector<memory::dims> &in) {
+    return {conv_geometry_of(n, in[0], in[n.op_type == "QLinearConv" ? 3 : 1]).out};
+}
+
+void lower_qconv(plan_builder &b, const op &o) {
+    const node &n = *o.n;
+    const model &m = *b.g.m;
+    const bool qlinear = n.op_type == "QLinearConv";
+    const size_t wi = qlinear ? 3 : 1;
+    const memory::dims &xd = b.g.dims_of(o.inputs[0]), &wd = b.g.dims_of(o.inputs[wi]);
+    const conv_geometry geo = conv_geometry_of(n, xd, wd);
+    const int64_t oc = wd[0];
+    memory::dims wdims = wd;
+    if (geo.group > 1) {
+        wdims[0] = wd[0] / geo.group;
+        wdims.insert(wdims.begin(), geo.group);
+    }
+    int8_setup s = quant_setup(b, o, qlinear, oc, geo.group > 1 ? 3 : 1);
+    // Weights: s8, shifted by their zero point (per tensor or per output channel).
+    const tensor &w = constant_input(m, n, wi, "the weights");
+    const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
+    const std::vector<int8_t> w8 = shifted_weights(n, w, wzp, product(wd) / oc, "the weights");
+    memory wplain = b.persistent(plan_builder::plain_desc(wdims, dt::s8));
+    std::memcpy(wplain.get_data_handle(), w8.data(), w8.size());
+    memory bias;
+    if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, oc);
+
+    const dt xdt = b.g.type_of(o.inputs[0]), ydt = b.g.type_of(o.outputs[0]);
+    const auto any = [](const memory::dims &d, dt t) { return memory::desc(d, t, memory::format_tag::any); };
+    const auto d = bias.is_empty()
+            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(xd, xdt),
+                                        any(wdims, dt::s8), any(geo.out, ydt), geo.strides, geo.dilates, geo.pad_l,
+                                        geo.pad_r)
+            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(xd, xdt),
+                                        any(wdims, dt::s8), bias.get_desc(), any(geo.out, ydt), geo.strides,
+                                        geo.dilates, geo.pad_l, geo.pad_r);
+    convolution_forward::primitive_desc pd(d, s.attr);
+    const bool constant = b.all_constant(o);
+    exec_args args = s.args;
+    args[PRIM_ARG_SRC] = b.in_layout(o.inputs[0], pd.src_desc());
+    args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wplain, pd.weights_desc(), true);
+    if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
+    memory dst = b.alloc(pd.dst_desc());
+    args[PRIM_ARG_DST] = dst;
+    b.primitive_step(n.name + ": convolution " + pd.impl_name() + " " + data_type_name(xdt) + ":s8:" +
+                             data_type_name(ydt) + " src " + pd.src_desc().layout() + " dst " + pd.dst_desc().layout(),
+                     convolution_forward(pd), args, constant);
+    b.set(o.outputs[0], dst, constant, true);
+}
+
+// MatMulInteger / QLinearMatMul: A (..., M, K) times a constant 2-D B (K, N).
+struct qmatmul_shape {
+    int64_t m, k, n;
+};
+
+qmatmul_shape qmatmul_of(const node &n, const memory::dims &a, const memory::dims &bd) {
+    if (a.size() < 2) fail(n, "A must have at least 2 dims, not " + dims_text(a), status::unimplemented);
+    if (bd.size() != 2)
+        fail(n, "B (" + dims_text(bd) + ") must be 2-D: a batched B is not built yet for the quantized MatMul",
+             status::unimplemented);
+    if (a.back() != bd[0])
+        fail(n, "shape mismatch: A (" + dims_text(a) + ") and B (" + dims_text(bd) + ") do not agree on K");
+    return {product(a) / a.back(), a.back(), bd[1]};
+}
+
+std::vector<memory::dims> infer_qmatmul(const model &, const node &n, const std::vector<memory::dims> &in) {
+    const memory::dims &bd = in[n.op_type == "QLinearMatMul" ? 3 : 1];
+    (void)qmatmul_of(n, in[0], bd);
+    memory::dims out = in[0];
+    out.back() = bd[1];
+    return {out};
+}
+
+void lower_qmatmul(plan_builder &b, const op &o) {
+    const node &n = *o.n;
+    const model &m = *b.g.m;
+    const bool qlinear = n.op_type == "QLinearMatMul";
+    const size_t bi = qlinear ? 3 : 1;
+    const memory::dims &ad = b.g.dims_of(o.inputs[0]), &bd = b.g.dims_of(o.inputs[bi]);
+    const qmatmul_shape sh = qmatmul_of(n, ad, bd);
+    int8_setup s = quant_setup(b, o, qlinear, sh.n, 1);
+    // B (K, N) less its zero point (per tensor or per column), as the s8 weights (N, K).
+    const tensor &w = constant_input(m, n, bi, "B");
+    tensor wt = w;
+    for (int64_t k = 0; k < sh.k; ++k)
+        for (int64_t c = 0; c < sh.n; ++c) wt.data[static_cast<size_t>(c * sh.k + k)] = w.data[static_cast<size_t>(k * sh.n + c)];
+    const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, sh.n, "B");
+    const std::vector<int8_t> w8 = shifted_weights(n, wt, wzp, sh.k, "B's values");
+    memory wei = b.persistent(plan_builder::plain_desc({sh.n, sh.k}, dt::s8));
+    std::memcpy(wei.get_data_handle(), w8.data(), w8.size());
+    memory bias;
+    if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
+
+    const dt adt = b.g.type_of(o.inputs[0]), ydt = b.g.type_of(o.outputs[0]);
+    memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc({sh.m, sh.k}, adt));
+    memory out = b.alloc(plan_builder::plain_desc(b.g.dims_of(o.outputs[0]), ydt));
+    memory dst = b.view(out, plan_builder::plain_desc({sh.m, sh.n}, ydt));
+    const auto d = bias.is_empty()
+            ? inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(), dst.get_desc())
+            : inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(),
+                                          bias.get_desc(), dst.get_desc());
+    inner_product_forward::primitive_desc pd(d, s.attr);
+    const bool constant = b.all_constant(o);
+    exec_args args = s.args;
+    args[PRIM_ARG_SRC] = src;
+    args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wei, pd.weights_desc(), true);
+    if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
+    args[PRIM_ARG_DST] = dst;
+    b.primitive_step(n.name + ": inner product " + pd.impl_name() + " " + data_type_name(adt) + ":s8:" +
+                             data_type_name(ydt),
+                     inner_product_forward(pd), args, constant);
+    b.set(o.outputs[0], out, constant, true);
+}
+
+void check_qconv(const model &m, const node &n) { check_conv(m, n); }
+
+op_def def(const char *type, int min_in, int max_in,
+           std::vector<memory::dims> (*infer)(const model &, const node &, const std::vector<memory::dims> &),
+           void (*lower)(plan_builder &, const op &),
+           std::vector<dt> (*types)(const model &, const node &, const std::vector<dt> &),
+           void (*check)(const model &, const node &) = nullptr) {
+    op_def d;
+    d.type = type;
+    d.min_inputs = min_in;
+    d.max_inputs = max_in;
+    d.check = check;
+    d.infer = infer;
+    d.lower = lower;
+    d.types = types;
+    return d;
+}
+
+} // namespace
+
+std::vector<op_def> quant_ops() {
+    return {
+        def("QuantizeLinear", 2, 3, infer_same, lower_quantize, types_quantize),
+        def("DequantizeLinear", 2, 3, infer_same, lower_quantize, types_dequantize),
+        def("ConvInteger", 2, 4, infer_qconv, lower_qconv, types_integer, check_qconv),
+        def("QLinearConv", 8, 9, infer_qconv, lower_qconv, types_qlinear, check_qconv),
+        def("MatMulInteger", 2, 4, infer_qmatmul, lower_qmatmul, types_integer),
+        def("QLinearMatMul", 8, 8, infer_qmatmul, lower_qmatmul, types_qlinear),
+    };
+}
+
+} // namespace detail
+} // namespace graph
+} // namespace prim
