@@ -1,11 +1,13 @@
 // Quantized ONNX models (scripts/models/quantized_models.py, written at test time): Q -> DQ round
 // trips along every axis (u8 and s8, one zero point or one per entry), a QDQ convolution as
-// onnxruntime.quantization writes it (run fused and unfused), QLinearConv with s8 weights and
+// onnxruntime.quantization writes it (unfused: quantize, dequantize, f32 ops; fused: one int8
+// convolution, fuse_qdq.cpp), QLinearConv with s8 weights and
 // with u8 weights shifted into s8, ConvInteger and MatMulInteger with weight zero points,
 // QLinearMatMul, each against an oracle written here from ONNX's definitions (no numpy); and the
 // malformed quantizations, refused naming the node and the reason. Integer outputs must match
 // within ±1, f32 outputs within |a - b| <= 0.04·max(1, M) (CONTRACT §6).
-// "[.verbose]" (ctest test_onnx_quantized_verbose, PRIM_VERBOSE=1) shows the int8 convolution.
+// "[.verbose]" (ctest test_onnx_quantized_verbose, PRIM_VERBOSE=1) shows the int8 convolution;
+// test_onnx_quantized_fusion_log (PRIM_VERBOSE=2) the QDQ convolution's fusion line.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -165,7 +167,7 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
     const int zx = 128;
     const graph::tensor x = random_tensor({1, 3, 8, 8}, -2.f, 2.f, 3);
     // The oracle: quantize x, dequantize, convolve with the dequantized weights and bias, Relu,
-    // quantize (u8, zero point 0), dequantize.
+    // quantize (u8, zero point 10), dequantize.
     std::vector<float> xd;
     for (float v : x.data) xd.push_back((saturate(double(v / sx) + zx, dt::u8) - zx) * sx);
     const auto acc = conv2d({1, 3, 8, 8}, {4, 3, 3, 3}, 1, [&](int64_t o, int64_t c, int64_t iy, int64_t ix, int64_t i,
@@ -176,15 +178,31 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
     for (size_t k = 0; k < acc.size(); ++k) {
         const size_t o = k / 64;
         const double r = std::max(0.0, acc[k] + double(b.data[o]) * (sx * sw[o]));
-        q.push_back(saturate(r / sy, dt::u8));
-        y.push_back(q.back() * sy);
+        q.push_back(saturate(r / sy + 10, dt::u8));
+        y.push_back((q.back() - 10) * sy);
     }
+    std::map<std::string, graph::tensor> results[2];
     for (const bool fuse : {false, true}) {
         INFO((fuse ? "fused" : "unfused"));
-        const auto out = run(m, {{"x", x}}, fuse);
+        graph::options opt;
+        opt.fuse = fuse;
+        const graph::compiled_model cm(m, opt);
+        const auto out = results[fuse] = cm.run({{"x", x}});
         compare(out.at("q"), q, true);
         compare(out.at("y"), y, false);
+        // Fused: one int8 convolution with the Relu in its chain; unfused: an f32 one.
+        bool int8_conv = false;
+        for (const auto &st : cm.steps()) int8_conv = int8_conv || st.find(": convolution ref u8:s8:u8") != std::string::npos;
+        CHECK(int8_conv == fuse);
+        const auto log = cm.fusion_log();
+        const bool logged = !log.empty() && log[0].fused &&
+                            log[0].line() == "prim_verbose,fuse,fused,DequantizeLinear+Conv+Relu+QuantizeLinear(int8),"
+                                             "DequantizeLinear_1+Conv_4+Relu_5+QuantizeLinear_6";
+        CHECK(logged == fuse);
     }
+    // Fused against unfused within CONTRACT §6: ±1 for the u8 output, 0.04·max(1, M) for f32.
+    compare(results[1].at("q"), results[0].at("q").data, true);
+    compare(results[1].at("y"), results[0].at("y").data, false);
 }
 
 TEST_CASE("QLinearConv: s8 weights per channel, and u8 weights shifted into s8", "[onnx][quantized]") {

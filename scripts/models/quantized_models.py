@@ -52,10 +52,11 @@ def round_trip(axis, elem, uniform):
 
 # The QDQ convolution (onnxruntime.quantization's form): x (1, 3, 8, 8) -> Q/DQ (u8, per tensor)
 # -> Conv 3x3 pad 1, 4 output channels, with DQ(weights s8 per channel, axis 0) and DQ(bias int32,
-# scale sx * sw, axis 0) -> Relu -> Q (u8) -> DQ -> y; q is the quantized output.
+# scale sx * sw, axis 0) -> Relu -> Q (u8, zero point 10: the Relu matters) -> DQ -> y; q is the
+# quantized output.
 def qdq_conv():
     rng = np.random.default_rng(11)
-    sx, zx, sy, zy = 0.02, 128, 0.015, 0
+    sx, zx, sy, zy = 0.02, 128, 0.015, 10
     w = rng.integers(-127, 128, size=(4, 3, 3, 3)).astype(np.int8)
     sw = np.array([0.002, 0.003, 0.004, 0.001], np.float32)
     b = np.array([300, -200, 0, 1000], np.int32)

@@ -85,6 +85,7 @@ struct compiled_model::state {
             g.ops.push_back(o);
         }
         if (opt.fuse) {
+            fuse_qdq_convolutions(g);
             fuse_activation_forms(g);
             fuse_post_op_chains(g);
         }

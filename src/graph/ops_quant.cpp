@@ -2,8 +2,9 @@
 // zero points; QLinearConv and ConvInteger as prim's int8 convolution, QLinearMatMul and
 // MatMulInteger as its int8 inner product. Scales and zero points must be initializers (their
 // values are needed when the model is compiled). prim's primitives take no weight zero point:
-// constant weights are shifted by theirs into s8 where every value fits (u8 weights with a zero
-// point of 128 or less, s8 with 0), exactly; other weights are refused, naming the value.
+// constant weights are shifted by theirs into s8 when every w - zp fits (s8 weights with a zero
+// point of 0, u8 ones quantized around 128), exactly; other weights are refused, naming the
+// value. The QDQ convolution (fuse_qdq.cpp) is lowered here as a QLinearConv.
 #include <cmath>
 #include <cstring>
 
@@ -282,11 +283,11 @@ struct int8_setup {
 
 // The attribute of a QLinearConv / QLinearMatMul (scales and zero points) or of ConvInteger /
 // MatMulInteger (the data's zero point); wei_mask: the weights' per-channel mask.
-int8_setup quant_setup(plan_builder &b, const op &o, bool qlinear, int64_t oc, int wei_mask) {
-    const node &n = *o.n;
+int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc, int wei_mask,
+                       const post_ops &po = post_ops()) {
     const model &m = *b.g.m;
     int8_setup s;
-    s.attr = b.attr();
+    s.attr = b.attr(po);
     const auto values = [&](int arg, const void *v, dt type, int64_t count) {
         s.args[arg] = value_buffer(b, v, type, count);
     };
@@ -331,9 +332,12 @@ std::vector<memory::dims> infer_qconv(const model &, const node &n, const std::v
 }
 
 void lower_qconv(plan_builder &b, const op &o) {
-    const node &n = *o.n;
+    // The node with the op's inputs: a QDQ convolution (fuse_qdq.cpp) is a Conv node given
+    // QLinearConv's inputs, its Relu in o.post.
+    node n = *o.n;
+    n.inputs = o.inputs;
     const model &m = *b.g.m;
-    const bool qlinear = n.op_type == "QLinearConv";
+    const bool qlinear = o.type == "QLinearConv";
     const size_t wi = qlinear ? 3 : 1;
     const memory::dims &xd = b.g.dims_of(o.inputs[0]), &wd = b.g.dims_of(o.inputs[wi]);
     const conv_geometry geo = conv_geometry_of(n, xd, wd);
@@ -343,7 +347,9 @@ void lower_qconv(plan_builder &b, const op &o) {
         wdims[0] = wd[0] / geo.group;
         wdims.insert(wdims.begin(), geo.group);
     }
-    int8_setup s = quant_setup(b, o, qlinear, oc, geo.group > 1 ? 3 : 1);
+    post_ops po;
+    for (const auto &e : o.post) po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+    int8_setup s = quant_setup(b, n, qlinear, oc, geo.group > 1 ? 3 : 1, po);
     // Weights: s8, shifted by their zero point (per tensor or per output channel).
     const tensor &w = constant_input(m, n, wi, "the weights");
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
@@ -370,7 +376,9 @@ void lower_qconv(plan_builder &b, const op &o) {
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     memory dst = b.alloc(pd.dst_desc());
     args[PRIM_ARG_DST] = dst;
-    b.primitive_step(n.name + ": convolution " + pd.impl_name() + " " + data_type_name(xdt) + ":s8:" +
+    std::string names;
+    for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
+    b.primitive_step(names + ": convolution " + pd.impl_name() + " " + data_type_name(xdt) + ":s8:" +
                              data_type_name(ydt) + " src " + pd.src_desc().layout() + " dst " + pd.dst_desc().layout(),
                      convolution_forward(pd), args, constant);
     b.set(o.outputs[0], dst, constant, true);
@@ -406,7 +414,7 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     const size_t bi = qlinear ? 3 : 1;
     const memory::dims &ad = b.g.dims_of(o.inputs[0]), &bd = b.g.dims_of(o.inputs[bi]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
-    int8_setup s = quant_setup(b, o, qlinear, sh.n, 1);
+    int8_setup s = quant_setup(b, n, qlinear, sh.n, 1);
     // B (K, N) less its zero point (per tensor or per column), as the s8 weights (N, K).
     const tensor &w = constant_input(m, n, bi, "B");
     tensor wt = w;
