@@ -292,6 +292,30 @@ TEST_CASE("malformed quantization is refused naming the node and the reason", "[
     }
 }
 
+TEST_CASE("graph tensors of integer types: a float op refuses them, run() checks their values", "[onnx][quantized]") {
+    graph::model m;
+    m.inputs.push_back({"x", {4}, dt::u8});
+    m.outputs.push_back({"y", {4}, dt::f32});
+    m.nodes.push_back({"relu", "Relu", {"x"}, {"y"}, {}});
+    try {
+        const graph::compiled_model cm(m);
+        FAIL("a Relu on a u8 tensor compiled");
+    } catch (const prim::error &e) {
+        CHECK(std::string(e.what()).find("relu (Relu): input x is u8; Relu runs on f32 tensors only") !=
+              std::string::npos);
+    }
+    m.nodes[0] = {"dq", "DequantizeLinear", {"x", "s"}, {"y"}, {}};
+    m.initializers["s"] = {{}, {0.5f}};
+    const graph::compiled_model cm(m);
+    graph::tensor x;
+    x.dims = {4};
+    x.dt = dt::u8;
+    x.data = {0.f, 1.f, 255.f, 7.f};
+    CHECK(cm.run({{"x", x}}).at("y").data == std::vector<float>({0.f, 0.5f, 127.5f, 3.5f}));
+    x.data[2] = 256.f;
+    CHECK_THROWS_WITH(cm.run({{"x", x}}), Catch::Contains("input 'x' is u8 but holds 256"));
+}
+
 // Run by ctest test_onnx_quantized_verbose under PRIM_VERBOSE=1, which looks for the int8
 // convolution's exec line (prim_verbose,exec,convolution,ref,u8:s8:u8,...).
 TEST_CASE("QLinearConv runs prim's int8 convolution", "[.verbose]") {

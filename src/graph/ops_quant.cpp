@@ -448,8 +448,6 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     b.set(o.outputs[0], out, constant, true);
 }
 
-void check_qconv(const model &m, const node &n) { check_conv(m, n); }
-
 op_def def(const char *type, int min_in, int max_in,
            std::vector<memory::dims> (*infer)(const model &, const node &, const std::vector<memory::dims> &),
            void (*lower)(plan_builder &, const op &),
@@ -472,8 +470,8 @@ std::vector<op_def> quant_ops() {
     return {
         def("QuantizeLinear", 2, 3, infer_same, lower_quantize, types_quantize),
         def("DequantizeLinear", 2, 3, infer_same, lower_quantize, types_dequantize),
-        def("ConvInteger", 2, 4, infer_qconv, lower_qconv, types_integer, check_qconv),
-        def("QLinearConv", 8, 9, infer_qconv, lower_qconv, types_qlinear, check_qconv),
+        def("ConvInteger", 2, 4, infer_qconv, lower_qconv, types_integer, check_conv),
+        def("QLinearConv", 8, 9, infer_qconv, lower_qconv, types_qlinear, check_conv),
         def("MatMulInteger", 2, 4, infer_qmatmul, lower_qmatmul, types_integer),
         def("QLinearMatMul", 8, 8, infer_qmatmul, lower_qmatmul, types_qlinear),
     };
