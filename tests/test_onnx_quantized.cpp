@@ -205,6 +205,23 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
     compare(results[1].at("y"), results[0].at("y").data, false);
 }
 
+TEST_CASE("a QDQ convolution with f32 weights is not fused, and says why", "[onnx][quantized]") {
+    const graph::model m = load_onnx(model_path("qdq_conv_f32_weights"));
+    const graph::tensor x = random_tensor({1, 3, 8, 8}, -2.f, 2.f, 3);
+    graph::options opt;
+    const graph::compiled_model fused(m, opt);
+    opt.fuse = false;
+    const graph::compiled_model unfused(m, opt);
+    const auto a = fused.run({{"x", x}}), b = unfused.run({{"x", x}});
+    compare(a.at("q"), b.at("q").data, true);
+    compare(a.at("y"), b.at("y").data, false);
+    bool refused = false;
+    for (const auto &r : fused.fusion_log())
+        refused = refused || r.line() == "prim_verbose,fuse,refused,QuantizeLinear_5,Conv_3,QuantizeLinear_5 not fused into "
+                                         "Conv_3: its weights are not a DequantizeLinear";
+    CHECK(refused);
+}
+
 TEST_CASE("QLinearConv: s8 weights per channel, and u8 weights shifted into s8", "[onnx][quantized]") {
     const float sx = 0.02f, sy = 0.015f, sw[] = {0.002f, 0.003f, 0.004f, 0.001f};
     const int zx = 128, bias[] = {300, -200, 0, 1000};

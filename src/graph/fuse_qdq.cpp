@@ -76,7 +76,7 @@ void fuse_at(graph_ir &g, op &q) {
     op *conv = producer_of(g, relu ? relu->inputs[0] : q.inputs[0], "Conv");
     if (!conv || !conv->post.empty()) return;
     const auto refuse = [&](const std::string &why) {
-        log_refused(g.log, q.n->name, conv->n->name, q.n->name + " not fused into " + conv->n->name + ": " + why);
+        log_refused(g.log, q.n->name, conv->n->name, why);
     };
     if (relu && (g.readers(relu->outputs[0]) != 1 || g.is_graph_output(relu->outputs[0])))
         return refuse(relu->n->name + "'s output has another reader");
