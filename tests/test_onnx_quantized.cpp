@@ -1,8 +1,8 @@
 // Quantized ONNX models (scripts/models/quantized_models.py, written at test time): Q -> DQ round
 // trips along every axis (u8 and s8, one zero point or one per entry), a QDQ convolution as
 // onnxruntime.quantization writes it (unfused: quantize, dequantize, f32 ops; fused: one int8
-// convolution, fuse_qdq.cpp), QLinearConv with s8 weights and
-// with u8 weights shifted into s8, ConvInteger and MatMulInteger with weight zero points,
+// convolution, fuse_qdq.cpp), QLinearConv with s8 weights, with u8 weights shifted into s8 and
+// with u8 weights outside s8 (the f32 route), ConvInteger and MatMulInteger with weight zero points,
 // QLinearMatMul, each against an oracle written here from ONNX's definitions (no numpy); and the
 // malformed quantizations, refused naming the node and the reason. Integer outputs must match
 // within ±1, f32 outputs within |a - b| <= 0.04·max(1, M) (CONTRACT §6).
@@ -222,13 +222,21 @@ TEST_CASE("a QDQ convolution with f32 weights is not fused, and says why", "[onn
     CHECK(refused);
 }
 
-TEST_CASE("QLinearConv: s8 weights per channel, and u8 weights shifted into s8", "[onnx][quantized]") {
+TEST_CASE("QLinearConv: s8 weights per channel, u8 weights shifted into s8, u8 weights outside s8", "[onnx][quantized]") {
     const float sx = 0.02f, sy = 0.015f, sw[] = {0.002f, 0.003f, 0.004f, 0.001f};
     const int zx = 128, bias[] = {300, -200, 0, 1000};
     const graph::tensor x = random_tensor({1, 3, 8, 8}, 0.f, 256.f, 9, dt::u8);
-    for (const char *name : {"qlinear_conv_s8", "qlinear_conv_u8"}) {
+    for (const std::string name : {"qlinear_conv_s8", "qlinear_conv_u8", "qlinear_conv_u8_wide"}) {
         INFO(name);
         const graph::model m = load_onnx(model_path(name));
+        const graph::compiled_model cm(m);
+        // Weights outside s8 after their zero point take the f32 route (dequantize, f32
+        // convolution, requantize); the others the int8 convolution.
+        const bool wide = name == "qlinear_conv_u8_wide";
+        bool route = false;
+        for (const auto &st : cm.steps())
+            route = route || st.find(wide ? " f32 (weights outside s8)" : "convolution ref u8:s8:u8") != std::string::npos;
+        CHECK(route);
         const auto &w = m.initializers.at("w"), &wz = m.initializers.at("zw");
         const auto acc = conv2d({1, 3, 8, 8}, {4, 3, 3, 3}, 1, [&](int64_t o, int64_t c, int64_t iy, int64_t ix,
                                                                    int64_t i, int64_t j) {
@@ -239,7 +247,7 @@ TEST_CASE("QLinearConv: s8 weights per channel, and u8 weights shifted into s8",
             const size_t o = k / 64;
             y.push_back(saturate((acc[k] + bias[o]) * (double(sx) * sw[o]) / sy, dt::u8));
         }
-        const auto out = run(m, {{"x", x}}, true);
+        const auto out = cm.run({{"x", x}});
         CHECK(out.at("y").dt == dt::u8);
         compare(out.at("y"), y, true);
     }

@@ -78,11 +78,15 @@ def qdq_conv(f32_weights=False):
 
 
 # The same convolution as one QLinearConv (u8 in, s8 weights per channel, int32 bias, u8 out),
-# and with u8 weights whose zero point 128 shifts them into s8 exactly.
-def qlinear_conv(u8_weights):
+# with u8 weights whose zero point 128 shifts them into s8 exactly, and (wide) with u8 weights
+# that do not fit s8 after their zero point (prim's f32 route).
+def qlinear_conv(u8_weights, wide=False):
     rng = np.random.default_rng(11)
     w = rng.integers(-127, 128, size=(4, 3, 3, 3))
     wz = np.full(4, 128 if u8_weights else 0)
+    if wide:
+        wz = np.array([10, 200, 0, 255])
+        w = rng.integers(0, 256, size=(4, 3, 3, 3)) - wz[:, None, None, None]
     wt, wdt = (np.uint8, U8) if u8_weights else (np.int8, I8)
     inits = [const("sx", 0.02), const("zx", 128, np.uint8), const("w", w + wz[:, None, None, None], wt),
              const("sw", [0.002, 0.003, 0.004, 0.001]), const("zw", wz, wt), const("sy", 0.015),
@@ -153,6 +157,7 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     files = {"qdq_conv": qdq_conv(), "qdq_conv_f32_weights": qdq_conv(True), "qlinear_conv_s8": qlinear_conv(False), "qlinear_conv_u8": qlinear_conv(True),
+             "qlinear_conv_u8_wide": qlinear_conv(True, True),
              "conv_integer": conv_integer(), "matmul_integer": matmul_integer(), "qlinear_matmul": qlinear_matmul()}
     for axis in range(4):
         for elem, tname in ((U8, "u8"), (I8, "s8")):

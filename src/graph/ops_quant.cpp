@@ -3,8 +3,8 @@
 // MatMulInteger as its int8 inner product. Scales and zero points must be initializers (their
 // values are needed when the model is compiled). prim's primitives take no weight zero point:
 // constant weights are shifted by theirs into s8 when every w - zp fits (s8 weights with a zero
-// point of 0, u8 ones quantized around 128), exactly; other weights are refused, naming the
-// value. The QDQ convolution (fuse_qdq.cpp) is lowered here as a QLinearConv.
+// point of 0, u8 ones quantized around 128), exactly; other weights take the f32 route
+// (f32_route below). The QDQ convolution (fuse_qdq.cpp) is lowered here as a QLinearConv.
 #include <cmath>
 #include <cstring>
 
@@ -199,6 +199,27 @@ void per_axis_zp_step(plan_builder &b, const op &o, const memory &src, const mem
            constant, {src, dst});
 }
 
+// A reorder step: dst = (src - zp_src) * factor + zp_dst, rounded and saturated for an integer dst;
+// factors: one, or one per index of dim `axis`.
+void scaled_reorder_step(plan_builder &b, const std::string &text, const memory &src, const memory &dst,
+                         const std::vector<float> &factors, int axis, int32_t zp_src, int32_t zp_dst, bool constant) {
+    primitive_attr a;
+    a.set_output_scales(axis < 0 ? 0 : 1 << axis, factors);
+    exec_args args = {{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst}};
+    for (const auto &zp : {std::make_pair(PRIM_ARG_SRC, zp_src), std::make_pair(PRIM_ARG_DST, zp_dst)}) {
+        if (zp.second == 0) continue;
+        a.set_zero_points_mask(zp.first, 0);
+        args[PRIM_ARG_ATTR_ZERO_POINTS | zp.first] = value_buffer(b, &zp.second, dt::s32, 1);
+    }
+    reorder r(src.get_desc(), dst.get_desc(), a);
+    std::vector<memory> uses;
+    for (const auto &kv : args) uses.push_back(kv.second);
+    b.step(text + ": reorder " + data_type_name(src.get_desc().get_data_type()) + " -> " +
+                   data_type_name(dst.get_desc().get_data_type()) +
+                   (axis < 0 ? " per tensor" : " per axis " + std::to_string(axis)),
+           [r, args] { r.execute(args); }, constant, uses);
+}
+
 void lower_quantize(plan_builder &b, const op &o) {
     const node &n = *o.n;
     const bool quantize = n.op_type == "QuantizeLinear";
@@ -214,46 +235,40 @@ void lower_quantize(plan_builder &b, const op &o) {
     if (!q.zp_uniform()) {
         per_axis_zp_step(b, o, src, dst, q, quantize, constant);
     } else {
-        // dst = (src - zp_src) * factor + zp_dst: factor 1 / scale to quantize, scale to dequantize.
-        primitive_attr a;
+        // Factor 1 / scale to quantize, scale to dequantize.
         std::vector<float> factors = q.scales;
         if (quantize)
             for (auto &f : factors) f = 1.f / f;
-        a.set_output_scales(q.axis < 0 ? 0 : 1 << q.axis, factors);
-        exec_args args = {{PRIM_ARG_FROM, src}, {PRIM_ARG_TO, dst}};
-        if (q.zps[0] != 0) {
-            const int arg = quantize ? PRIM_ARG_DST : PRIM_ARG_SRC;
-            a.set_zero_points_mask(arg, 0);
-            args[PRIM_ARG_ATTR_ZERO_POINTS | arg] = value_buffer(b, &q.zps[0], dt::s32, 1);
-        }
-        reorder r(src.get_desc(), dst.get_desc(), a);
-        std::vector<memory> uses;
-        for (const auto &kv : args) uses.push_back(kv.second);
-        b.step(n.name + ": reorder " + data_type_name(src.get_desc().get_data_type()) + " -> " +
-                       data_type_name(dst.get_desc().get_data_type()) +
-                       (q.axis < 0 ? " per tensor" : " per axis " + std::to_string(q.axis)),
-               [r, args] { r.execute(args); }, constant, uses);
+        scaled_reorder_step(b, n.name, src, dst, factors, q.axis, quantize ? 0 : q.zps[0], quantize ? q.zps[0] : 0,
+                            constant);
     }
     b.set(o.outputs[0], dst, constant, true);
 }
 
 // Constant weights w (values of an integer type) less their zero point per channel (zp per
-// tensor or one per channel, channel c of element i being i / per_channel), as s8: exact, or
-// refused naming the first value that does not fit.
-std::vector<int8_t> shifted_weights(const node &n, const tensor &w, const qparams &zp, int64_t per_channel,
-                                    const char *what) {
-    std::vector<int8_t> out(w.data.size());
+// tensor or one per channel, channel c of element i being i / per_channel), exact integers; with
+// scales (one per channel, or one) times the channel's scale. fits: every value within s8.
+std::vector<float> shifted_weights(const tensor &w, const qparams &zp, int64_t per_channel,
+                                   const std::vector<float> &scales, bool &fits) {
+    std::vector<float> out(w.data.size());
+    fits = true;
     for (size_t i = 0; i < w.data.size(); ++i) {
-        const size_t c = zp.zps.size() == 1 ? 0 : static_cast<size_t>(static_cast<int64_t>(i) / per_channel);
-        const int32_t v = static_cast<int32_t>(w.data[i]) - zp.zps[c];
-        if (v < -128 || v > 127)
-            fail(n, std::string(what) + " less their zero point give " + std::to_string(v) + " at index " +
-                        std::to_string(i) + ", outside s8: prim's int8 primitives take s8 weights without a "
-                        "zero point (weights that do not fit s8 are not built yet)",
-                 status::unimplemented);
-        out[i] = static_cast<int8_t>(v);
+        const size_t c = static_cast<size_t>(static_cast<int64_t>(i) / per_channel);
+        const int32_t v = static_cast<int32_t>(w.data[i]) - zp.zps[zp.zps.size() == 1 ? 0 : c];
+        fits = fits && v >= -128 && v <= 127;
+        out[i] = static_cast<float>(v) * (scales.empty() ? 1.f : scales[scales.size() == 1 ? 0 : c]);
     }
     return out;
+}
+
+// Weights in a plain buffer of their own: s8 (the values are integers within s8) or f32.
+memory weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v, dt t) {
+    memory mem = b.persistent(plan_builder::plain_desc(d, t));
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (t == dt::s8) static_cast<int8_t *>(mem.get_data_handle())[i] = static_cast<int8_t>(v[i]);
+        else static_cast<float *>(mem.get_data_handle())[i] = v[i];
+    }
+    return mem;
 }
 
 // A zero point given without a scale (ConvInteger, MatMulInteger): read as qparams with scale 1.
@@ -279,6 +294,7 @@ struct int8_setup {
     primitive_attr attr;
     exec_args args;
     std::vector<float> bias; // f32, per output channel; empty: none
+    qparams x, w, y;         // w and y: scale 1 and no zero point for ConvInteger / MatMulInteger
 };
 
 // The attribute of a QLinearConv / QLinearMatMul (scales and zero points) or of ConvInteger /
@@ -291,7 +307,9 @@ int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc,
     const auto values = [&](int arg, const void *v, dt type, int64_t count) {
         s.args[arg] = value_buffer(b, v, type, count);
     };
-    const qparams x = qlinear ? read_qparams(m, n, 1, 2, -1, 1, "x") : zero_points(m, n, 2, 1, "x");
+    const qparams x = s.x = qlinear ? read_qparams(m, n, 1, 2, -1, 1, "x") : zero_points(m, n, 2, 1, "x");
+    s.w.scales = s.y.scales = {1.f}; // ConvInteger / MatMulInteger: no scales, no y zero point
+    s.w.zps = s.y.zps = {0};
     if (x.zps.size() != 1)
         fail(n, "the data's zero point has " + std::to_string(x.zps.size()) + " values: one is supported",
              status::unimplemented);
@@ -300,8 +318,8 @@ int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc,
         values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, &x.zps[0], dt::s32, 1);
     }
     if (!qlinear) return s;
-    const qparams w = read_qparams(m, n, 4, 5, 0, oc, "w");
-    const qparams y = read_qparams(m, n, 6, 7, -1, 1, "y");
+    const qparams w = s.w = read_qparams(m, n, 4, 5, 0, oc, "w");
+    const qparams y = s.y = read_qparams(m, n, 6, 7, -1, 1, "y");
     s.attr.set_scales_mask(PRIM_ARG_SRC, 0);
     values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, &x.scales[0], dt::f32, 1);
     s.attr.set_scales_mask(PRIM_ARG_WEIGHTS, w.axis < 0 ? 0 : wei_mask);
@@ -327,6 +345,58 @@ int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc,
     return s;
 }
 
+// How a quantized convolution or matmul runs: in int8 (weights that fit s8: the primitive takes
+// the scales and zero points), or, for weights that do not, in f32 between a dequantizing reorder
+// of the data and a requantizing reorder of the result: x_f = (x - zp_x)·s_x, weights
+// (w - zp_w)·s_w, bias B·s_x·s_w, then y = round(y_f / s_y) + zp_y (an s32 dst: y_f rounded). Exact
+// as long as the f32 sums are (integers below 2^24); otherwise within ±1 after requantizing.
+struct f32_route {
+    f32_route(plan_builder &b_, const op &o_, const node &n, const int8_setup &s_, bool int8_, bool constant_,
+              const post_ops &po)
+        : b(b_), o(o_), s(s_), int8(int8_), constant(constant_), xdt(b_.g.type_of(o_.inputs[0])),
+          ydt(b_.g.type_of(o_.outputs[0])) {
+        for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
+        src_type = int8 ? xdt : dt::f32;
+        wei_type = int8 ? dt::s8 : dt::f32;
+        dst_type = int8 ? ydt : dt::f32;
+        attr = int8 ? s.attr : b.attr(po);
+        if (int8) args = s.args;
+        if (!int8 && s.x.zps.size() != 1)
+            fail(n, "the data's zero point has " + std::to_string(s.x.zps.size()) + " values: one is supported",
+                 status::unimplemented);
+    }
+    // The data in layout want: as it is (int8), or dequantized (f32).
+    memory src(const memory::desc &want) const {
+        if (int8) return b.in_layout(o.inputs[0], want);
+        const memory x = b.plain(o.inputs[0]);
+        memory xf = b.alloc(plan_builder::plain_desc(b.g.dims_of(o.inputs[0])));
+        scaled_reorder_step(b, names + ": dequantize the data (weights outside s8: f32 route)", x, xf, s.x.scales, -1,
+                            s.x.zps[0], 0, constant);
+        return b.in_layout_memory(xf, want, constant);
+    }
+    // The output tensor's buffer from the primitive's dst: itself (int8) or requantized (f32).
+    memory output(const memory &dst, const memory::dims &dims) const {
+        if (int8) return dst;
+        memory y = b.alloc(plan_builder::plain_desc(dims, ydt));
+        scaled_reorder_step(b, names + ": requantize (f32 route)", dst, y, {1.f / s.y.scales[0]}, -1, 0, s.y.zps[0],
+                            constant);
+        return y;
+    }
+    std::string types_text() const {
+        return int8 ? std::string(data_type_name(xdt)) + ":s8:" + data_type_name(ydt)
+                    : std::string("f32 (weights outside s8)");
+    }
+
+    plan_builder &b;
+    const op &o;
+    const int8_setup &s;
+    bool int8, constant;
+    dt xdt, ydt, src_type, wei_type, dst_type;
+    primitive_attr attr;
+    exec_args args;
+    std::string names;
+};
+
 std::vector<memory::dims> infer_qconv(const model &, const node &n, const std::vector<memory::dims> &in) {
     return {conv_geometry_of(n, in[0], in[n.op_type == "QLinearConv" ? 3 : 1]).out};
 }
@@ -350,38 +420,38 @@ void lower_qconv(plan_builder &b, const op &o) {
     post_ops po;
     for (const auto &e : o.post) po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
     int8_setup s = quant_setup(b, n, qlinear, oc, geo.group > 1 ? 3 : 1, po);
-    // Weights: s8, shifted by their zero point (per tensor or per output channel).
+    // Weights shifted by their zero point (per tensor or per output channel): s8 when they fit,
+    // else the f32 route.
     const tensor &w = constant_input(m, n, wi, "the weights");
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
-    const std::vector<int8_t> w8 = shifted_weights(n, w, wzp, product(wd) / oc, "the weights");
-    memory wplain = b.persistent(plan_builder::plain_desc(wdims, dt::s8));
-    std::memcpy(wplain.get_data_handle(), w8.data(), w8.size());
+    bool fits = false;
+    const std::vector<float> shifted = shifted_weights(w, wzp, product(wd) / oc, {}, fits);
+    const bool constant = b.all_constant(o);
+    const f32_route f32(b, o, n, s, fits, constant, po);
+    memory wplain = fits ? weights_buffer(b, wdims, shifted, dt::s8)
+                         : weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, s.w.scales, fits), dt::f32);
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, oc);
 
-    const dt xdt = b.g.type_of(o.inputs[0]), ydt = b.g.type_of(o.outputs[0]);
     const auto any = [](const memory::dims &d, dt t) { return memory::desc(d, t, memory::format_tag::any); };
     const auto d = bias.is_empty()
-            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(xd, xdt),
-                                        any(wdims, dt::s8), any(geo.out, ydt), geo.strides, geo.dilates, geo.pad_l,
-                                        geo.pad_r)
-            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(xd, xdt),
-                                        any(wdims, dt::s8), bias.get_desc(), any(geo.out, ydt), geo.strides,
-                                        geo.dilates, geo.pad_l, geo.pad_r);
-    convolution_forward::primitive_desc pd(d, s.attr);
-    const bool constant = b.all_constant(o);
-    exec_args args = s.args;
-    args[PRIM_ARG_SRC] = b.in_layout(o.inputs[0], pd.src_desc());
+            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        any(xd, f32.src_type), any(wdims, f32.wei_type), any(geo.out, f32.dst_type),
+                                        geo.strides, geo.dilates, geo.pad_l, geo.pad_r)
+            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        any(xd, f32.src_type), any(wdims, f32.wei_type), bias.get_desc(),
+                                        any(geo.out, f32.dst_type), geo.strides, geo.dilates, geo.pad_l, geo.pad_r);
+    convolution_forward::primitive_desc pd(d, f32.attr);
+    exec_args args = f32.args;
+    args[PRIM_ARG_SRC] = f32.src(pd.src_desc());
     args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wplain, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     memory dst = b.alloc(pd.dst_desc());
     args[PRIM_ARG_DST] = dst;
-    std::string names;
-    for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
-    b.primitive_step(names + ": convolution " + pd.impl_name() + " " + data_type_name(xdt) + ":s8:" +
-                             data_type_name(ydt) + " src " + pd.src_desc().layout() + " dst " + pd.dst_desc().layout(),
+    b.primitive_step(f32.names + ": convolution " + pd.impl_name() + " " + f32.types_text() + " src " +
+                             pd.src_desc().layout() + " dst " + pd.dst_desc().layout(),
                      convolution_forward(pd), args, constant);
-    b.set(o.outputs[0], dst, constant, true);
+    b.set(o.outputs[0], f32.output(dst, b.g.dims_of(o.outputs[0])), constant, true);
 }
 
 // MatMulInteger / QLinearMatMul: A (..., M, K) times a constant 2-D B (K, N).
@@ -415,37 +485,39 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     const memory::dims &ad = b.g.dims_of(o.inputs[0]), &bd = b.g.dims_of(o.inputs[bi]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
     int8_setup s = quant_setup(b, n, qlinear, sh.n, 1);
-    // B (K, N) less its zero point (per tensor or per column), as the s8 weights (N, K).
+    // B (K, N) less its zero point (per tensor or per column), as the weights (N, K): s8 when they
+    // fit, else the f32 route.
     const tensor &w = constant_input(m, n, bi, "B");
     tensor wt = w;
     for (int64_t k = 0; k < sh.k; ++k)
         for (int64_t c = 0; c < sh.n; ++c) wt.data[static_cast<size_t>(c * sh.k + k)] = w.data[static_cast<size_t>(k * sh.n + c)];
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, sh.n, "B");
-    const std::vector<int8_t> w8 = shifted_weights(n, wt, wzp, sh.k, "B's values");
-    memory wei = b.persistent(plan_builder::plain_desc({sh.n, sh.k}, dt::s8));
-    std::memcpy(wei.get_data_handle(), w8.data(), w8.size());
+    bool fits = false;
+    const std::vector<float> shifted = shifted_weights(wt, wzp, sh.k, {}, fits);
+    const bool constant = b.all_constant(o);
+    const f32_route f32(b, o, n, s, fits, constant, post_ops());
+    memory wei = fits ? weights_buffer(b, {sh.n, sh.k}, shifted, dt::s8)
+                      : weights_buffer(b, {sh.n, sh.k}, shifted_weights(wt, wzp, sh.k, s.w.scales, fits), dt::f32);
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
 
-    const dt adt = b.g.type_of(o.inputs[0]), ydt = b.g.type_of(o.outputs[0]);
-    memory src = b.view(b.plain(o.inputs[0]), plan_builder::plain_desc({sh.m, sh.k}, adt));
-    memory out = b.alloc(plan_builder::plain_desc(b.g.dims_of(o.outputs[0]), ydt));
-    memory dst = b.view(out, plan_builder::plain_desc({sh.m, sh.n}, ydt));
+    memory src = f32.src(plan_builder::plain_desc(ad, f32.src_type));
+    src = b.view(src, plan_builder::plain_desc({sh.m, sh.k}, f32.src_type));
+    memory out = b.alloc(plan_builder::plain_desc(b.g.dims_of(o.outputs[0]), f32.dst_type));
+    memory dst = b.view(out, plan_builder::plain_desc({sh.m, sh.n}, f32.dst_type));
     const auto d = bias.is_empty()
             ? inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(), dst.get_desc())
             : inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(),
                                           bias.get_desc(), dst.get_desc());
-    inner_product_forward::primitive_desc pd(d, s.attr);
-    const bool constant = b.all_constant(o);
-    exec_args args = s.args;
+    inner_product_forward::primitive_desc pd(d, f32.attr);
+    exec_args args = f32.args;
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wei, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     args[PRIM_ARG_DST] = dst;
-    b.primitive_step(n.name + ": inner product " + pd.impl_name() + " " + data_type_name(adt) + ":s8:" +
-                             data_type_name(ydt),
+    b.primitive_step(f32.names + ": inner product " + pd.impl_name() + " " + f32.types_text(),
                      inner_product_forward(pd), args, constant);
-    b.set(o.outputs[0], out, constant, true);
+    b.set(o.outputs[0], f32.output(out, b.g.dims_of(o.outputs[0])), constant, true);
 }
 
 op_def def(const char *type, int min_in, int max_in,
