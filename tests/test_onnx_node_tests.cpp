@@ -89,7 +89,6 @@ const std::map<std::string, std::vector<std::string>> &expected_refusals() {
 const std::map<std::string, std::vector<std::string>> &expected_run_refusals() {
     static const std::map<std::string, std::vector<std::string>> r = {
         {"test_reshape_allowzero_reordered", {"input data", "dims 0x3x4", "empty tensors are not supported"}},
-        {"test_qlinearmatmul_3D", {"QLinearMatMul_0 (QLinearMatMul)", "2x4x3", "must be 2-D"}},
     };
     return r;
 }

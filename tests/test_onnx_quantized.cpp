@@ -253,7 +253,7 @@ TEST_CASE("QLinearConv: s8 weights per channel, u8 weights shifted into s8, u8 w
     }
 }
 
-TEST_CASE("ConvInteger and MatMulInteger with weight zero points; QLinearMatMul", "[onnx][quantized]") {
+TEST_CASE("ConvInteger and MatMulInteger (2-D and batched B) with weight zero points; QLinearMatMul", "[onnx][quantized]") {
     {
         const graph::model m = load_onnx(model_path("conv_integer"));
         const auto &w = m.initializers.at("w");
@@ -279,6 +279,23 @@ TEST_CASE("ConvInteger and MatMulInteger with weight zero points; QLinearMatMul"
                 for (int k = 0; k < 4; ++k) acc += (a.data[r * 4 + k] + 2) * (bm.data[k * 3 + n] - bz[n]);
                 y.push_back(static_cast<float>(acc));
             }
+        compare(run(m, {{"a", a}}, true).at("y"), y, true, true);
+    }
+    {
+        // B with batch dims: one inner product per batch.
+        const graph::model m = load_onnx(model_path("matmul_integer_batched"));
+        const auto &bm = m.initializers.at("b");
+        const int bz[] = {1, -1, 2};
+        const graph::tensor a = random_tensor({2, 3, 4}, -128.f, 128.f, 7, dt::s8);
+        std::vector<float> y;
+        for (int bt = 0; bt < 2; ++bt)
+            for (int r = 0; r < 3; ++r)
+                for (int n = 0; n < 3; ++n) {
+                    double acc = 0;
+                    for (int k = 0; k < 4; ++k)
+                        acc += (a.data[(bt * 3 + r) * 4 + k] - 3) * (bm.data[(bt * 4 + k) * 3 + n] - bz[n]);
+                    y.push_back(static_cast<float>(acc));
+                }
         compare(run(m, {{"a", a}}, true).at("y"), y, true, true);
     }
     {

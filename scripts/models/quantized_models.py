@@ -97,7 +97,8 @@ def qlinear_conv(u8_weights, wide=False):
 
 
 # ConvInteger with a per-channel weight zero point (u8 weights shifted into s8) and MatMulInteger
-# with a per-column one; QLinearMatMul with s8 B per column scale.
+# with a per-column one (also batched: B with batch dims); QLinearMatMul with s8 B per column
+# scale.
 def conv_integer():
     w = np.arange(2 * 2 * 2 * 2).reshape(2, 2, 2, 2) % 7
     return model([helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"])],
@@ -111,6 +112,14 @@ def matmul_integer():
     return model([helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])],
                  [vi("a", [2, 3, 4], I8)], [vi("y", [2, 3, 3], I32)],
                  [const("b", b + np.array([1, -1, 2]), np.int8), const("az", -2, np.int8),
+                  const("bz", [1, -1, 2], np.int8)], opset=10)
+
+
+def matmul_integer_batched():
+    b = ((np.arange(24).reshape(2, 4, 3) * 7) % 11) - 5
+    return model([helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])],
+                 [vi("a", [2, 3, 4], I8)], [vi("y", [2, 3, 3], I32)],
+                 [const("b", b + np.array([1, -1, 2]), np.int8), const("az", 3, np.int8),
                   const("bz", [1, -1, 2], np.int8)], opset=10)
 
 
@@ -158,7 +167,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     files = {"qdq_conv": qdq_conv(), "qdq_conv_f32_weights": qdq_conv(True), "qlinear_conv_s8": qlinear_conv(False), "qlinear_conv_u8": qlinear_conv(True),
              "qlinear_conv_u8_wide": qlinear_conv(True, True),
-             "conv_integer": conv_integer(), "matmul_integer": matmul_integer(), "qlinear_matmul": qlinear_matmul()}
+             "conv_integer": conv_integer(), "matmul_integer": matmul_integer(),
+             "matmul_integer_batched": matmul_integer_batched(), "qlinear_matmul": qlinear_matmul()}
     for axis in range(4):
         for elem, tname in ((U8, "u8"), (I8, "s8")):
             for uniform in (True, False):

@@ -5,6 +5,7 @@
 // constant weights are shifted by theirs into s8 when every w - zp fits (s8 weights with a zero
 // point of 0, u8 ones quantized around 128), exactly; other weights take the f32 route
 // (f32_route below). The QDQ convolution (fuse_qdq.cpp) is lowered here as a QLinearConv.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -246,14 +247,15 @@ void lower_quantize(plan_builder &b, const op &o) {
 }
 
 // Constant weights w (values of an integer type) less their zero point per channel (zp per
-// tensor or one per channel, channel c of element i being i / per_channel), exact integers; with
+// tensor or one per channel, channel c of element i being i / per_channel modulo the channels: the
+// batches of a batched MatMul's B repeat them), exact integers; with
 // scales (one per channel, or one) times the channel's scale. fits: every value within s8.
-std::vector<float> shifted_weights(const tensor &w, const qparams &zp, int64_t per_channel,
+std::vector<float> shifted_weights(const tensor &w, const qparams &zp, int64_t per_channel, int64_t channels,
                                    const std::vector<float> &scales, bool &fits) {
     std::vector<float> out(w.data.size());
     fits = true;
     for (size_t i = 0; i < w.data.size(); ++i) {
-        const size_t c = static_cast<size_t>(static_cast<int64_t>(i) / per_channel);
+        const size_t c = static_cast<size_t>(static_cast<int64_t>(i) / per_channel % channels);
         const int32_t v = static_cast<int32_t>(w.data[i]) - zp.zps[zp.zps.size() == 1 ? 0 : c];
         fits = fits && v >= -128 && v <= 127;
         out[i] = static_cast<float>(v) * (scales.empty() ? 1.f : scales[scales.size() == 1 ? 0 : c]);
@@ -425,11 +427,12 @@ void lower_qconv(plan_builder &b, const op &o) {
     const tensor &w = constant_input(m, n, wi, "the weights");
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
     bool fits = false;
-    const std::vector<float> shifted = shifted_weights(w, wzp, product(wd) / oc, {}, fits);
+    const std::vector<float> shifted = shifted_weights(w, wzp, product(wd) / oc, oc, {}, fits);
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, po);
     memory wplain = fits ? weights_buffer(b, wdims, shifted, dt::s8)
-                         : weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, s.w.scales, fits), dt::f32);
+                         : weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits),
+                                          dt::f32);
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, oc);
 
@@ -454,26 +457,34 @@ void lower_qconv(plan_builder &b, const op &o) {
     b.set(o.outputs[0], f32.output(dst, b.g.dims_of(o.outputs[0])), constant, true);
 }
 
-// MatMulInteger / QLinearMatMul: A (..., M, K) times a constant 2-D B (K, N).
+// MatMulInteger / QLinearMatMul: A (..., M, K) times a constant B (K, N), or batched: A (batch...,
+// M, K) times B (batch..., K, N) with the same batch dims (one inner product per batch).
 struct qmatmul_shape {
-    int64_t m, k, n;
+    int64_t m, k, n;      // m: A's flattened rows (2-D B) or one batch's rows
+    int64_t batches = 1;
 };
 
 qmatmul_shape qmatmul_of(const node &n, const memory::dims &a, const memory::dims &bd) {
     if (a.size() < 2) fail(n, "A must have at least 2 dims, not " + dims_text(a), status::unimplemented);
-    if (bd.size() != 2)
-        fail(n, "B (" + dims_text(bd) + ") must be 2-D: a batched B is not built yet for the quantized MatMul",
-             status::unimplemented);
-    if (a.back() != bd[0])
+    if (bd.size() < 2) fail(n, "B must have at least 2 dims, not " + dims_text(bd), status::unimplemented);
+    const size_t r = bd.size();
+    if (a.back() != bd[r - 2])
         fail(n, "shape mismatch: A (" + dims_text(a) + ") and B (" + dims_text(bd) + ") do not agree on K");
-    return {product(a) / a.back(), a.back(), bd[1]};
+    if (r == 2) return {product(a) / a.back(), a.back(), bd[1]};
+    if (a.size() != r || !std::equal(bd.begin(), bd.end() - 2, a.begin()))
+        fail(n, "A (" + dims_text(a) + ") and B (" + dims_text(bd) +
+                    ") have other batch dims: broadcasting them is not built yet for the quantized MatMul",
+             status::unimplemented);
+    qmatmul_shape s{a[r - 2], a.back(), bd.back()};
+    s.batches = product(memory::dims(bd.begin(), bd.end() - 2));
+    return s;
 }
 
 std::vector<memory::dims> infer_qmatmul(const model &, const node &n, const std::vector<memory::dims> &in) {
     const memory::dims &bd = in[n.op_type == "QLinearMatMul" ? 3 : 1];
     (void)qmatmul_of(n, in[0], bd);
     memory::dims out = in[0];
-    out.back() = bd[1];
+    out.back() = bd.back();
     return {out};
 }
 
@@ -485,39 +496,71 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     const memory::dims &ad = b.g.dims_of(o.inputs[0]), &bd = b.g.dims_of(o.inputs[bi]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
     int8_setup s = quant_setup(b, n, qlinear, sh.n, 1);
-    // B (K, N) less its zero point (per tensor or per column), as the weights (N, K): s8 when they
-    // fit, else the f32 route.
+    // B (K, N) less its zero point (per tensor or per column), as the weights (N, K) of each
+    // batch: s8 when they fit, else the f32 route.
     const tensor &w = constant_input(m, n, bi, "B");
     tensor wt = w;
-    for (int64_t k = 0; k < sh.k; ++k)
-        for (int64_t c = 0; c < sh.n; ++c) wt.data[static_cast<size_t>(c * sh.k + k)] = w.data[static_cast<size_t>(k * sh.n + c)];
+    const int64_t nk = sh.n * sh.k;
+    for (int64_t bt = 0; bt < sh.batches; ++bt)
+        for (int64_t k = 0; k < sh.k; ++k)
+            for (int64_t c = 0; c < sh.n; ++c)
+                wt.data[static_cast<size_t>(bt * nk + c * sh.k + k)] = w.data[static_cast<size_t>(bt * nk + k * sh.n + c)];
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, sh.n, "B");
     bool fits = false;
-    const std::vector<float> shifted = shifted_weights(wt, wzp, sh.k, {}, fits);
+    const std::vector<float> shifted = shifted_weights(wt, wzp, sh.k, sh.n, {}, fits);
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, post_ops());
-    memory wei = fits ? weights_buffer(b, {sh.n, sh.k}, shifted, dt::s8)
-                      : weights_buffer(b, {sh.n, sh.k}, shifted_weights(wt, wzp, sh.k, s.w.scales, fits), dt::f32);
+    const memory::dims wdims = {sh.batches * sh.n, sh.k}; // the batches' weights one after another
+    memory wei = fits ? weights_buffer(b, wdims, shifted, dt::s8)
+                      : weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits), dt::f32);
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
 
+    const memory::dims &yd = b.g.dims_of(o.outputs[0]);
     memory src = f32.src(plan_builder::plain_desc(ad, f32.src_type));
-    src = b.view(src, plan_builder::plain_desc({sh.m, sh.k}, f32.src_type));
-    memory out = b.alloc(plan_builder::plain_desc(b.g.dims_of(o.outputs[0]), f32.dst_type));
-    memory dst = b.view(out, plan_builder::plain_desc({sh.m, sh.n}, f32.dst_type));
+    memory out = b.alloc(plan_builder::plain_desc(yd, f32.dst_type));
+    const memory::desc src2d = plan_builder::plain_desc({sh.m, sh.k}, f32.src_type),
+                       wei2d = plan_builder::plain_desc({sh.n, sh.k}, f32.wei_type),
+                       dst2d = plan_builder::plain_desc({sh.m, sh.n}, f32.dst_type);
     const auto d = bias.is_empty()
-            ? inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(), dst.get_desc())
-            : inner_product_forward::desc(prop_kind::forward_inference, src.get_desc(), wei.get_desc(),
-                                          bias.get_desc(), dst.get_desc());
+            ? inner_product_forward::desc(prop_kind::forward_inference, src2d, wei2d, dst2d)
+            : inner_product_forward::desc(prop_kind::forward_inference, src2d, wei2d, bias.get_desc(), dst2d);
     inner_product_forward::primitive_desc pd(d, f32.attr);
     exec_args args = f32.args;
-    args[PRIM_ARG_SRC] = src;
-    args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wei, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
-    args[PRIM_ARG_DST] = dst;
-    b.primitive_step(f32.names + ": inner product " + pd.impl_name() + " " + f32.types_text(),
-                     inner_product_forward(pd), args, constant);
-    b.set(o.outputs[0], f32.output(out, b.g.dims_of(o.outputs[0])), constant, true);
+    const std::string text = f32.names + ": inner product " + pd.impl_name() + " " + f32.types_text();
+    if (sh.batches == 1) {
+        args[PRIM_ARG_SRC] = b.view(src, src2d);
+        args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wei, pd.weights_desc(), true);
+        args[PRIM_ARG_DST] = b.view(out, dst2d);
+        b.primitive_step(text, inner_product_forward(pd), args, constant);
+    } else {
+        // One inner product per batch, each on its slice of A, of the weights and of the output.
+        if (pd.weights_desc() != wei2d)
+            fail(n, "the inner product wants its weights in layout " + pd.weights_desc().layout() +
+                        ": a batched B is built for plain weights only",
+                 status::unimplemented);
+        std::vector<memory> uses = {src, wei, out};
+        for (const auto &kv : args) uses.push_back(kv.second);
+        const inner_product_forward ip(pd);
+        const int64_t batches = sh.batches;
+        b.step(text + " x" + std::to_string(batches) + " batches",
+               [ip, args, src, wei, out, src2d, wei2d, dst2d, batches] {
+                   exec_args a = args;
+                   for (int64_t bt = 0; bt < batches; ++bt) {
+                       const auto slice = [bt](const memory &base, const memory::desc &md) {
+                           char *p = static_cast<char *>(base.get_data_handle());
+                           return memory(md, p + static_cast<size_t>(bt) * md.get_size());
+                       };
+                       a[PRIM_ARG_SRC] = slice(src, src2d);
+                       a[PRIM_ARG_WEIGHTS] = slice(wei, wei2d);
+                       a[PRIM_ARG_DST] = slice(out, dst2d);
+                       ip.execute(a);
+                   }
+               },
+               constant, uses);
+    }
+    b.set(o.outputs[0], f32.output(out, yd), constant, true);
 }
 
 op_def def(const char *type, int min_in, int max_in,
