@@ -159,7 +159,10 @@ TEST_CASE("QuantizeLinear -> DequantizeLinear round trips along every axis", "[o
 }
 
 TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx][quantized]") {
-    const graph::model m = load_onnx(model_path("qdq_conv"));
+  // With Relu, and with Clip(0, 0.5) (its bounds initializers, as MobileNet v2's Clip(0, 6)).
+  for (const bool clip : {false, true}) {
+    INFO((clip ? "Clip" : "Relu"));
+    const graph::model m = load_onnx(model_path(clip ? "qdq_conv_clip" : "qdq_conv"));
     const auto &w = m.initializers.at("w"), &b = m.initializers.at("b");
     REQUIRE(w.dt == dt::s8);
     REQUIRE(b.dt == dt::s32);
@@ -177,7 +180,8 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
     std::vector<float> q, y;
     for (size_t k = 0; k < acc.size(); ++k) {
         const size_t o = k / 64;
-        const double r = std::max(0.0, acc[k] + double(b.data[o]) * (sx * sw[o]));
+        double r = std::max(0.0, acc[k] + double(b.data[o]) * (sx * sw[o]));
+        if (clip) r = std::min(r, 0.5);
         q.push_back(saturate(r / sy + 10, dt::u8));
         y.push_back((q.back() - 10) * sy);
     }
@@ -196,13 +200,16 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
         CHECK(int8_conv == fuse);
         const auto log = cm.fusion_log();
         const bool logged = !log.empty() && log[0].fused &&
-                            log[0].line() == "prim_verbose,fuse,fused,DequantizeLinear+Conv+Relu+QuantizeLinear(int8),"
-                                             "DequantizeLinear_1+Conv_4+Relu_5+QuantizeLinear_6";
+                            log[0].line() == std::string("prim_verbose,fuse,fused,DequantizeLinear+Conv+") +
+                                                     (clip ? "Clip+QuantizeLinear(int8),DequantizeLinear_1+Conv_4+Clip_5"
+                                                           : "Relu+QuantizeLinear(int8),DequantizeLinear_1+Conv_4+Relu_5") +
+                                                     "+QuantizeLinear_6";
         CHECK(logged == fuse);
     }
     // Fused against unfused within CONTRACT §6: ±1 for the u8 output, 0.04·max(1, M) for f32.
     compare(results[1].at("q"), results[0].at("q").data, true);
     compare(results[1].at("y"), results[0].at("y").data, false);
+  }
 }
 
 TEST_CASE("a QDQ convolution with f32 weights is not fused, and says why", "[onnx][quantized]") {

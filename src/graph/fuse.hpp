@@ -6,8 +6,9 @@ namespace prim {
 namespace graph {
 namespace detail {
 
-// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) -> [Relu]
-// -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), Relu in its chain.
+// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) -> [Relu |
+// Clip] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the activation in
+// its chain.
 void fuse_qdq_convolutions(graph_ir &g);
 
 // Activations written as several ONNX ops become one "Eltwise" op: x * sigmoid(x) -> swish,

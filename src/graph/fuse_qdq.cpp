@@ -1,11 +1,12 @@
 // The QDQ convolution: DequantizeLinear(x) -> Conv (weights and bias each behind a
-// DequantizeLinear of a constant) -> [Relu] -> QuantizeLinear becomes one QLinearConv op
+// DequantizeLinear of a constant) -> [Relu | Clip] -> QuantizeLinear becomes one QLinearConv op
 // (ops_quant.cpp lowers it: prim's int8 convolution with src/weights/dst scales and zero points,
-// the Relu in its chain, applied in f32 before the dst is quantized: exactly the unfused order).
+// the activation in its chain, applied in f32 before the dst is quantized: the unfused order).
 #include <cmath>
 
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
+#include "graph/op_registry.hpp"
 
 namespace prim {
 namespace graph {
@@ -69,10 +70,19 @@ std::string bias_problem(const graph_ir &g, const op &dq, const op &dqx, const o
     return "";
 }
 
+// The Relu or Clip (constant bounds) writing t, with its function, else nullptr.
+op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn) {
+    op *a = producer_of(g, t, "Relu");
+    if (!a) a = producer_of(g, t, "Clip");
+    if (!a || !activation_of(*g.m, *a, fn) || fn.has_runtime_params()) return nullptr;
+    return a;
+}
+
 // Fuses the pattern ending at the QuantizeLinear q, or logs why not once the Conv is found.
 void fuse_at(graph_ir &g, op &q) {
     if (!per_tensor(g, q)) return;
-    op *relu = producer_of(g, q.inputs[0], "Relu");
+    eltwise_fn fn;
+    op *relu = activation_writing(g, q.inputs[0], fn); // a Relu or a Clip
     op *conv = producer_of(g, relu ? relu->inputs[0] : q.inputs[0], "Conv");
     if (!conv || !conv->post.empty()) return;
     const auto refuse = [&](const std::string &why) {
@@ -106,7 +116,7 @@ void fuse_at(graph_ir &g, op &q) {
     if (dqb) conv->inputs.push_back(dqb->inputs[0]);
     if (relu) {
         post_entry e;
-        e.fn = eltwise_fn(algorithm::eltwise_relu, 0.f, 0.f);
+        e.fn = fn;
         conv->post.push_back(e);
     }
     conv->outputs = q.outputs;
@@ -114,7 +124,7 @@ void fuse_at(graph_ir &g, op &q) {
     if (relu) nodes.push_back(relu->n->name);
     nodes.push_back(q.n->name);
     conv->merged = nodes;
-    conv->pattern = relu ? "DequantizeLinear+Conv+Relu+QuantizeLinear(int8)" : "DequantizeLinear+Conv+QuantizeLinear(int8)";
+    conv->pattern = "DequantizeLinear+Conv+" + (relu ? relu->type + "+" : std::string()) + "QuantizeLinear(int8)";
     q.alive = false;
     if (relu) relu->alive = false;
     // The dequantized input, weights and bias stay when something else reads them.
