@@ -53,6 +53,18 @@ bool is_f32_tensor(const TypeProto &t) {
     return t.has_tensor_type() && t.tensor_type().elem_type() == TensorProto::FLOAT;
 }
 
+// The graph's data type of a tensor type: f32, u8, s8, s32; none for any other.
+std::optional<memory::data_type> graph_type(const TypeProto &t) {
+    if (!t.has_tensor_type()) return std::nullopt;
+    switch (t.tensor_type().elem_type()) {
+        case TensorProto::FLOAT: return memory::data_type::f32;
+        case TensorProto::UINT8: return memory::data_type::u8;
+        case TensorProto::INT8: return memory::data_type::s8;
+        case TensorProto::INT32: return memory::data_type::s32;
+        default: return std::nullopt;
+    }
+}
+
 std::optional<memory::dims> dims_of(const TypeProto &t) {
     if (!t.has_tensor_type() || !t.tensor_type().has_shape()) return std::nullopt;
     memory::dims d;
@@ -88,8 +100,13 @@ void fold_fixed_inputs(ModelProto &m, const std::map<std::string, graph::tensor>
             for (float x : f.second.data) t.add_float_data(x);
         } else if (type == TensorProto::INT64) {
             for (int64_t x : to_ints(values, what)) t.add_int64_data(x);
-        } else if (type == TensorProto::INT32) {
-            for (int64_t x : to_ints(values, what)) t.add_int32_data(static_cast<int32_t>(x));
+        } else if (type == TensorProto::INT32 || type == TensorProto::UINT8 || type == TensorProto::INT8) {
+            // uint8 and int8 are stored in int32_data too; the values' range is checked below.
+            for (int64_t x : to_ints(values, what)) {
+                const bool fits = type == TensorProto::INT32 || (type == TensorProto::UINT8 ? x >= 0 && x <= 255 : x >= -128 && x <= 127);
+                if (!fits) invalid(what + ": value " + std::to_string(x) + " is out of " + type_text(it->type()) + "'s range");
+                t.add_int32_data(static_cast<int32_t>(x));
+            }
         } else {
             refuse(what + ": graph input type " + type_text(it->type()) + " cannot be fixed");
         }
@@ -197,8 +214,10 @@ known_values collect_values(const ModelProto &m, weight_copies &copies) {
     return k;
 }
 
-// Every tensor a converted node still reads or writes must be f32 (shapes became attributes).
+// Every tensor a converted node still reads or writes must be f32 (shapes became attributes),
+// but for the quantized ops, whose types the graph checks (src/graph/ops_quant.cpp).
 void check_f32(const node_context &c, const graph::node &n, known_values &k) {
+    if (takes_integer_tensors(n.op_type)) return;
     for (const auto &t : n.inputs) {
         if (t.empty()) continue;
         auto ct = k.constants.find(t);
@@ -260,25 +279,34 @@ void fill_graph_io(const ModelProto &m, known_values &k, graph::model &out) {
                 if (!read.count(n.outputs[i])) n.outputs[i].clear();
     for (auto &c : k.constants) {
         if (!read.count(c.first)) continue;
-        if (c.second.elem_type != TensorProto::FLOAT)
+        const int type = c.second.elem_type;
+        if (type != TensorProto::FLOAT && type != TensorProto::UINT8 && type != TensorProto::INT8
+                && type != TensorProto::INT32)
             refuse("graph output '" + c.first + "' is a constant of type '" + elem_type_name(c.second.elem_type) + "'");
         graph::tensor &t = out.initializers[c.first];
+        if (type != TensorProto::FLOAT) {  // the quantized ops' integer constants
+            t = to_f32_tensor(c.second, "initializer '" + c.first + "'");
+            continue;
+        }
         t.dims = c.second.dims;
         t.data = std::move(c.second.f32);
     }
     for (const auto &v : m.graph().input()) {
         if (k.constants.count(v.name())) continue;  // an initializer listed as an input (IR < 4)
-        if (!is_f32_tensor(v.type()))
-            refuse("graph input '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        const auto type = graph_type(v.type());
+        if (!type)
+            refuse("graph input '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32, uint8, int8 and int32 tensors are supported");
         auto d = dims_of(v.type());
         if (!d) refuse("graph input '" + v.name() + "' has no shape");
-        out.inputs.push_back({v.name(), *d});
+        out.inputs.push_back({v.name(), *d, *type});
     }
     for (const auto &v : m.graph().output()) {
-        if (!is_f32_tensor(v.type()) && !k.constants.count(v.name()))
-            refuse("graph output '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32 tensors are supported");
+        auto type = graph_type(v.type());
+        if (k.constants.count(v.name())) type = out.initializers.count(v.name()) ? out.initializers[v.name()].dt : memory::data_type::f32;
+        if (!type)
+            refuse("graph output '" + v.name() + "' is of type '" + type_text(v.type()) + "'; only f32, uint8, int8 and int32 tensors are supported");
         auto it = k.shapes.find(v.name());
-        out.outputs.push_back({v.name(), it == k.shapes.end() ? memory::dims() : it->second});
+        out.outputs.push_back({v.name(), it == k.shapes.end() ? memory::dims() : it->second, *type});
     }
 }
 
@@ -351,8 +379,12 @@ void check_before_shape_inference(ModelProto &m) {
         check_declared_dims(v, "graph input");
         if (auto d = dims_of(v.type())) known.emplace(v.name(), *d);
     }
+    std::map<std::string, int> declared_types;  // element types of declared outputs and values
     for (const auto &v : m.graph().output()) check_declared_dims(v, "graph output");
     for (const auto &v : m.graph().value_info()) check_declared_dims(v, "value");
+    for (const auto *list : {&m.graph().output(), &m.graph().value_info()})
+        for (const auto &v : *list)
+            if (v.type().has_tensor_type()) declared_types[v.name()] = v.type().tensor_type().elem_type();
     auto &nodes = *m.mutable_graph()->mutable_node();
     for (int i = 0; i < nodes.size(); ++i) {
         const auto &n = nodes[i];
@@ -372,6 +404,17 @@ void check_before_shape_inference(ModelProto &m) {
                 if (v < (sizes ? 1 : 0) || v > graph::max_extent)
                     invalid(who + "bad attribute " + a.name() + ": " + std::to_string(v) + " is outside [" +
                             (sizes ? "1" : "0") + ", " + std::to_string(graph::max_extent) + "]");
+        }
+        // A QuantizeLinear's output has its zero point's type (ONNX's inference says only that
+        // two types differ, without the node).
+        if (n.op_type() == "QuantizeLinear" && n.output_size() == 1 && declared_types.count(n.output(0))) {
+            const int zp = n.input_size() > 2 && !n.input(2).empty()
+                    ? (constants.count(n.input(2)) ? constants[n.input(2)]->data_type() : -1)
+                    : static_cast<int>(TensorProto::UINT8);
+            const int out = declared_types[n.output(0)];
+            if (zp >= 0 && out != zp)
+                invalid(who + "the zero point is " + elem_type_name(zp) + " but output '" + n.output(0) + "' is declared "
+                        + elem_type_name(out) + ": the output has the zero point's type");
         }
         // A Reshape's or Expand's shape: ONNX propagates its values into the dims of what follows.
         if ((n.op_type() == "Reshape" || n.op_type() == "Expand") && n.input_size() > 1

@@ -274,8 +274,9 @@ std::vector<int64_t> take_spatial(node_context &c, const char *name, size_t sp, 
     return v;
 }
 
-void conv(node_context &c) {
-    const memory::dims w = c.known_shape(1, "Conv's kernel_shape");
+// Conv, ConvInteger (W input 1) and QLinearConv (W input 3).
+void conv_with_weights_at(node_context &c, size_t wi) {
+    const memory::dims w = c.known_shape(wi, "Conv's kernel_shape");
     if (w.size() < 3) c.invalid("input 'W' has rank " + std::to_string(w.size()) + ", at least 3");
     const size_t sp = w.size() - 2;
     const std::vector<int64_t> from_w(w.begin() + 2, w.end());
@@ -285,6 +286,55 @@ void conv(node_context &c) {
     const auto dilations = take_spatial(c, "dilations", sp, 1);
     if (c.take_i("group", 1) < 1) c.invalid("attribute 'group' must be positive");
     resolve_pads(c, kernel, strides, dilations, false);
+}
+
+void conv(node_context &c) { conv_with_weights_at(c, 1); }
+
+// The quantized ops read their scales, zero points and weights when the model is compiled:
+// those inputs must be constants (initializers, Constant nodes or fixed inputs).
+void require_constants(node_context &c, std::initializer_list<std::pair<size_t, const char *>> inputs) {
+    for (const auto &in : inputs) {
+        const std::string t = c.input(in.first);
+        if (!t.empty() && !c.constant(t))
+            c.refuse(std::string("input '") + in.second + "' (tensor '" + t
+                     + "') must be a constant (an initializer, a Constant node or a fixed input): "
+                       "scales, zero points and weights computed at run time are not built yet");
+    }
+}
+
+// QuantizeLinear / DequantizeLinear: opset 13 adds `axis` (per-axis scales); opset 10's scale is
+// one value, its axis written as 13's default so the node has one form.
+void quantize_linear(node_context &c) {
+    require_constants(c, {{1, "scale"}, {2, "zero_point"}});
+    if (c.opset() >= 13) {
+        c.take_i("axis", 1);
+        return;
+    }
+    c.set_i("axis", 1);
+    const constant_tensor *s = c.constant(c.input(1));
+    if (s && s->size() != 1)
+        c.invalid("the scale has " + std::to_string(s->size()) + " values; opset " + std::to_string(c.opset())
+                  + " quantizes per tensor (per axis from opset 13)");
+}
+
+void qlinear_conv(node_context &c) {
+    require_constants(c, {{1, "x_scale"}, {2, "x_zero_point"}, {3, "w"}, {4, "w_scale"}, {5, "w_zero_point"},
+                          {6, "y_scale"}, {7, "y_zero_point"}, {8, "B"}});
+    conv_with_weights_at(c, 3);
+}
+
+void conv_integer(node_context &c) {
+    require_constants(c, {{1, "w"}, {2, "x_zero_point"}, {3, "w_zero_point"}});
+    conv_with_weights_at(c, 1);
+}
+
+void qlinear_matmul(node_context &c) {
+    require_constants(c, {{1, "a_scale"}, {2, "a_zero_point"}, {3, "b"}, {4, "b_scale"}, {5, "b_zero_point"},
+                          {6, "y_scale"}, {7, "y_zero_point"}});
+}
+
+void matmul_integer(node_context &c) {
+    require_constants(c, {{1, "B"}, {2, "a_zero_point"}, {3, "b_zero_point"}});
 }
 
 void pool_common(node_context &c, bool is_max) {
@@ -313,6 +363,9 @@ void average_pool(node_context &c) { pool_common(c, false); }
 const std::map<std::string, op_rule> &rules() {
     static const std::map<std::string, op_rule> table = {
         {"Abs", no_attributes}, {"Add", binary}, {"AveragePool", average_pool},
+        {"ConvInteger", conv_integer}, {"DequantizeLinear", quantize_linear},
+        {"MatMulInteger", matmul_integer}, {"QLinearConv", qlinear_conv},
+        {"QLinearMatMul", qlinear_matmul}, {"QuantizeLinear", quantize_linear},
         {"BatchNormalization", batch_norm}, {"Clip", clip}, {"Concat", concat}, {"Conv", conv},
         {"Div", binary}, {"Elu", elu}, {"Erf", no_attributes}, {"Exp", no_attributes}, {"Expand", expand},
         {"Flatten", flatten}, {"Gemm", gemm}, {"GlobalAveragePool", no_attributes},
@@ -343,6 +396,11 @@ const std::vector<std::string> &claimed_op_types() {
         return v;
     }();
     return ops;
+}
+
+bool takes_integer_tensors(const std::string &op_type) {
+    return op_type == "QuantizeLinear" || op_type == "DequantizeLinear" || op_type == "QLinearConv"
+           || op_type == "ConvInteger" || op_type == "QLinearMatMul" || op_type == "MatMulInteger";
 }
 
 constant_tensor constant_node_value(node_context &c, const ::onnx::NodeProto &proto) {

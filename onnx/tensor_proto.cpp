@@ -163,9 +163,17 @@ constant_tensor read_constant(const TensorProto &t, const std::string &what) {
             if (raw) read_raw<int32_t>(t.raw_data(), count, c.values, what);
             else read_field(t.int32_data(), count, c.values, what, "int32_data");
             break;
+        case TensorProto::UINT8:
+            if (raw) read_raw<uint8_t>(t.raw_data(), count, c.values, what);
+            else read_field(t.int32_data(), count, c.values, what, "int32_data");
+            break;
+        case TensorProto::INT8:
+            if (raw) read_raw<int8_t>(t.raw_data(), count, c.values, what);
+            else read_field(t.int32_data(), count, c.values, what, "int32_data");
+            break;
         default:
             throw error(status::unimplemented, what + ": element type "
-                    + elem_type_name(c.elem_type) + " is not supported (f32, or int64/int32 for shapes)");
+                    + elem_type_name(c.elem_type) + " is not supported (f32, uint8, int8, int32, or int64 for shapes)");
     }
     return c;
 }
@@ -177,6 +185,9 @@ graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what) {
         t.data = c.f32;
         return t;
     }
+    if (c.elem_type == TensorProto::UINT8) t.dt = memory::data_type::u8;
+    if (c.elem_type == TensorProto::INT8) t.dt = memory::data_type::s8;
+    if (c.elem_type == TensorProto::INT32) t.dt = memory::data_type::s32;
     t.data.resize(c.values.size());
     for (size_t k = 0; k < c.values.size(); ++k) {
         const double v = c.values[k];

@@ -17,7 +17,7 @@ struct constant_tensor {
     memory::dims dims;
     int elem_type = ::onnx::TensorProto::FLOAT;
     std::vector<float> f32;      // FLOAT data, as stored (weights: no conversion on the way)
-    std::vector<double> values;  // INT64 / INT32 data (shapes, axes), exact in a double
+    std::vector<double> values;  // INT64 / INT32 / UINT8 / INT8 data, exact in a double
     size_t size() const { return elem_type == ::onnx::TensorProto::FLOAT ? f32.size() : values.size(); }
     double at(size_t i) const { return elem_type == ::onnx::TensorProto::FLOAT ? f32[i] : values[i]; }
 };
@@ -36,12 +36,13 @@ int64_t element_count(const ::onnx::TensorProto &t, const std::string &what);
 // type of fixed size): ONNX's own readers trust it.
 void check_raw_size(const ::onnx::TensorProto &t, const std::string &what);
 
-// Reads f32, int64 and int32 tensors (raw_data or the typed fields); refuses external data,
+// Reads f32, int64, int32, uint8 and int8 tensors (raw_data or the typed fields); refuses external data,
 // segments, other types and a data size that does not match the dims. `what` names the tensor
 // in messages ("initializer 'W'").
 constant_tensor read_constant(const ::onnx::TensorProto &t, const std::string &what);
 
-// The f32 view of a constant (exact for f32; integers must be exact in f32).
+// The f32 view of a constant (exact for f32; integers must be exact in f32); uint8, int8 and
+// int32 keep their type in the tensor's dt (int64: f32, for shapes and axes).
 graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what);
 
 // A constant's values as integers (axes, shapes): each must be integral.

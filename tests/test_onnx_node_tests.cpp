@@ -44,7 +44,12 @@ fs::path node_tests_dir() {
 // Inputs a runtime must know before running, because the front end turns them into attributes:
 // the node tests give them as graph inputs, so the test fixes them from test_data_set_0. (Clip's
 // bounds are not among them: given as graph inputs, they are read at every run.)
+// The quantized ops' scales, zero points and weights are fixed likewise: the graph reads their
+// values when the model is compiled (doc/onnx.md).
 bool is_attribute_input(const std::string &op, int k) {
+    if (op == "QuantizeLinear" || op == "DequantizeLinear" || op == "QLinearConv" || op == "QLinearMatMul"
+        || op == "ConvInteger" || op == "MatMulInteger")
+        return k >= 1;
     return (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Expand") && k == 1;
 }
 
@@ -101,6 +106,9 @@ const std::map<std::string, std::vector<std::string>> &required_attrs() {
         {"LayerNormalization", {"axis", "epsilon", "stash_type"}},
         {"Flatten", {"axis"}}, {"Softmax", {"axis"}}, {"Concat", {"axis"}}, {"Transpose", {"perm"}},
         {"Reshape", {"shape", "allowzero"}}, {"Squeeze", {"axes"}}, {"Unsqueeze", {"axes"}}, {"Expand", {"shape"}},
+        {"QuantizeLinear", {"axis"}}, {"DequantizeLinear", {"axis"}},
+        {"ConvInteger", {"kernel_shape", "strides", "dilations", "pads", "group", "auto_pad"}},
+        {"QLinearConv", {"kernel_shape", "strides", "dilations", "pads", "group", "auto_pad"}},
     };
     return r;
 }
@@ -127,10 +135,14 @@ struct folder_result {
 };
 
 // CONTRACT's comparison of one output: |a - b| <= 1e-4*max(1, M) + 1e-3*|b|, M = max|b|; NaN
-// matches NaN only. Returns "" or what went wrong.
+// matches NaN only; an integer output (u8, s8, s32: the quantized ops) within ±1 (§6), and of
+// the expected type. Returns "" or what went wrong.
 std::string compare_output(const std::string &name, const graph::tensor &got, const graph::tensor &want) {
     if (got.dims != want.dims) return "output '" + name + "' has other dims";
     if (got.data.size() != want.data.size()) return "output '" + name + "' has another size";
+    if (got.dt != want.dt)
+        return "output '" + name + "' is " + data_type_name(got.dt) + ", not " + data_type_name(want.dt);
+    const bool integer = want.dt != memory::data_type::f32;
     float m = 0.f;
     for (float b : want.data)
         if (!std::isnan(b)) m = std::max(m, std::fabs(b));
@@ -143,7 +155,8 @@ std::string compare_output(const std::string &name, const graph::tensor &got, co
             continue;
         }
         const double diff = std::fabs(double(a) - double(b));
-        if (std::isinf(b) ? a != b : diff > 1e-4 * std::max(1.f, m) + 1e-3 * std::fabs(b)) {
+        const double tolerance = integer ? 1. : 1e-4 * std::max(1.f, m) + 1e-3 * std::fabs(b);
+        if (std::isinf(b) ? a != b : diff > tolerance) {
             ++errors;
             worst = std::max(worst, diff);
         }
@@ -249,7 +262,8 @@ folder_result run_folder(const fs::path &dir, const std::string &op) {
                 CHECK(n.attrs.count(a) == (runtime_bound ? 0u : 1u));
             }
         // Explicit pads give the expected output dims (auto_pad resolved exactly).
-        if (n.op_type == "Conv" || n.op_type == "MaxPool" || n.op_type == "AveragePool") {
+        if (n.op_type == "Conv" || n.op_type == "ConvInteger" || n.op_type == "QLinearConv" ||
+            n.op_type == "MaxPool" || n.op_type == "AveragePool") {
             REQUIRE(n.attrs.at("auto_pad").s == "NOTSET");
             const memory::dims in = m.inputs.at(0).dims, out = m.outputs.at(0).dims;
             const memory::dims expect(out.begin() + 2, out.end());

@@ -2,7 +2,8 @@
 // end (an optional library) fills one from a .onnx file; a program may also build one by hand.
 // The fuser and the executor (prim/graph.hpp) take it from there.
 //
-// Every tensor is f32 and named; a node names the tensors it reads and writes. Attributes are
+// Every tensor is named and has a data type: f32, or u8/s8/s32 for the quantized ops (a
+// QuantizeLinear's output, a QLinearConv's weights); a node names the tensors it reads and writes. Attributes are
 // kept as given: an attribute the node leaves out takes ONNX's default for that op and opset.
 #pragma once
 #include <cstdint>
@@ -33,10 +34,13 @@ struct attribute {
     std::vector<int64_t> ints;
 };
 
-// A tensor's value: dims (row-major, ONNX's order) and dense f32 data.
+// A tensor's value: dims (row-major, ONNX's order), its data type and dense data held as f32.
+// An integer tensor (u8, s8, s32) holds its values exactly (an s32 value beyond 2^24 in
+// magnitude is refused where it is read, as not exact in f32).
 struct tensor {
     memory::dims dims;
     std::vector<float> data;
+    memory::data_type dt = memory::data_type::f32;
 };
 
 struct node {
@@ -47,10 +51,11 @@ struct node {
     std::map<std::string, attribute> attrs;
 };
 
-// A graph input or output: its name and dims (a dim of -1 is not known until run time).
+// A graph input or output: its name, dims (a dim of -1 is not known until run time) and type.
 struct value_info {
     std::string name;
     memory::dims dims;
+    memory::data_type dt = memory::data_type::f32;
 };
 
 struct model {

@@ -253,6 +253,29 @@ def sweep_cases():
     for v in (1, 9, 11, 12, 13):
         add("Constant", v, [helper.make_node("Constant", [], ["k"], value=const("v", [1.0, 2.0, 3.0])),
                             helper.make_node("Add", ["x", "k"], ["y"], **legacy(v, {"broadcast": 1}))], x23)
+    # The quantized ops: per-tensor parameters (opset 10 has no axis; 13 writes it, default 1).
+    U8, I8, I32 = TensorProto.UINT8, TensorProto.INT8, TensorProto.INT32
+    for op in ("QuantizeLinear", "DequantizeLinear"):
+        for v in (10, 13):
+            q = op == "QuantizeLinear"
+            add(op, v, [helper.make_node(op, ["x", "s", "z"], ["y"])],
+                ([vi("x", [2, 3], F if q else U8)], [vi("y", [2, 3], U8 if q else F)]),
+                [const("s", 0.5), const("z", 3, np.uint8)])
+    add("QLinearConv", 10, [helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"],
+                                             pads=[1, 1, 1, 1])],
+        ([vi("x", [1, 2, 4, 4], U8)], [vi("y", [1, 3, 4, 4], U8)]),
+        [const("xs", 0.1), const("xz", 128, np.uint8), const("w", np.ones((3, 2, 3, 3)), np.int8),
+         const("ws", [0.01, 0.02, 0.03]), const("wz", [0, 0, 0], np.int8), const("ys", 0.2),
+         const("yz", 5, np.uint8), const("b", [1, 2, 3], np.int32)])
+    add("ConvInteger", 10, [helper.make_node("ConvInteger", ["x", "w", "xz"], ["y"])],
+        ([vi("x", [1, 2, 4, 4], U8)], [vi("y", [1, 3, 2, 2], I32)]),
+        [const("w", np.ones((3, 2, 3, 3)), np.int8), const("xz", 128, np.uint8)])
+    add("QLinearMatMul", 10, [helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])],
+        ([vi("a", [2, 4], U8)], [vi("y", [2, 3], I8)]),
+        [const("as", 0.1), const("az", 128, np.uint8), const("b", np.ones((4, 3)), np.int8), const("bs", 0.5),
+         const("bz", 0, np.int8), const("ys", 0.2), const("yz", 0, np.int8)])
+    add("MatMulInteger", 10, [helper.make_node("MatMulInteger", ["a", "b"], ["y"])],
+        ([vi("a", [2, 4], I8)], [vi("y", [2, 3], I32)]), [const("b", np.ones((4, 3)), np.int8)])
     return out
 
 

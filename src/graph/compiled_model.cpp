@@ -1,6 +1,7 @@
 // compiled_model: check and sort at construction; a plan (shapes, fusion, primitives) per set of
 // input dims; run() copies the inputs in, runs the plan's steps, copies the outputs out.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 
@@ -12,6 +13,37 @@ namespace prim {
 namespace graph {
 
 using namespace detail;
+
+namespace {
+
+// n values given as f32 into an integer buffer of type dt: each must be an integer of dt's range.
+void store_integers(const float *v, size_t n, memory::data_type dt, void *dst, const std::string &what) {
+    double lo = -2147483648.0, hi = 2147483647.0;
+    if (dt == memory::data_type::u8) lo = 0, hi = 255;
+    if (dt == memory::data_type::s8) lo = -128, hi = 127;
+    for (size_t i = 0; i < n; ++i) {
+        if (!(v[i] >= lo && v[i] <= hi && std::nearbyint(v[i]) == v[i]))
+            throw error(status::invalid_arguments, "graph: " + what + " is " + data_type_name(dt) + " but holds " +
+                                                       std::to_string(v[i]) + " at index " + std::to_string(i));
+        if (dt == memory::data_type::u8) static_cast<uint8_t *>(dst)[i] = static_cast<uint8_t>(v[i]);
+        else if (dt == memory::data_type::s8) static_cast<int8_t *>(dst)[i] = static_cast<int8_t>(v[i]);
+        else static_cast<int32_t *>(dst)[i] = static_cast<int32_t>(v[i]);
+    }
+}
+
+// An output buffer of type dt read back as f32 values.
+void load_values(const void *src, size_t n, memory::data_type dt, float *out) {
+    for (size_t i = 0; i < n; ++i) {
+        switch (dt) {
+            case memory::data_type::u8: out[i] = static_cast<const uint8_t *>(src)[i]; break;
+            case memory::data_type::s8: out[i] = static_cast<const int8_t *>(src)[i]; break;
+            case memory::data_type::s32: out[i] = static_cast<float>(static_cast<const int32_t *>(src)[i]); break;
+            default: out[i] = static_cast<const float *>(src)[i]; break;
+        }
+    }
+}
+
+} // namespace
 
 struct compiled_model::state {
     model m;
@@ -53,18 +85,28 @@ struct compiled_model::state {
             g.ops.push_back(o);
         }
         if (opt.fuse) {
+            fuse_qdq_convolutions(g);
             fuse_activation_forms(g);
             fuse_post_op_chains(g);
         }
         plan_builder b(g, opt);
         for (const auto &in : m.inputs) {
-            memory mem = b.persistent(plan_builder::plain_desc(dims.at(in.name)));
+            memory mem = b.persistent(plan_builder::plain_desc(dims.at(in.name), in.dt));
             b.set(in.name, mem, false, false);
             b.result.inputs[in.name] = mem;
         }
-        for (const auto &kv : m.initializers)
-            b.set(kv.first, memory(plan_builder::plain_desc(kv.second.dims),
-                                   const_cast<float *>(kv.second.data.data())), true, false);
+        for (const auto &kv : m.initializers) {
+            const tensor &t = kv.second;
+            if (t.dt == memory::data_type::f32) {
+                b.set(kv.first, memory(plan_builder::plain_desc(t.dims), const_cast<float *>(t.data.data())),
+                      true, false);
+                continue;
+            }
+            // An integer initializer (values held as f32): a buffer of its type, once per plan.
+            memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
+            store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), "initializer '" + kv.first + "'");
+            b.set(kv.first, mem, true, false);
+        }
         for (const auto &o : g.ops) {
             if (!o.alive) continue;
             b.current_op = static_cast<size_t>(&o - g.ops.data());
@@ -166,7 +208,12 @@ std::map<std::string, tensor> compiled_model::run(const std::map<std::string, te
     plan &p = *s_->current;
     for (auto &kv : p.inputs) {
         const tensor &t = inputs.at(kv.first);
-        std::memcpy(kv.second.get_data_handle(), t.data.data(), t.data.size() * sizeof(float));
+        const memory::data_type dt = kv.second.get_desc().get_data_type();
+        if (dt == memory::data_type::f32)
+            std::memcpy(kv.second.get_data_handle(), t.data.data(), t.data.size() * sizeof(float));
+        else
+            store_integers(t.data.data(), t.data.size(), dt, kv.second.get_data_handle(),
+                           "input '" + kv.first + "'");
     }
     for (const auto &st : p.steps) st.run();
     std::map<std::string, tensor> out;
@@ -174,8 +221,9 @@ std::map<std::string, tensor> compiled_model::run(const std::map<std::string, te
         tensor t;
         t.dims = o.dims;
         const size_t n = static_cast<size_t>(product(t.dims));
-        const float *src = static_cast<const float *>(o.mem.get_data_handle());
-        t.data.assign(src, src + n);
+        t.dt = o.mem.get_desc().get_data_type();
+        t.data.resize(n);
+        load_values(o.mem.get_data_handle(), n, t.dt, t.data.data());
         out[o.name] = std::move(t);
     }
     return out;

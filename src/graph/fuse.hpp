@@ -6,6 +6,11 @@ namespace prim {
 namespace graph {
 namespace detail {
 
+// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) -> [Relu |
+// Clip] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the activation in
+// its chain.
+void fuse_qdq_convolutions(graph_ir &g);
+
 // Activations written as several ONNX ops become one "Eltwise" op: x * sigmoid(x) -> swish,
 // x * HardSigmoid(x) -> hardswish, the Erf and the tanh forms of GELU -> gelu_erf, gelu_tanh.
 void fuse_activation_forms(graph_ir &g);

@@ -73,6 +73,11 @@ const memory::dims &graph_ir::dims_of(const std::string &t) const {
     return it->second;
 }
 
+memory::data_type graph_ir::type_of(const std::string &t) const {
+    auto it = types.find(t);
+    return it == types.end() ? memory::data_type::f32 : it->second;
+}
+
 namespace {
 const attribute *find_attr(const node &n, const std::string &name, attribute::type want,
                            const char *type_name) {

@@ -63,6 +63,7 @@ struct op {
 struct graph_ir {
     const model *m = nullptr;
     std::map<std::string, memory::dims> shapes; // every tensor's dims
+    std::map<std::string, memory::data_type> types; // every tensor's data type
     std::vector<op> ops;                        // topological order; dead ops stay in place
     std::vector<fusion_record> log;
 
@@ -78,6 +79,7 @@ struct graph_ir {
     // overwritten in place (a residual add becomes a sum into it).
     bool read_after(const std::string &t, size_t index, const op *except = nullptr) const;
     const memory::dims &dims_of(const std::string &t) const;
+    memory::data_type type_of(const std::string &t) const; // f32 when not recorded
 };
 
 // Attribute access with ONNX's defaults; a present attribute of the wrong type is an error.

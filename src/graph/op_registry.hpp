@@ -21,6 +21,10 @@ struct op_def {
     std::vector<memory::dims> (*infer)(const model &m, const node &n,
                                        const std::vector<memory::dims> &in) = nullptr;
     void (*lower)(plan_builder &b, const op &o) = nullptr;
+    // Output data types from the input types (f32 for an input left out); fails naming the
+    // problem. nullptr: the op runs on f32 only (every input f32, outputs f32).
+    std::vector<memory::data_type> (*types)(const model &m, const node &n,
+                                            const std::vector<memory::data_type> &in) = nullptr;
     // The output may be a view of input 0's buffer (the shape ops): writing one writes the other.
     bool views_input = false;
 };
@@ -38,6 +42,7 @@ std::vector<op_def> shape_ops();
 std::vector<op_def> pool_ops();
 std::vector<op_def> softmax_concat_ops();
 std::vector<op_def> expand_ops();
+std::vector<op_def> quant_ops();
 
 // t and every tensor that may share its buffer through views (shape ops, transitively, both
 // ways): a buffer may be overwritten in place only when none of them is read afterwards.

@@ -1,6 +1,7 @@
 // Conv: ONNX's attributes (group, dilations, strides, pads, auto_pad) as a prim convolution,
 // layouts left to the primitive ('any') so consecutive convolutions exchange blocked data.
 #include "common/internal_reorder.hpp"
+#include "graph/conv_geometry.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -8,14 +9,7 @@ namespace prim {
 namespace graph {
 namespace detail {
 
-namespace {
-
-struct conv_geometry {
-    int64_t group = 1;
-    memory::dims strides, dilates, pad_l, pad_r, out;
-};
-
-conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims &w) {
+conv_geometry conv_geometry_of(const node &n, const memory::dims &x, const memory::dims &w) {
     if (x.size() < 3 || x.size() > 5) fail(n, "X must have 3 to 5 dims, not " + dims_text(x));
     if (w.size() != x.size())
         fail(n, "W (" + dims_text(w) + ") must have X's rank (" + dims_text(x) + ")");
@@ -64,15 +58,12 @@ conv_geometry geometry(const node &n, const memory::dims &x, const memory::dims 
     return g;
 }
 
-void check_conv(const model &, const node &n) {
-    (void)attr_int(n, "group", 1);
-    (void)attr_string(n, "auto_pad", "NOTSET");
-}
+namespace {
 
 std::vector<memory::dims> infer_conv(const model &, const node &n, const std::vector<memory::dims> &in) {
     if (in.size() > 2 && !in[2].empty() && in[2] != memory::dims{in[1][0]})
         fail(n, "B must have dims " + std::to_string(in[1][0]) + ", not " + dims_text(in[2]));
-    return {geometry(n, in[0], in[1]).out};
+    return {conv_geometry_of(n, in[0], in[1]).out};
 }
 
 // A layout with blocks inside a dim ("aBcd16b"), as against a permutation of plain dims ("acdb").
@@ -127,7 +118,7 @@ void lower_conv(plan_builder &b, const op &o) {
     const node &n = *o.n;
     const model &m = *b.g.m;
     const memory::dims &xd = b.g.dims_of(o.inputs[0]), &wd = b.g.dims_of(o.inputs[1]);
-    const conv_geometry geo = geometry(n, xd, wd);
+    const conv_geometry geo = conv_geometry_of(n, xd, wd);
     const bool has_bias = has_input(n, 2);
     const int64_t oc = wd[0];
 
@@ -208,6 +199,11 @@ void lower_conv(plan_builder &b, const op &o) {
 }
 
 } // namespace
+
+void check_conv(const model &, const node &n) {
+    (void)attr_int(n, "group", 1);
+    (void)attr_string(n, "auto_pad", "NOTSET");
+}
 
 std::vector<op_def> conv_ops() { return {{"Conv", 2, 3, 1, check_conv, infer_conv, lower_conv}}; }
 

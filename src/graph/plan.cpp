@@ -38,12 +38,12 @@ bool plan_builder::may_overwrite(const std::string &t) const {
            && buffer_free_after(g, t, current_op, g.ops.at(current_op).inputs);
 }
 
-memory::desc plan_builder::plain_desc(const memory::dims &d) {
+memory::desc plan_builder::plain_desc(const memory::dims &d, memory::data_type dt) {
     // A rank-0 tensor is one element.
-    if (d.empty()) return memory::desc({1}, memory::data_type::f32, memory::format_tag::a);
+    if (d.empty()) return memory::desc({1}, dt, memory::format_tag::a);
     memory::dims strides(d.size(), 1);
     for (int i = static_cast<int>(d.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * d[i + 1];
-    return memory::desc(d, memory::data_type::f32, strides);
+    return memory::desc(d, dt, strides);
 }
 
 memory plan_builder::persistent(const memory::desc &md) {
@@ -89,8 +89,8 @@ void plan_builder::settle(buffer_group &g, void *address) {
 
 void plan_builder::make_persistent(buffer_group &g) {
     if (g.real) return;
-    settle(g, persistent(memory::desc({static_cast<memory::dim>(g.bytes / sizeof(float))},
-                               memory::data_type::f32, memory::format_tag::a)).get_data_handle());
+    settle(g, persistent(memory::desc({static_cast<memory::dim>(g.bytes)}, memory::data_type::u8,
+                                      memory::format_tag::a)).get_data_handle());
 }
 
 void plan_builder::step(const std::string &text, std::function<void()> fn, bool constant,
@@ -183,7 +183,7 @@ void plan_builder::reorder_step(const std::string &text, const memory &src, cons
 
 memory plan_builder::plain(const std::string &t) {
     memory m = get(t);
-    const memory::desc want = plain_desc(g.dims_of(t));
+    const memory::desc want = plain_desc(g.dims_of(t), g.type_of(t));
     if (m.get_desc() == want) return m;
     auto it = plain_cache_.find(t);
     if (it != plain_cache_.end()) return it->second;
@@ -196,7 +196,7 @@ memory plan_builder::plain(const std::string &t) {
 memory plan_builder::in_layout(const std::string &t, const memory::desc &want) {
     memory m = get(t);
     if (m.get_desc() == want) return m;
-    if (want == plain_desc(want.get_dims()) && want.get_dims() == g.dims_of(t)) return plain(t);
+    if (want == plain_desc(want.get_dims(), want.get_data_type()) && want.get_dims() == g.dims_of(t)) return plain(t);
     for (const auto &copy : layout_cache_[t])
         if (copy.get_desc() == want) return copy;
     memory r = alloc(want);

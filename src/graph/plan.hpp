@@ -71,8 +71,8 @@ public:
     memory in_layout(const std::string &t, const memory::desc &want);
     // m (not a named tensor) in layout want: m itself or a reordered copy.
     memory in_layout_memory(const memory &m, const memory::desc &want, bool constant);
-    // A plain desc of dims.
-    static memory::desc plain_desc(const memory::dims &d);
+    // A plain desc of dims (of type dt).
+    static memory::desc plain_desc(const memory::dims &d, memory::data_type dt = memory::data_type::f32);
     // A transient buffer: its address is settled by finish().
     memory alloc(const memory::desc &md);
     // A zero-filled buffer of its own from the plan's slab, usable at once (constants written

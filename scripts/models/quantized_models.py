@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""Small quantized ONNX models for prim's tests (tests/test_onnx_quantized.cpp), written at test
+time into OUTDIR, one file per case: Q -> DQ round trips per axis, a QDQ convolution as
+onnxruntime.quantization writes it, QLinearConv / ConvInteger / QLinearMatMul with the weights
+prim takes, and the malformed quantizations the loader or the graph must refuse. The values
+(scales, zero points, weights) are fixed here; the test's oracle repeats them.
+
+Usage: /usr/bin/python3 scripts/models/quantized_models.py OUTDIR
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+
+F, U8, I8, I32 = TensorProto.FLOAT, TensorProto.UINT8, TensorProto.INT8, TensorProto.INT32
+
+
+def vi(name, dims, elem=F):
+    return helper.make_tensor_value_info(name, elem, dims)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="prim-tests")
+
+
+def const(name, values, dtype=np.float32):
+    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+
+# The round trips: x (2, 3, 4, 5) quantized along `axis` with the dim's scales and zero points
+# (uniform or not), dequantized back. Outputs: q (the integers) and y.
+DIMS = [2, 3, 4, 5]
+SCALES = {0: [0.05, 0.2], 1: [0.05, 0.1, 0.2], 2: [0.02, 0.05, 0.1, 0.2], 3: [0.02, 0.04, 0.05, 0.1, 0.2]}
+ZPS_U8 = {0: [10, 200], 1: [10, 100, 200], 2: [5, 60, 120, 250], 3: [0, 50, 100, 150, 200]}
+
+
+def round_trip(axis, elem, uniform):
+    scales = SCALES[axis]
+    if elem == U8:
+        zps = [ZPS_U8[axis][0]] * len(scales) if uniform else ZPS_U8[axis]
+        dtype = np.uint8
+    else:
+        zps = [z - 128 for z in ZPS_U8[axis]] if not uniform else [-3] * len(scales)
+        dtype = np.int8
+    return model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], axis=axis),
+                  helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"], axis=axis)],
+                 [vi("x", DIMS)], [vi("q", DIMS, elem), vi("y", DIMS)],
+                 [const("s", scales), const("z", zps, dtype)])
+
+
+# The QDQ convolution (onnxruntime.quantization's form): x (1, 3, 8, 8) -> Q/DQ (u8, per tensor)
+# -> Conv 3x3 pad 1, 4 output channels, with DQ(weights s8 per channel, axis 0) and DQ(bias int32,
+# scale sx * sw, axis 0) -> Relu -> Q (u8, zero point 10: the Relu matters) -> DQ -> y; q is the
+# quantized output.
+def qdq_conv(f32_weights=False, clip=False):
+    rng = np.random.default_rng(11)
+    sx, zx, sy, zy = 0.02, 128, 0.015, 10
+    w = rng.integers(-127, 128, size=(4, 3, 3, 3)).astype(np.int8)
+    sw = np.array([0.002, 0.003, 0.004, 0.001], np.float32)
+    b = np.array([300, -200, 0, 1000], np.int32)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+             helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"], axis=0),
+             helper.make_node("DequantizeLinear", ["b", "sb", "zb"], ["bd"], axis=0),
+             helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("QuantizeLinear", ["r", "sy", "zy"], ["q"]),
+             helper.make_node("DequantizeLinear", ["q", "sy", "zy"], ["y"])]
+    inits = [const("sx", sx), const("zx", zx, np.uint8), const("w", w, np.int8), const("sw", sw),
+             const("zw", np.zeros(4), np.int8), const("b", b, np.int32), const("sb", sw * np.float32(sx)),
+             const("zb", np.zeros(4), np.int32), const("sy", sy), const("zy", zy, np.uint8)]
+    if clip:  # MobileNet v2's form: Clip(0, 6) with its bounds as initializers
+        nodes[5] = helper.make_node("Clip", ["c", "lo", "hi"], ["r"])
+        inits += [const("lo", 0.0), const("hi", 0.5)]
+    if f32_weights:  # a near miss: the weights are f32, not behind a DequantizeLinear
+        nodes = [n for n in nodes if n.output[0] != "wd"]
+        inits = [i for i in inits if i.name not in ("w", "sw", "zw")] + [const("wd", w * sw[:, None, None, None])]
+    return model(nodes, [vi("x", [1, 3, 8, 8])], [vi("q", [1, 4, 8, 8], U8), vi("y", [1, 4, 8, 8])], inits)
+
+
+# The same convolution as one QLinearConv (u8 in, s8 weights per channel, int32 bias, u8 out),
+# with u8 weights whose zero point 128 shifts them into s8 exactly, and (wide) with u8 weights
+# that do not fit s8 after their zero point (prim's f32 route).
+def qlinear_conv(u8_weights, wide=False):
+    rng = np.random.default_rng(11)
+    w = rng.integers(-127, 128, size=(4, 3, 3, 3))
+    wz = np.full(4, 128 if u8_weights else 0)
+    if wide:
+        wz = np.array([10, 200, 0, 255])
+        w = rng.integers(0, 256, size=(4, 3, 3, 3)) - wz[:, None, None, None]
+    wt, wdt = (np.uint8, U8) if u8_weights else (np.int8, I8)
+    inits = [const("sx", 0.02), const("zx", 128, np.uint8), const("w", w + wz[:, None, None, None], wt),
+             const("sw", [0.002, 0.003, 0.004, 0.001]), const("zw", wz, wt), const("sy", 0.015),
+             const("zy", 0, np.uint8), const("b", [300, -200, 0, 1000], np.int32)]
+    return model([helper.make_node("QLinearConv", ["x", "sx", "zx", "w", "sw", "zw", "sy", "zy", "b"], ["y"],
+                                   pads=[1, 1, 1, 1])],
+                 [vi("x", [1, 3, 8, 8], U8)], [vi("y", [1, 4, 8, 8], U8)], inits, opset=10)
+
+
+# ConvInteger with a per-channel weight zero point (u8 weights shifted into s8) and MatMulInteger
+# with a per-column one (also batched: B with batch dims); QLinearMatMul with s8 B per column
+# scale.
+def conv_integer():
+    w = np.arange(2 * 2 * 2 * 2).reshape(2, 2, 2, 2) % 7
+    return model([helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"])],
+                 [vi("x", [1, 2, 3, 3], U8)], [vi("y", [1, 2, 2, 2], I32)],
+                 [const("w", w + np.array([100, 3])[:, None, None, None], np.uint8), const("xz", 7, np.uint8),
+                  const("wz", [100, 3], np.uint8)], opset=10)
+
+
+def matmul_integer():
+    b = (np.arange(12).reshape(4, 3) % 5) - 2
+    return model([helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])],
+                 [vi("a", [2, 3, 4], I8)], [vi("y", [2, 3, 3], I32)],
+                 [const("b", b + np.array([1, -1, 2]), np.int8), const("az", -2, np.int8),
+                  const("bz", [1, -1, 2], np.int8)], opset=10)
+
+
+def matmul_integer_batched():
+    b = ((np.arange(24).reshape(2, 4, 3) * 7) % 11) - 5
+    return model([helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["y"])],
+                 [vi("a", [2, 3, 4], I8)], [vi("y", [2, 3, 3], I32)],
+                 [const("b", b + np.array([1, -1, 2]), np.int8), const("az", 3, np.int8),
+                  const("bz", [1, -1, 2], np.int8)], opset=10)
+
+
+def qlinear_matmul():
+    b = (np.arange(15).reshape(5, 3) * 37 % 255) - 127
+    return model([helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])],
+                 [vi("a", [4, 5], U8)], [vi("y", [4, 3], I8)],
+                 [const("as", 0.03), const("az", 120, np.uint8), const("b", b, np.int8),
+                  const("bs", [0.01, 0.02, 0.005]), const("bz", [0, 0, 0], np.int8), const("ys", 0.5),
+                  const("yz", -10, np.int8)], opset=10)
+
+
+# Malformed quantizations: each is refused naming the node and the reason.
+def bad_cases():
+    x = [vi("x", [1, 3, 2, 2])]
+    c = {}
+
+    def q(scale, zp=None, axis=1, zdt=np.uint8, out=U8, inputs=x, extra=()):
+        names = ["x", "s"] + (["z"] if zp is not None else [])
+        inits = [const("s", scale)] + ([const("z", zp, zdt)] if zp is not None else [])
+        return model([helper.make_node("QuantizeLinear", names, ["y"], axis=axis)], inputs,
+                     [vi("y", [1, 3, 2, 2], out)], inits + list(extra))
+
+    c["bad_scale_zero"] = q(0.0, 3)
+    c["bad_scale_nan"] = q([0.1, float("nan"), 0.2], [1, 2, 3])
+    c["bad_axis"] = q([0.1, 0.2, 0.3], [1, 2, 3], axis=4)
+    c["bad_scale_length"] = q([0.1, 0.2], [1, 2], axis=1)
+    c["bad_zp_type_output"] = q(0.1, 3, out=I8)
+    # A DequantizeLinear whose zero point has another type than its input.
+    c["bad_zp_type_dq"] = model([helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"])],
+                                [vi("x", [4], U8)], [vi("y", [4])], [const("s", 0.5), const("z", 3, np.int8)])
+    c["bad_scale_input"] = model([helper.make_node("QuantizeLinear", ["x", "s"], ["y"])],
+                                 [vi("x", [4]), vi("s", [])], [vi("y", [4], U8)])
+    # A float op on a quantized tensor.
+    c["bad_relu_u8"] = model([helper.make_node("QuantizeLinear", ["x", "s"], ["q"]),
+                              helper.make_node("Relu", ["q"], ["y"])],
+                             [vi("x", [4])], [vi("y", [4], U8)], [const("s", 0.5)])
+    return c
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    files = {"qdq_conv": qdq_conv(), "qdq_conv_f32_weights": qdq_conv(True), "qdq_conv_clip": qdq_conv(clip=True), "qlinear_conv_s8": qlinear_conv(False), "qlinear_conv_u8": qlinear_conv(True),
+             "qlinear_conv_u8_wide": qlinear_conv(True, True),
+             "conv_integer": conv_integer(), "matmul_integer": matmul_integer(),
+             "matmul_integer_batched": matmul_integer_batched(), "qlinear_matmul": qlinear_matmul()}
+    for axis in range(4):
+        for elem, tname in ((U8, "u8"), (I8, "s8")):
+            for uniform in (True, False):
+                files["round_trip_axis%d_%s_%s" % (axis, tname, "uniform" if uniform else "zps")] = \
+                    round_trip(axis, elem, uniform)
+    files.update(bad_cases())
+    for name, m in files.items():
+        save(m, os.path.join(out, name + ".onnx"))
+
+
+if __name__ == "__main__":
+    main()
