@@ -19,7 +19,7 @@ namespace impl {
 const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
             {"jit", create_jit_conv},
-            {"ref", create_ref_conv, true},
+            {"ref", create_ref_conv, true, true},
     };
     return list;
 }

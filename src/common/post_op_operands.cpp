@@ -93,6 +93,10 @@ void append_entry(post_ops &po, const post_ops::entry &e) {
         else po.append_binary(e.alg, e.src1);
         return;
     case post_ops::kind::prelu: po.append_prelu(e.mask); return;
+    case post_ops::kind::dw:
+        po.append_dw(e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt, e.dw.kernel, e.dw.stride,
+                     e.dw.padding, e.dw.mask, e.dw.scales);
+        return;
     }
 }
 

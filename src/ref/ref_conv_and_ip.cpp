@@ -51,8 +51,10 @@ private:
 
 } // namespace
 
-// The reference takes every valid problem: int8 data by ref_int8_weighted.cpp.
+// The reference takes every valid problem: int8 data by ref_int8_weighted.cpp, a dw post-op by
+// ref_conv_dw.cpp.
 std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa, std::string &) {
+    if (req.attr.get_post_ops().dw_index() >= 0) return create_ref_conv_dw(req);
     if (req.src.get_data_type() != memory::data_type::f32) return create_ref_int8_conv(req);
     return std::make_unique<ref_weighted_primitive<conv_request, conv_problem, ref_conv_fwd>>(req);
 }

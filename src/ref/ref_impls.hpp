@@ -12,6 +12,8 @@ namespace impl {
 
 std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa isa,
                                                 std::string &why_not);
+// A convolution whose chain has a dw post-op (ref_conv_dw.cpp).
+std::unique_ptr<primitive_impl> create_ref_conv_dw(const conv_request &req);
 std::unique_ptr<primitive_impl> create_ref_ip(const ip_request &req, cpu_isa isa,
                                               std::string &why_not);
 std::unique_ptr<primitive_impl> create_ref_binary(const binary_request &req, cpu_isa isa,
