@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "attr/algorithm_table.hpp"
+#include "common/post_op_operands.hpp"
 #include "attr_syntax.hpp"
 
 namespace bdl {
@@ -48,6 +49,22 @@ std::string eltwise_params_reason(const settings &s) {
     if ((a == algorithm::eltwise_clip || a == algorithm::eltwise_clip_v2) && alpha > beta)
         return name + " needs alpha <= beta";
     return prim::impl::check_eltwise_params(a, alpha, beta, 1.f);
+}
+
+// What prim does not run of a chain with a dw post-op (doc/dw_post_op.md); "" when it runs.
+std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
+    const prim::post_ops &po = c.chain.po;
+    const int dw = po.dw_index();
+    if (dw < 0) return "";
+    if (driver != driver_kind::conv) return "the dw post-op follows a convolution only";
+    if (int8) return "int8 through the dw post-op is not built yet";
+    for (int i = 0; i < dw; ++i)
+        if (prim::impl::has_operand(po.entries()[i]))
+            return "a binary or prelu entry before the dw post-op is not built yet";
+    if (c.s.mode_p && c.s.fused != fused_mode::on)
+        return "--fused=" + std::string(c.s.fused == fused_mode::off ? "off" : "both")
+               + ": the dw post-op's unfused pipeline (two convolutions) is not built yet";
+    return "";
 }
 
 } // namespace
@@ -169,6 +186,8 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
+    why = dw_skip_reason(c, driver, q.types.int8());
+    if (!why.empty()) return why;
     why = knobs_skip_reason(s.knobs, s.mode_p);
     if (why.empty()) why = extras_skip_reason(s.extra);
     if (!why.empty()) return why;

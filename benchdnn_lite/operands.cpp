@@ -76,13 +76,14 @@ prim::post_ops with_runtime_defaults(const prim::post_ops &po) {
     return out;
 }
 
-chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims)
+chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims,
+                               int first)
     : data_(po.entries().size()), strides_(po.entries().size()), dst_dims_(dst_dims) {
     for (int i = 0; i < po.len(); ++i) {
         const prim::post_ops::entry &e = po.entries()[i];
         if (!prim::impl::has_operand(e)) continue;
         const prim::memory::dims dims = prim::impl::operand_dims(e, dst_dims);
-        data_[i] = operand_data(e, i, dims);
+        data_[i] = operand_data(e, first + i, dims);
         std::vector<int64_t> &stride = strides_[i];
         stride.assign(dst_dims.size(), 0);
         int64_t dense = 1;

@@ -34,7 +34,9 @@ std::vector<float> runtime_defaults(const prim::post_ops::entry &e);
 // chance, against a destination of dst_dims.
 class chain_operands {
 public:
-    chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims);
+    // first: the index in the case's chain of po's first entry (po may be its tail), whose
+    // operand data are those of that index.
+    chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims, int first = 0);
     // One per entry, null for entries without an operand: what ref_chain takes.
     std::vector<const float *> pointers() const;
     // Each entry's operand value for the destination element at plain index dst_index (0 for

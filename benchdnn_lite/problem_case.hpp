@@ -59,6 +59,10 @@ public:
     virtual const std::vector<float> &ref_base() = 0;
     // The accuracy budget of the primitive itself (eltwise: its algorithm), before post-ops.
     virtual double base_tolerance() const { return 0; }
+    // The part of the chain the driver applies to ref_base() element by element: the whole
+    // chain, except for a case whose reference runs part of it itself (a dw post-op: ref_base()
+    // holds the depthwise output, the entries up to the dw included already in it).
+    virtual prim::post_ops elementwise_chain(const prim::post_ops &po) const { return po; }
     // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
     virtual double work(const prim::post_ops &po) const = 0;
 

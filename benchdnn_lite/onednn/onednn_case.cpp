@@ -120,6 +120,12 @@ dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops, const prim::post_ops
         case onednn_op::kind::prelu:
             po.append_prelu(prim::impl::mask_within(chain.entries()[op.entry].mask, rank));
             break;
+        case onednn_op::kind::dw: {
+            const prim::post_ops::entry::depthwise &d = chain.entries()[op.entry].dw;
+            po.append_dw(f32, d.bias_dt == prim::memory::data_type::undef ? memory::data_type::undef : f32,
+                         f32, d.kernel, d.stride, d.padding, 0, {});
+            break;
+        }
         }
     }
     return po;
@@ -171,7 +177,9 @@ struct onednn_case::state {
     // oneDNN reports (binary) or reads (prelu).
     void bind_operands(const dnnl::primitive_desc_base &pd, const prim::memory::dims &dst) {
         for (size_t k = 0; k < ops.size(); ++k) {
-            if (ops[k].entry < 0 || ops[k].what == onednn_op::kind::sum) continue;
+            if (ops[k].entry < 0 || ops[k].what == onednn_op::kind::sum
+                || ops[k].what == onednn_op::kind::dw)
+                continue;
             const prim::post_ops::entry &e = chain.entries()[ops[k].entry];
             const bool prelu = ops[k].what == onednn_op::kind::prelu;
             const int arg = DNNL_ARG_ATTR_MULTIPLE_POST_OP(static_cast<int>(k))
@@ -182,6 +190,18 @@ struct onednn_case::state {
             if (md.is_zero() || md.data.format_kind == dnnl_format_kind_any)
                 md = memory::desc(onednn_dims(dims), e.dt == prim::memory::data_type::undef ? f32 : onednn_type(e.dt),
                                   plain_tag(dims.size()));
+            // After a dw post-op, oneDNN 2.6 reports a plain desc for an operand that varies
+            // along the spatial dims but reads it in dst's layout (found by the C-mode check:
+            // garbage otherwise). dst's dims: dst's desc; any other such operand is skipped.
+            const int dw = chain.dw_index();
+            bool spatial = false;
+            for (size_t d = 2; d < dims.size(); ++d) spatial = spatial || dims[d] != 1;
+            if (dw >= 0 && ops[k].entry > dw && spatial) {
+                if (onednn_dims(dims) != pd.dst_desc().dims())
+                    throw onednn_skip("oneDNN 2.6 reads an operand varying along the spatial dims "
+                                      "after a dw post-op in a layout it does not report");
+                md = pd.dst_desc();
+            }
             args[arg] = bind(operand_data(e, ops[k].entry, dims), onednn_dims(dims), md);
         }
     }
@@ -436,6 +456,18 @@ void onednn_case::state::convolution(const problem_case &pc, const settings &s,
         std::vector<float> bias_data = plain_buffer({prb.oc});
         fill_src(bias_data, tensor_id::bias);
         args[DNNL_ARG_BIAS] = bind(std::move(bias_data), {prb.oc}, pd.bias_desc());
+    }
+    if (chain.dw_index() >= 0) { // dst is the depthwise output; its weights and bias, the case's
+        dst = onednn_dims(pc.dst_dims());
+        const prim::post_ops::entry &e = chain.entries()[chain.dw_index()];
+        const memory::dims dw_wei {prb.oc, 1, 1, e.dw.kernel, e.dw.kernel};
+        const int wei_arg = DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_WEIGHTS;
+        const int bias_arg = DNNL_ARG_ATTR_POST_OP_DW | DNNL_ARG_BIAS;
+        args[wei_arg] = bind(pc.input(prim::PRIM_ARG_ATTR_POST_OP_DW | prim::PRIM_ARG_WEIGHTS), dw_wei,
+                             pd.query_md(dnnl::query::exec_arg_md, wei_arg));
+        if (e.dw.bias_dt != prim::memory::data_type::undef)
+            args[bias_arg] = bind(pc.input(prim::PRIM_ARG_ATTR_POST_OP_DW | prim::PRIM_ARG_BIAS),
+                                  {prb.oc}, pd.query_md(dnnl::query::exec_arg_md, bias_arg));
     }
     args[DNNL_ARG_DST] = bind(pc.dst_old(), dst, pd.dst_desc());
     bind_operands(pd, pc.dst_dims());
