@@ -33,13 +33,11 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
-        const plain_buffer src(src_md(), args.src, true);
-        const plain_buffer wei(wei_md(), args.wei, true);
-        const plain_buffer bias(bias_md(), args.bias, true);
+        const plain_weighted_inputs in(*this, args);
         // dst's old value is read only by a sum post-op.
         const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
         const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
-        kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get(), nullptr);
+        kernel(prb_, in.src.get(), in.wei.get(), in.bias.get(), chain.chain(), dst.get(), nullptr);
         dst.copy_out();
     }
 

@@ -49,9 +49,7 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
-        const plain_buffer src(src_md(), args.src, true);
-        const plain_buffer wei(wei_md(), args.wei, true);
-        const plain_buffer bias(bias_md(), args.bias, true);
+        const plain_weighted_inputs in(*this, args);
         const plain_buffer dw_wei(layouts().dw_wei, args.dw_wei, true);
         const plain_buffer dw_bias(layouts().dw_bias, args.dw_bias, true);
         const plain_buffer dst(dst_md(), args.dst, false); // no sum in a chain with a dw
@@ -61,7 +59,7 @@ public:
         const ref_chain_operands after(after_, dst_md(), part_mds(operand_mds_, at_ + 1, len),
                                        part_args(args, at_ + 1, len));
         std::vector<float> mid(static_cast<size_t>(mid_md_.nelems_padded()));
-        ref_conv_fwd(prb_, src.get(), wei.get(), bias.get(), before.chain(), mid.data());
+        ref_conv_fwd(prb_, in.src.get(), in.wei.get(), in.bias.get(), before.chain(), mid.data());
         ref_conv_fwd(dw_prb_, mid.data(), dw_wei.get(), dw_bias.get(), after.chain(), dst.get());
         dst.copy_out();
     }

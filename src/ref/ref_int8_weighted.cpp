@@ -55,19 +55,17 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
-        const plain_buffer src(src_md(), args.src, true);
-        const plain_buffer wei(wei_md(), args.wei, true);
-        const plain_buffer bias(bias_md(), args.bias, true);
+        const plain_weighted_inputs in(*this, args);
         // Always read: the old dst is the sum's operand, and padding of a blocked integer dst
         // must come back as it was written (the copy writes every element anyway).
         const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
         const memory::dims &sd = src_md().get_dims(), &dd = dst_md().get_dims();
         if (args.quant.src_zero_points)
-            shift_channels(src.get(), sd, args.quant.src_zero_points, quant_.src_zp_mask > 0, -1.f);
+            shift_channels(in.src.get(), sd, args.quant.src_zero_points, quant_.src_zp_mask > 0, -1.f);
         const channel_scales scales = scales_of(quant_, args.quant, prb_.oc);
         const ref_acc_stage stage {scales.pre.data(), scales.post.data()};
         const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
-        kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get(), &stage);
+        kernel(prb_, in.src.get(), in.wei.get(), in.bias.get(), chain.chain(), dst.get(), &stage);
         if (args.quant.dst_scales) scale_all(dst.get(), dd, 1.f / args.quant.dst_scales[0]);
         if (args.quant.dst_zero_points)
             shift_channels(dst.get(), dd, args.quant.dst_zero_points, quant_.dst_zp_mask > 0, 1.f);
