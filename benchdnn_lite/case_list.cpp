@@ -61,9 +61,6 @@ std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
     for (int i = 0; i < dw; ++i)
         if (prim::impl::has_operand(po.entries()[i]))
             return "a binary or prelu entry before the dw post-op is not built yet";
-    if (c.s.mode_p && c.s.fused != fused_mode::on)
-        return "--fused=" + std::string(c.s.fused == fused_mode::off ? "off" : "both")
-               + ": the dw post-op's unfused pipeline (two convolutions) is not built yet";
     return "";
 }
 

@@ -63,6 +63,13 @@ public:
     // chain, except for a case whose reference runs part of it itself (a dw post-op: ref_base()
     // holds the depthwise output, the entries up to the dw included already in it).
     virtual prim::post_ops elementwise_chain(const prim::post_ops &po) const { return po; }
+    // The unfused pipeline of a case whose chain does not split into the primitive and eltwise
+    // passes (a dw post-op: two convolutions, each with its part of the chain), its steps in
+    // order, the last one writing the result; empty for every other case (unfused.hpp).
+    virtual std::vector<bound_primitive> unfused_steps(const prim::post_ops &po) const {
+        (void)po;
+        return {};
+    }
     // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
     virtual double work(const prim::post_ops &po) const = 0;
 

@@ -187,11 +187,7 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
     const bool int8 = !pc.data_types().empty();
     if (int8 && opts.s.fused != fused_mode::on && opts.verbose >= 1)
         details.push_back("  unfused: not run (the unfused pipeline is f32 only)");
-    const bool dw = valued.dw_index() >= 0;
-    if (dw && opts.s.fused != fused_mode::on && opts.verbose >= 1)
-        details.push_back("  unfused: not run (the dw post-op's unfused pipeline, two "
-                          "convolutions, is not built yet)");
-    if (opts.s.fused != fused_mode::on && !int8 && !dw) {
+    if (opts.s.fused != fused_mode::on && !int8) {
         // The unfused pipeline must give the same answer, up to its extra roundings.
         phase = "unfused";
         const unfused_pipeline u(pc, valued);

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "common/dw_post_op.hpp"
+#include "common/post_op_operands.hpp"
+#include "tags.hpp"
 #include "compare.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
@@ -131,6 +133,50 @@ public:
     }
 
     double work(const prim::post_ops &) const override { return prb_.flops() + dw_.flops(); }
+
+    // Two convolutions, as a user without the dw post-op runs the pair: the 1x1 with the entries
+    // before the dw into a buffer of its output (--dtag's layout), then the depthwise convolution
+    // (g = oc) with the entries after it into dst; their operands keep their data.
+    std::vector<bound_primitive> unfused_steps(const prim::post_ops &po) const override {
+        using prim::convolution_forward;
+        using prim::PRIM_ARG_SRC, prim::PRIM_ARG_WEIGHTS, prim::PRIM_ARG_BIAS, prim::PRIM_ARG_DST;
+        const int at = po.dw_index();
+        const user_descs u = make_user_descs();
+        const auto direct = prim::algorithm::convolution_direct;
+        prim::primitive_attr a1, a2;
+        a1.set_post_ops(prim::impl::chain_slice(po, 0, at));
+        a2.set_post_ops(prim::impl::chain_slice(po, at + 1, po.len()));
+        const memory::dims mid {prb_.mb, prb_.oc, prb_.o[1], prb_.o[2]};
+        const convolution_forward::desc d1(u.prop, direct, u.src, u.wei, u.bias,
+                user_desc(mid, s_.dtag, "", 2, 3, "--dtag"), strides_, dilates_, pad_l_, pad_r_);
+        const timed_creation<convolution_forward> c1 = create_timed<convolution_forward>(d1, a1);
+        bound_primitive one;
+        one.prim = c1.prim;
+        one.impl = c1.pd.impl_name();
+        one.args[PRIM_ARG_SRC] = from_plain(src_, src_dims_, c1.pd.src_desc());
+        one.args[PRIM_ARG_WEIGHTS] = from_plain(wei_, wei_dims_, c1.pd.weights_desc());
+        if (with_bias_) one.args[PRIM_ARG_BIAS] = from_plain(bias_, {prb_.oc}, c1.pd.bias_desc());
+        one.args[PRIM_ARG_DST] = prim::memory(c1.pd.dst_desc());
+        bind_operands(c1.pd, one.args);
+
+        const memory::dims wei {dw_.oc, 1, 1, dw_.k[1], dw_.k[2]};
+        const convolution_forward::desc d2(u.prop, direct, c1.pd.dst_desc(),
+                memory::desc(wei, memory::data_type::f32, memory::format_tag::any),
+                dw_bias_given_ ? plain_desc({dw_.oc}) : memory::desc(), u.dst,
+                {dw_.s[1], dw_.s[2]}, {0, 0}, {dw_.p[1], dw_.p[2]}, {dw_.p_end[1], dw_.p_end[2]});
+        const timed_creation<convolution_forward> c2 = create_timed<convolution_forward>(d2, a2);
+        bound_primitive two;
+        two.prim = c2.prim;
+        two.impl = c2.pd.impl_name();
+        two.args[PRIM_ARG_SRC] = one.args[PRIM_ARG_DST];
+        two.args[PRIM_ARG_WEIGHTS] = from_plain(dw_wei_, wei, c2.pd.weights_desc());
+        if (dw_bias_given_) two.args[PRIM_ARG_BIAS] = from_plain(dw_bias_, {dw_.oc}, c2.pd.bias_desc());
+        two.args[PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, c2.pd.dst_desc());
+        for (int j = at + 1; j < po.len(); ++j)
+            if (prim::impl::has_operand(po.entries()[j]))
+                bind_operand(po.entries()[j], j, j - at - 1, c2.pd, two.args);
+        return {one, two};
+    }
 
 private:
     int at_;
