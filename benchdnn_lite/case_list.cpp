@@ -6,7 +6,6 @@
 #include <functional>
 
 #include "attr/algorithm_table.hpp"
-#include "common/post_op_operands.hpp"
 #include "attr_syntax.hpp"
 
 namespace bdl {
@@ -58,9 +57,6 @@ std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
     if (dw < 0) return "";
     if (driver != driver_kind::conv) return "the dw post-op follows a convolution only";
     if (int8) return "int8 through the dw post-op is not built yet";
-    for (int i = 0; i < dw; ++i)
-        if (prim::impl::has_operand(po.entries()[i]))
-            return "a binary or prelu entry before the dw post-op is not built yet";
     return "";
 }
 

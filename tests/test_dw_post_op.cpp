@@ -2,8 +2,8 @@
 // depthwise convolution in one primitive. Covers: results against an oracle written here from the
 // definition (two naive loops) on several kernels, strides and paddings, chains before and after
 // the dw, plain / channels-last / blocked / 'any' layouts, channel and spatial tails, dst given
-// with the 1x1's dims (as oneDNN takes it) or the depthwise output's, a binary entry after the
-// dw; the argument descs (query_md), the entry's parameters, the fusion string; every refusal
+// with the 1x1's dims (as oneDNN takes it) or the depthwise output's, binary entries before and
+// after the dw; the argument descs (query_md), the entry's parameters, the fusion string; every refusal
 // with its message.
 #include "api_test_util.hpp"
 
@@ -39,12 +39,13 @@ struct oracle_chain {
     std::vector<std::string> before, after;
 };
 
-// The definition: y1 = chain_before(conv1x1(src) + bias), then
-// dst = chain_after(depthwise(y1) + dw_bias) (+ add_oc[c] when given, after the eltwise entries).
+// The definition: y1 = chain_before(conv1x1(src) + bias) (+ add_oc_before[o] when given, after
+// its eltwise entries), then dst = chain_after(depthwise(y1) + dw_bias) (+ add_oc[c] likewise).
 std::vector<float> oracle(const dw_shape &p, const std::vector<float> &src, const std::vector<float> &wei,
                           const std::vector<float> &bias, const std::vector<float> &dw_wei,
                           const std::vector<float> &dw_bias, const oracle_chain &chain,
-                          const std::vector<float> *add_oc = nullptr) {
+                          const std::vector<float> *add_oc = nullptr,
+                          const std::vector<float> *add_oc_before = nullptr) {
     std::vector<float> mid(static_cast<size_t>(p.mb * p.oc * p.ih * p.iw));
     for (int64_t n = 0; n < p.mb; ++n)
         for (int64_t o = 0; o < p.oc; ++o)
@@ -55,6 +56,7 @@ std::vector<float> oracle(const dw_shape &p, const std::vector<float> &src, cons
                         acc += double(src[((n * p.ic + i) * p.ih + h) * p.iw + w]) * wei[o * p.ic + i];
                     float x = static_cast<float>(acc);
                     for (const std::string &e : chain.before) x = eltwise(e, x);
+                    if (add_oc_before) x += (*add_oc_before)[o];
                     mid[((n * p.oc + o) * p.ih + h) * p.iw + w] = x;
                 }
     std::vector<float> out(static_cast<size_t>(p.mb * p.oc * p.oh() * p.ow()));
@@ -212,6 +214,37 @@ TEST_CASE("dw post-op: a binary entry after the dw reads the depthwise output's 
     CHECK(got == oracle(p, src, wei, bias, dw_wei, dw_bias, {{"relu"}, {"relu"}}, &add));
 }
 
+TEST_CASE("dw post-op: a binary entry before the dw reads the 1x1 output's operand", "[dw]") {
+    const dw_shape p {2, 5, 17, 8, 7, 3, 2, 1};
+    const std::vector<float> src = small_ints(p.mb * p.ic * p.ih * p.iw, 21, -2, 2);
+    const std::vector<float> wei = small_ints(p.oc * p.ic, 22, -1, 1);
+    const std::vector<float> dw_wei = small_ints(p.oc * p.k * p.k, 23, -1, 1);
+    const std::vector<float> dw_bias = small_ints(p.oc, 24, -3, 3);
+    const std::vector<float> before = small_ints(p.oc, 25, -5, 5), after = small_ints(p.oc, 26, -5, 5);
+    post_ops po;
+    po.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+    po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
+    po.append_dw_k3s2p1(dt::f32, dt::f32, dt::f32, 0, {});
+    po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
+    for (const layouts &l : all_layouts) {
+        INFO(l.name);
+        const convolution_forward::desc d(prop_kind::forward_inference, algorithm::convolution_direct,
+                data_desc({p.mb, p.ic, p.ih, p.iw}, l), plain({p.oc, p.ic, 1, 1}), memory::desc(),
+                data_desc({p.mb, p.oc, p.oh(), p.ow()}, l), {1, 1}, {0, 0}, {0, 0}, {0, 0});
+        primitive_attr attr;
+        attr.set_post_ops(po);
+        const convolution_forward::primitive_desc pd(d, attr);
+        const int arg0 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
+        const int arg3 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(3) | PRIM_ARG_SRC_1;
+        CHECK(pd.query_md(arg0).get_dims() == dims({1, p.oc, 1, 1}));
+        exec_args extra;
+        extra[arg0] = from_plain(before, pd.query_md(arg0));
+        extra[arg3] = from_plain(after, pd.query_md(arg3));
+        const std::vector<float> got = run_fused(p, l, false, po, src, wei, {}, dw_wei, dw_bias, extra);
+        CHECK(got == oracle(p, src, wei, {}, dw_wei, dw_bias, {{"relu"}, {}}, &after, &before));
+    }
+}
+
 TEST_CASE("dw post-op: the entry's parameters, descs and implementation", "[dw]") {
     post_ops po;
     po.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
@@ -330,8 +363,24 @@ TEST_CASE("dw post-op: refusals name the reason", "[dw]") {
                   "a sum (post-op 0) in a chain with a dw post-op (post-op 1): as in oneDNN, such a "
                   "chain takes no sum");
     CHECK_INVALID(pd_t(c1x1, attr_of("dw:k3s1p1+sum")), "a sum (post-op 1) in a chain with a dw");
-    CHECK_INVALID(pd_t(c1x1, attr_of("add:f32:per_oc+dw:k3s1p1")),
-                  "a binary or prelu entry before the dw post-op (post-op 0) is not built yet");
+    {
+        // A given operand before the dw broadcasts against the 1x1's output, after it against dst.
+        post_ops po;
+        po.append_binary(algorithm::binary_add, plain({1, 8, 4, 4}));
+        po.append_dw_k3s2p1(dt::f32, dt::f32, dt::f32, 0, {});
+        primitive_attr a;
+        a.set_post_ops(po);
+        CHECK_INVALID(pd_t(c1x1, a),
+                      "post-op 0 (add) src1 dims 1x8x4x4 do not broadcast against the destination "
+                      "1x8x8x8: dim 2 is 4, it must be 8 or 1");
+        po = post_ops();
+        po.append_dw_k3s2p1(dt::f32, dt::f32, dt::f32, 0, {});
+        po.append_binary(algorithm::binary_add, plain({1, 8, 8, 8}));
+        a.set_post_ops(po);
+        CHECK_INVALID(pd_t(c1x1, a),
+                      "post-op 1 (add) src1 dims 1x8x8x8 do not broadcast against the destination "
+                      "1x8x4x4");
+    }
     CHECK_INVALID(pd_t(c1x1, attr_of("dw:k3s1p1:u8")), "int8 through the depthwise post-op (u8");
     CHECK_INVALID(pd_t(conv_desc({1, 4, 8, 8}, {8, 4, 1, 1}, {1, 8, 5, 5}, {1, 1}, {0, 0}),
                        attr_of("dw:k3s2p1")),

@@ -110,9 +110,12 @@ public:
 
     void compute_reference(const float *src, float *dst,
                            const prim::impl::ref_acc_stage *) const override {
-        std::vector<float> mid(static_cast<size_t>(prb_.mb * prb_.oc * prb_.o[1] * prb_.o[2]));
+        const memory::dims mid_dims {prb_.mb, prb_.oc, prb_.o[1], prb_.o[2]};
+        std::vector<float> mid(static_cast<size_t>(volume(mid_dims)));
         const float *bias = with_bias_ ? bias_.data() : nullptr;
-        prim::impl::ref_conv_fwd(prb_, src, wei_.data(), bias, before_, mid.data());
+        const chain_operands operands(before_, mid_dims); // their data: the case chain's 0..at-1
+        const prim::impl::ref_chain chain(before_, mid_dims, operands.pointers());
+        prim::impl::ref_conv_fwd(prb_, src, wei_.data(), bias, chain, mid.data());
         float largest = 1.f;
         for (float v : mid) largest = std::max(largest, std::fabs(v));
         base_tol_ = pre_tol_ * largest;

@@ -57,7 +57,8 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     const cpu_isa isa = request_isa(req.attr);
     const char *kind_name = primitive_kind_name(kind);
     const post_ops &chain = req.attr.get_post_ops();
-    std::string bad = check_operand_dims(chain, req.dst.get_dims());
+    // Entries before a dw post-op apply to the 1x1's output: convolution creation checks them.
+    std::string bad = check_operand_dims(chain, req.dst.get_dims(), chain.dw_index() + 1);
     if (bad.empty()) bad = check_chain_types(chain, req.dst.get_data_type());
     if (bad.empty()) bad = check_dw_chain(chain, kind == primitive_kind::convolution);
     const bool weighted = kind == primitive_kind::convolution || kind == primitive_kind::inner_product;
@@ -97,7 +98,8 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
             verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
-        std::vector<memory::desc> operand_mds = operand_descs(chain, impl->dst_md());
+        std::vector<memory::desc> operand_mds
+                = operand_descs(chain, impl->dst_md(), impl->layouts().dw_src);
         std::vector<quant_arg> quant = quant_args(req.attr.get_quantization(), impl->src_md(),
                                                   impl->wei_md(), impl->dst_md());
         return std::make_shared<const chosen_impl>(chosen_impl {kind, problem_str, req.attr, empty,

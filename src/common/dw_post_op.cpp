@@ -91,10 +91,6 @@ std::string admit_dw_convolution(const convolution_forward::desc &d, const post_
         if (v != 1.f)
             return who + "scales of the depthwise post-op apply to int8 weights, which are not "
                          "built yet (an f32 depthwise post-op takes none)";
-    for (int i = 0; i < dw; ++i)
-        if (has_operand(chain.entries()[i]))
-            return who + "a binary or prelu entry before the dw post-op (post-op "
-                   + std::to_string(i) + ") is not built yet (after it, they run)";
 
     // The 1x1's output has src's spatial dims; the depthwise's, ceil(i / stride) of them.
     const memory::dims mid = {s[0], o[1], s[2], s[3]};
@@ -103,6 +99,9 @@ std::string admit_dw_convolution(const convolution_forward::desc &d, const post_
     if (o != mid && o != last)
         return who + "dst dims " + dims_str(o) + " are neither the 1x1 convolution's output "
                + dims_str(mid) + " nor the depthwise output " + dims_str(last);
+    // The operands of the entries before the dw broadcast against the 1x1's output.
+    const std::string bad_operand = check_operand_dims(chain_slice(chain, 0, dw), mid);
+    if (!bad_operand.empty()) return bad_operand;
     one_by_one = d;
     if (o != mid) one_by_one.dst = with_dims(d.dst, mid, dt::f32);
     final_dst = o == last ? d.dst : with_dims(d.dst, last, dt::f32);

@@ -22,11 +22,11 @@ std::string check_dw_chain(const post_ops &chain, bool convolution);
 conv_problem dw_problem(const conv_problem &prb, const post_ops::entry &e);
 
 // A convolution desc whose attribute's chain has a dw entry (index dw): checks that it is one
-// the dw post-op follows (2D, 1x1 kernel, stride 1, no padding, f32 throughout, no binary or
-// prelu before the dw, no scales) and gives back in `one_by_one` the desc with dst carrying the
-// 1x1's output dims (the user may give those, as oneDNN takes them, or the depthwise output's)
-// and in `final_dst` the primitive's dst: the depthwise output's dims, the given layout and
-// type. "" when admitted, else the reason.
+// the dw post-op follows (2D, 1x1 kernel, stride 1, no padding, f32 throughout, no scales, the
+// given operands before the dw broadcasting against the 1x1's output) and gives back in
+// `one_by_one` the desc with dst carrying the 1x1's output dims (the user may give those, as
+// oneDNN takes them, or the depthwise output's) and in `final_dst` the primitive's dst: the
+// depthwise output's dims, the given layout and type. "" when admitted, else the reason.
 std::string admit_dw_convolution(const convolution_forward::desc &d, const post_ops &chain,
                                  int dw, convolution_forward::desc &one_by_one,
                                  memory::desc &final_dst);

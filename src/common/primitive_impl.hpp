@@ -76,6 +76,9 @@ struct arg_layouts {
     memory::desc src, wei, bias, dst;
     memory::desc src1, mean, variance, scale, shift;
     memory::desc dw_wei, dw_bias; // the dw post-op's (PRIM_ARG_ATTR_POST_OP_DW | ...)
+    // The 1x1's output a dw post-op reads, the destination of the entries before it: their
+    // operands follow it. Not an argument.
+    memory::desc dw_src;
     std::vector<memory::desc> multiple_src; // concat's inputs; src is then a zero desc
 };
 

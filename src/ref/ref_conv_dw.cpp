@@ -33,6 +33,7 @@ arg_layouts layouts_of(const conv_request &req, const conv_problem &dw) {
                   req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst));
     l.dw_wei = dw_weights_desc(dw);
     l.dw_bias = dw_bias_desc(dw, e);
+    l.dw_src = plain_desc({dw.mb, dw.ic, dw.i[SP_H], dw.i[SP_W]});
     return l;
 }
 
@@ -42,8 +43,7 @@ public:
         : primitive_impl(layouts_of(req, dw)), prb_(req.prb), dw_prb_(dw),
           chain_(req.attr.get_post_ops()), at_(chain_.dw_index()),
           before_(chain_slice(chain_, 0, at_)), after_(chain_slice(chain_, at_ + 1, chain_.len())),
-          mid_md_(plain_desc({prb_.mb, prb_.oc, prb_.o[SP_H], prb_.o[SP_W]})),
-          operand_mds_(operand_descs(chain_, dst_md())) {}
+          operand_mds_(operand_descs(chain_, dst_md(), layouts().dw_src)) {}
 
     std::string name() const override { return "ref"; }
 
@@ -54,11 +54,12 @@ public:
         const plain_buffer dw_bias(layouts().dw_bias, args.dw_bias, true);
         const plain_buffer dst(dst_md(), args.dst, false); // no sum in a chain with a dw
         const int len = chain_.len();
-        const ref_chain_operands before(before_, mid_md_, part_mds(operand_mds_, 0, at_),
+        const memory::desc &mid_md = layouts().dw_src;
+        const ref_chain_operands before(before_, mid_md, part_mds(operand_mds_, 0, at_),
                                         part_args(args, 0, at_));
         const ref_chain_operands after(after_, dst_md(), part_mds(operand_mds_, at_ + 1, len),
                                        part_args(args, at_ + 1, len));
-        std::vector<float> mid(static_cast<size_t>(mid_md_.nelems_padded()));
+        std::vector<float> mid(static_cast<size_t>(mid_md.nelems_padded()));
         ref_conv_fwd(prb_, in.src.get(), in.wei.get(), in.bias.get(), before.chain(), mid.data());
         ref_conv_fwd(dw_prb_, mid.data(), dw_wei.get(), dw_bias.get(), after.chain(), dst.get());
         dst.copy_out();
@@ -69,7 +70,6 @@ private:
     post_ops chain_;
     int at_; // the dw entry's index
     post_ops before_, after_;
-    memory::desc mid_md_;
     std::vector<memory::desc> operand_mds_;
 };
 
