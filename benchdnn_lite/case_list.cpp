@@ -50,6 +50,16 @@ std::string eltwise_params_reason(const settings &s) {
     return prim::impl::check_eltwise_params(a, alpha, beta, 1.f);
 }
 
+// What prim does not run of a chain with a dw post-op (doc/dw_post_op.md); "" when it runs.
+std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
+    const prim::post_ops &po = c.chain.po;
+    const int dw = po.dw_index();
+    if (dw < 0) return "";
+    if (driver != driver_kind::conv) return "the dw post-op follows a convolution only";
+    if (int8) return "int8 through the dw post-op is not built yet";
+    return "";
+}
+
 } // namespace
 
 std::vector<case_spec> expand_cases(const parser_state &st) {
@@ -169,6 +179,8 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
+    why = dw_skip_reason(c, driver, q.types.int8());
+    if (!why.empty()) return why;
     why = knobs_skip_reason(s.knobs, s.mode_p);
     if (why.empty()) why = extras_skip_reason(s.extra);
     if (!why.empty()) return why;

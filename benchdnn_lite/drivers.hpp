@@ -13,6 +13,10 @@ namespace bdl {
 // Parse the descriptor (throws prim::error invalid_arguments naming the problem), apply --mb,
 // fill the data. The case keeps its reference result for all the chains that follow.
 std::unique_ptr<problem_case> make_conv_case(const std::string &desc, const settings &s);
+// A convolution whose chain po has a dw post-op: dst is the depthwise output; the case belongs
+// to that chain (its reference runs the entries up to the dw).
+std::unique_ptr<problem_case> make_conv_dw_case(const std::string &desc, const settings &s,
+                                                const prim::post_ops &po);
 std::unique_ptr<problem_case> make_ip_case(const std::string &desc, const settings &s);
 // The algorithm of s.alg with --alpha/--beta when given, else its defaults.
 std::unique_ptr<problem_case> make_eltwise_case(const std::string &desc, const settings &s);

@@ -10,7 +10,10 @@
 
 namespace bdl {
 
-enum class tensor_id : uint64_t { src = 1, wei = 2, bias = 3, dst_old = 4, operand = 5 };
+enum class tensor_id : uint64_t {
+    src = 1, wei = 2, bias = 3, dst_old = 4, operand = 5,
+    dw_wei = 6, dw_bias = 7, // the dw post-op's (conv/conv_dw_case.cpp)
+};
 
 // Integers in [-4, 4] (source, bias).
 void fill_src(std::vector<float> &v, tensor_id id);

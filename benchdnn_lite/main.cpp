@@ -121,14 +121,16 @@ void run_descriptor(const std::string &token, const parser_state &st,
                               repro, rep);
             continue;
         }
-        // The case's key: its REPRO options without the chain.
-        const std::string key = repro_head(st.driver, c.s) + desc;
+        // The case's key: its REPRO options without the chain (with it for a dw post-op, whose
+        // case computes the entries up to the dw in its reference).
+        const bool dw = st.driver == driver_kind::conv && c.chain.po.dw_index() >= 0;
+        const std::string key = repro_head(st.driver, c.s) + desc + (dw ? " " + chain : "");
         std::shared_ptr<problem_case> pc;
         for (const auto &m : made)
             if (m.first == key) pc = m.second;
         if (!pc) {
             try {
-                pc = make_case(st.driver, token, c.s);
+                pc = dw ? make_conv_dw_case(token, c.s, c.chain.po) : make_case(st.driver, token, c.s);
             } catch (const std::exception &e) {
                 report_error_case(e, repro_head(st.driver, c.s) + chain + raw, rep);
                 continue;

@@ -25,14 +25,16 @@ std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
 }
 
 void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
-                  const prim::primitive_desc_base &pd, prim::exec_args &args) {
+                  const prim::primitive_desc_base &pd, prim::exec_args &args,
+                  const prim::memory::dims *dst_dims) {
     const int arg = PRIM_ARG_ATTR_MULTIPLE_POST_OP(arg_index)
                     | (e.kind == prim::post_ops::kind::prelu ? prim::PRIM_ARG_WEIGHTS
                                                               : prim::PRIM_ARG_SRC_1);
     const prim::memory::desc md = pd.query_md(arg);
     // The dims the reference assumes (chain_operands): a library that reported others would be
     // compared on different data.
-    const prim::memory::dims expected = prim::impl::operand_dims(e, pd.dst_desc().get_dims());
+    const prim::memory::dims expected
+            = prim::impl::operand_dims(e, dst_dims ? *dst_dims : pd.dst_desc().get_dims());
     const std::string who = "post-op " + std::to_string(arg_index) + "'s operand";
     if (md.is_zero()) throw std::runtime_error("query_md reports no desc for " + who);
     if (md.get_dims() != expected)
@@ -43,9 +45,13 @@ void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
 
 void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args) {
     const prim::post_ops &po = pd.get_primitive_attr().get_post_ops();
+    // A dw post-op follows a 1x1 stride-1 unpadded convolution: its output is src's spatial dims.
+    const prim::memory::dims s = pd.src_desc().get_dims(), d = pd.dst_desc().get_dims();
+    const prim::memory::dims mid = po.dw_index() >= 0 ? prim::memory::dims {s[0], d[1], s[2], s[3]}
+                                                      : prim::memory::dims();
     for (int i = 0; i < po.len(); ++i) {
         const prim::post_ops::entry &e = po.entries()[i];
-        if (prim::impl::has_operand(e)) bind_operand(e, i, i, pd, args);
+        if (prim::impl::has_operand(e)) bind_operand(e, i, i, pd, args, i < po.dw_index() ? &mid : nullptr);
         const int params = PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | prim::PRIM_ARG_ATTR_POST_OP_PARAMS;
         const prim::memory::desc md = pd.query_md(params);
         if (md.is_zero()) continue;
@@ -76,13 +82,14 @@ prim::post_ops with_runtime_defaults(const prim::post_ops &po) {
     return out;
 }
 
-chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims)
+chain_operands::chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims,
+                               int first)
     : data_(po.entries().size()), strides_(po.entries().size()), dst_dims_(dst_dims) {
     for (int i = 0; i < po.len(); ++i) {
         const prim::post_ops::entry &e = po.entries()[i];
         if (!prim::impl::has_operand(e)) continue;
         const prim::memory::dims dims = prim::impl::operand_dims(e, dst_dims);
-        data_[i] = operand_data(e, i, dims);
+        data_[i] = operand_data(e, first + i, dims);
         std::vector<int64_t> &stride = strides_[i];
         stride.assign(dst_dims.size(), 0);
         int64_t dense = 1;

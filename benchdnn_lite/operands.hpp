@@ -19,9 +19,13 @@ std::vector<float> operand_data(const prim::post_ops::entry &e, int index,
 // | PRIM_ARG_SRC_1, or | PRIM_ARG_WEIGHTS for prelu), reordered into the layout pd reports. The
 // indices differ in the unfused pipeline, whose passes hold one entry each. Throws
 // std::runtime_error when pd reports no desc or other dims than the destination implies.
+// dst_dims: the destination the entry applies to when it is not pd's dst (an entry before a dw
+// post-op: the 1x1's output).
 void bind_operand(const prim::post_ops::entry &e, int data_index, int arg_index,
-                  const prim::primitive_desc_base &pd, prim::exec_args &args);
-// Every operand of pd's chain, and the values of its runtime parameters.
+                  const prim::primitive_desc_base &pd, prim::exec_args &args,
+                  const prim::memory::dims *dst_dims = nullptr);
+// Every operand of pd's chain (those before a dw post-op against the 1x1's output), and the
+// values of its runtime parameters.
 void bind_operands(const prim::primitive_desc_base &pd, prim::exec_args &args);
 
 // A runtime parameter ('*' in a fusion string) runs with the value the string gives when the
@@ -34,7 +38,9 @@ std::vector<float> runtime_defaults(const prim::post_ops::entry &e);
 // chance, against a destination of dst_dims.
 class chain_operands {
 public:
-    chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims);
+    // first: the index in the case's chain of po's first entry (po may be its tail), whose
+    // operand data are those of that index.
+    chain_operands(const prim::post_ops &po, const prim::memory::dims &dst_dims, int first = 0);
     // One per entry, null for entries without an operand: what ref_chain takes.
     std::vector<const float *> pointers() const;
     // Each entry's operand value for the destination element at plain index dst_index (0 for

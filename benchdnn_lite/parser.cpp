@@ -115,7 +115,9 @@ void check_arg_policy(const std::string &token, const std::string &value) {
     if (value.empty()) return;
     for (const std::string &e : split(value, '+')) {
         const std::vector<std::string> f = split(e, ':');
-        static const char *const args[] = {"src", "src0", "src1", "wei", "dst", "bia", "bias"};
+        static const char *const args[] = {"src", "src0", "src1", "wei", "dst", "bia", "bias",
+                                           "attr_post_op_dw_src", "attr_post_op_dw_wei",
+                                           "attr_post_op_dw_dst"}; // the dw post-op's (int8)
         bool known = false;
         for (const char *a : args) known = known || f[0] == a || f[0].compare(0, 4, "msrc") == 0;
         if (!known) bad(token, "unknown argument '" + f[0] + "'");

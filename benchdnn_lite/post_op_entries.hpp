@@ -19,6 +19,10 @@ inline void append_entry(prim::post_ops &out, const prim::post_ops::entry &e) {
         else out.append_binary(e.alg, e.src1);
         break;
     case kind::prelu: out.append_prelu(e.mask); break;
+    case kind::dw:
+        out.append_dw(e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt, e.dw.kernel, e.dw.stride, e.dw.padding,
+                      e.dw.mask, e.dw.scales);
+        break;
     }
 }
 

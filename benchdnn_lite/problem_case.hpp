@@ -59,6 +59,17 @@ public:
     virtual const std::vector<float> &ref_base() = 0;
     // The accuracy budget of the primitive itself (eltwise: its algorithm), before post-ops.
     virtual double base_tolerance() const { return 0; }
+    // The part of the chain the driver applies to ref_base() element by element: the whole
+    // chain, except for a case whose reference runs part of it itself (a dw post-op: ref_base()
+    // holds the depthwise output, the entries up to the dw included already in it).
+    virtual prim::post_ops elementwise_chain(const prim::post_ops &po) const { return po; }
+    // The unfused pipeline of a case whose chain does not split into the primitive and eltwise
+    // passes (a dw post-op: two convolutions, each with its part of the chain), its steps in
+    // order, the last one writing the result; empty for every other case (unfused.hpp).
+    virtual std::vector<bound_primitive> unfused_steps(const prim::post_ops &po) const {
+        (void)po;
+        return {};
+    }
     // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
     virtual double work(const prim::post_ops &po) const = 0;
 

@@ -90,6 +90,8 @@ std::string parse_quant_spec(const settings &s, quant_spec &q) {
         const std::vector<std::string> f = split(item, ':');
         quant_param *p = f[0] == "src" ? &q.src_scale : f[0] == "wei" ? &q.wei_scale
                 : f[0] == "dst" ? &q.dst_scale : nullptr;
+        if (!p && f[0].compare(0, 13, "attr_post_op_") == 0)
+            return "scales of the dw post-op (" + f[0] + ") are not built yet (int8)";
         if (!p) return "scales of " + f[0] + " are not supported";
         const std::string why = read_param(f[0] + " scales", f, 1, f[0] == "wei", *p);
         if (!why.empty()) return why;

@@ -32,6 +32,13 @@ bound_primitive eltwise_pass(prim::algorithm alg, float alpha, float beta,
 unfused_pipeline::unfused_pipeline(const problem_case &pc, const prim::post_ops &po) {
     using prim::algorithm;
     constexpr double extra_rounding = 5e-7;
+    std::vector<bound_primitive> own = pc.unfused_steps(po); // a dw post-op's two convolutions
+    if (!own.empty()) {
+        base_ = own.front();
+        passes_.assign(own.begin() + 1, own.end());
+        dst_ = passes_.empty() ? base_.dst() : passes_.back().dst();
+        return;
+    }
     base_ = pc.create(prim::primitive_attr());
     dst_ = base_.dst(); // holds dst_old
     prim::memory cur = dst_;

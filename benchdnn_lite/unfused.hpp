@@ -11,6 +11,8 @@
 //       the fused primitive's operand of that entry.
 // Without sums the primitive writes dst directly and every pass runs in place on dst; with sums
 // it writes a temporary, so dst keeps dst_old until the last sum reads it. No copy is needed.
+// A case may give its own steps instead (problem_case::unfused_steps): a dw post-op's are the 1x1
+// convolution with the entries before the dw, then the depthwise convolution with the rest.
 #pragma once
 #include <vector>
 
@@ -23,7 +25,8 @@ public:
     // Creates every primitive (throws prim::error as creation does).
     unfused_pipeline(const problem_case &pc, const prim::post_ops &po);
     void execute() const;
-    // The memory that holds the result after execute(): the base primitive's dst.
+    // The memory that holds the result after execute(): the base primitive's dst (the last
+    // step's for a case's own steps).
     const prim::memory &result() const { return dst_; }
     // The base primitive's implementation name.
     const std::string &impl() const { return base_.impl; }

@@ -117,6 +117,11 @@ std::vector<onednn_op> map_chain(const prim::post_ops &po, std::string &why) {
             op.entry = i;
             out.push_back(op);
             continue;
+        case prim::post_ops::kind::dw:
+            op.what = onednn_op::kind::dw;
+            op.entry = i;
+            out.push_back(op);
+            continue;
         }
         const std::vector<onednn_op> ops = map_eltwise(e.alg, e.alpha, e.beta, e.scale, why);
         if (ops.empty()) return {};
@@ -136,6 +141,7 @@ std::string to_string(const std::vector<onednn_op> &ops) {
             break;
         case onednn_op::kind::binary: s += op.alg + "(post-op " + std::to_string(op.entry) + ")"; break;
         case onednn_op::kind::prelu: s += "prelu(post-op " + std::to_string(op.entry) + ")"; break;
+        case onednn_op::kind::dw: s += "dw(post-op " + std::to_string(op.entry) + ")"; break;
         }
     }
     return s;

@@ -13,7 +13,8 @@
 //   scaled_tanh:A:B             linear:B:0 + tanh with scale A
 //   identity                    linear:1:0
 //   softsign, shrink, thresholded_relu, celu with A < 0: refused (no oneDNN 2.6 equivalent)
-// A chain with more than one sum is refused too: oneDNN 2.6 supports one. Binary and prelu
+// A chain with more than one sum is refused too: oneDNN 2.6 supports one. The dw post-op is
+// append_dw with the same kernel, stride and padding (f32). Binary and prelu
 // entries have the same definitions (append_binary, append_prelu), with the same operand data
 // (onednn_case.cpp binds it; it also skips the inner product's prelu, which 2.6 fails to run).
 #pragma once
@@ -26,13 +27,14 @@ namespace bdl {
 
 // One oneDNN post-op (or the eltwise primitive's own algorithm), by its oneDNN 2.6 name.
 struct onednn_op {
-    enum class kind { eltwise, sum, binary, prelu };
+    enum class kind { eltwise, sum, binary, prelu, dw };
     onednn_op::kind what = kind::eltwise;
     // eltwise: oneDNN 2.6's name without "eltwise_" ("relu", "soft_relu", ...); binary: without
     // "binary_" ("add", "ge", ...), the same as prim's.
     std::string alg;
     float alpha = 0.f, beta = 0.f, scale = 1.f;
-    // binary, prelu: the index of prim's entry, whose operand (policy, desc, data) it takes.
+    // binary, prelu, dw: the index of prim's entry, whose operand (policy, desc, data) or
+    // depthwise parameters it takes.
     int entry = -1;
 };
 

@@ -93,7 +93,7 @@ PRIM_API const char *algorithm_name(algorithm alg);
 // A chain of operations applied, in order, to a primitive's output before it is stored.
 class PRIM_API post_ops {
 public:
-    enum class kind { sum, eltwise, binary, prelu };
+    enum class kind { sum, eltwise, binary, prelu, dw };
 
     // Which dims of the destination a binary or prelu operand varies along: bit d set for dim d,
     // every other dim broadcast (size 1 in the operand). Bits beyond the destination's rank are
@@ -118,6 +118,16 @@ public:
         // binary: the operand's desc as given to append_binary(alg, desc); a zero desc when the
         // operand follows the destination (append_binary(alg, mask), fusion strings).
         memory::desc src1;
+        // dw: the depthwise convolution (append_dw). A type left undef follows the
+        // convolution's own (weights, dst); bias_dt undef means no depthwise bias.
+        struct depthwise {
+            memory::data_type wei_dt = memory::data_type::undef;
+            memory::data_type bias_dt = memory::data_type::undef;
+            memory::data_type dst_dt = memory::data_type::undef;
+            memory::dim kernel = 0, stride = 0, padding = 0;
+            int mask = 0;              // the scales' mask (oneDNN's: int8 weights only)
+            std::vector<float> scales;
+        } dw;
         bool operator==(const entry &o) const;
     };
 
@@ -145,6 +155,28 @@ public:
     // x = x > 0 ? x : x * slope, the slopes an execute argument (PRIM_ARG_ATTR_MULTIPLE_POST_OP(i)
     // | PRIM_ARG_WEIGHTS) that follows the destination as append_binary(alg, mask) describes.
     void append_prelu(int mask);
+    // The depthwise post-op, as oneDNN 2.6: a depthwise convolution (groups = channels, a
+    // kernel x kernel window, stride and start padding along h and w) applied to the output of
+    // a 2D 1x1 stride-1 unpadded convolution, with its own weights and bias given at execute
+    // (PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS / | PRIM_ARG_BIAS, descs from query_md).
+    // Entries before it apply to the 1x1's output, entries after it to the depthwise output;
+    // dst has the depthwise output's dims: ceil(o / stride) per spatial dim. A type left undef
+    // follows the convolution's (weights_dt: its weights type, dst_dt: its dst type); bias_dt
+    // undef: no bias. Throws invalid_arguments for a kernel or stride below 1, a padding that is
+    // negative or not below the kernel (a window would hold padding only), a negative mask, a
+    // NaN scale, or a type that is not f32, s32, s8 or u8. Where it may stand in a chain is
+    // checked when a primitive is created (doc/reference.md §1, "The dw post-op").
+    void append_dw(memory::data_type weights_dt, memory::data_type bias_dt,
+                   memory::data_type dst_dt, memory::dim kernel, memory::dim stride,
+                   memory::dim padding_l, int mask, const std::vector<float> &scales);
+    void append_dw_k3s1p1(memory::data_type weights_dt, memory::data_type bias_dt,
+                          memory::data_type dst_dt, int mask, const std::vector<float> &scales) {
+        append_dw(weights_dt, bias_dt, dst_dt, 3, 1, 1, mask, scales);
+    }
+    void append_dw_k3s2p1(memory::data_type weights_dt, memory::data_type bias_dt,
+                          memory::data_type dst_dt, int mask, const std::vector<float> &scales) {
+        append_dw(weights_dt, bias_dt, dst_dt, 3, 2, 1, mask, scales);
+    }
 
     int len() const { return static_cast<int>(entries_.size()); }
     kind get_kind(int index) const;
@@ -155,6 +187,9 @@ public:
     void get_params_binary(int index, algorithm &alg, memory::desc &src1) const;
     void get_params_binary(int index, algorithm &alg, int &mask) const;
     void get_params_prelu(int index, int &mask) const;
+    void get_params_dw(int index, memory::data_type &weights_dt, memory::data_type &bias_dt,
+                       memory::data_type &dst_dt, memory::dim &kernel, memory::dim &stride,
+                       memory::dim &padding_l, int &mask, std::vector<float> &scales) const;
 
     const std::vector<entry> &entries() const { return entries_; }
     bool has_sum() const;
@@ -162,6 +197,8 @@ public:
     bool has_operands() const;
     // True when an entry has a PRIM_RUNTIME_F32_VAL parameter.
     bool has_runtime_params() const;
+    // The index of the first dw entry, or -1.
+    int dw_index() const;
     bool operator==(const post_ops &o) const { return entries_ == o.entries_; }
     bool operator!=(const post_ops &o) const { return !(*this == o); }
 

@@ -125,6 +125,9 @@ enum : int {
     PRIM_ARG_ATTR_OUTPUT_SCALES = 513,
     // | PRIM_ARG_SRC / PRIM_ARG_DST: zero points, s32 {1} or {channels};
     PRIM_ARG_ATTR_ZERO_POINTS = 4096,
+    // | PRIM_ARG_WEIGHTS / PRIM_ARG_BIAS: the dw post-op's weights and bias (prim/attr.hpp,
+    // post_ops::append_dw); their descs from primitive_desc_base::query_md.
+    PRIM_ARG_ATTR_POST_OP_DW = 8192,
     // | PRIM_ARG_SRC / PRIM_ARG_WEIGHTS / PRIM_ARG_DST: oneDNN v3 scales, f32 {1} or {OC}.
     PRIM_ARG_ATTR_SCALES = 1048576,
 };

@@ -5,6 +5,7 @@
 //   CHAIN  := ''  |  PO ('+' PO)*
 //   PO     := 'sum' [':' NUMBER [':' INTEGER [':' DT]]]  |  ALG [':' NUMBER [':' NUMBER [':' NUMBER]]]
 //           | BINALG ':' DT [':' POLICY]  |  'prelu' [':' POLICY]        DT := f32 | s32 | s8 | u8
+//           | 'dw' ':' 'k' INT 's' INT 'p' INT [':' DT]    the depthwise post-op (DT: its dst type)
 //   NUMBER := [-+]? (digits ['.' digits*] | '.' digits) ([eE] [-+]? digits)?  |  [-+]? 'inf'  |  '*'
 //             ('*': a runtime parameter, PRIM_RUNTIME_F32_VAL, given at execute)
 //
@@ -212,6 +213,38 @@ void parse_sum(const std::string &whole, const std::vector<span> &fields, post_o
     out.append_sum(scale, zero_point, dt);
 }
 
+// dw:kKsSpP[:DST_DT] (the contract's §6): kernel, stride and start padding; the weights follow
+// the convolution's type, the bias is f32, the dst type is the convolution's unless given.
+void parse_dw(const std::string &whole, const std::vector<span> &fields, post_ops &out) {
+    check_field_count(whole, fields, 3, "dw takes a shape kKsSpP and a data type");
+    if (fields.size() < 2)
+        fail(whole, "the dw post-op needs its shape (dw:k3s1p1)", fields[0].end);
+    const std::string shape = text_of(whole, fields[1]);
+    memory::dim values[3] = {0, 0, 0};
+    size_t pos = 0;
+    const char letters[3] = {'k', 's', 'p'};
+    for (int i = 0; i < 3; ++i) {
+        if (pos >= shape.size() || shape[pos] != letters[i])
+            fail(whole, "bad dw shape '" + shape + "' (kKsSpP, e.g. k3s1p1)", fields[1].begin);
+        const size_t start = ++pos;
+        while (pos < shape.size() && is_digit(shape[pos])) ++pos;
+        if (pos == start || pos - start > 9)
+            fail(whole, "bad dw shape '" + shape + "' (kKsSpP, each a number of at most 9 digits)",
+                 fields[1].begin);
+        values[i] = std::stoll(shape.substr(start, pos - start));
+    }
+    if (pos != shape.size())
+        fail(whole, "bad dw shape '" + shape + "' (kKsSpP, e.g. k3s1p1)", fields[1].begin);
+    const memory::data_type dst_dt = fields.size() > 2 ? parse_data_type(whole, fields[2])
+                                                       : memory::data_type::undef;
+    try {
+        out.append_dw(memory::data_type::undef, memory::data_type::f32, dst_dt, values[0],
+                      values[1], values[2], 0, {});
+    } catch (const error &e) {
+        fail(whole, std::string(e.what()) + " in '" + shape + "'", fields[1].begin);
+    }
+}
+
 void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
     if (po.begin == po.end) fail(whole, "empty post-op", po.begin);
     const std::vector<span> fields = split(whole, po, ':');
@@ -223,6 +256,10 @@ void parse_one_post_op(const std::string &whole, span po, post_ops &out) {
     }
     if (name == "bounded_relu") {
         parse_bounded_relu(whole, po, fields, out);
+        return;
+    }
+    if (name == "dw") {
+        parse_dw(whole, fields, out);
         return;
     }
     if (name == "prelu") {
@@ -305,6 +342,15 @@ std::string to_string(const post_ops &po) {
             if (with_zp || !same_bits(e.scale, 1.f)) s += ":" + format_number(e.scale);
             if (with_zp) s += ":" + std::to_string(e.zero_point);
             if (with_dt) s += std::string(":") + data_type_name(e.dt);
+            continue;
+        }
+        if (e.kind == post_ops::kind::dw) {
+            // The weights' and bias' types and the scales have no text: the string is that of
+            // the chain the parser makes (weights following the convolution, f32 bias).
+            s += "dw:k" + std::to_string(e.dw.kernel) + "s" + std::to_string(e.dw.stride) + "p"
+                 + std::to_string(e.dw.padding);
+            if (e.dw.dst_dt != memory::data_type::undef)
+                s += std::string(":") + data_type_name(e.dw.dst_dt);
             continue;
         }
         // Binary and prelu: the policy is left out when it is the default, common.

@@ -1,4 +1,5 @@
 // prim::post_ops: building the chain with validation, reading it back, comparing chains.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -26,6 +27,7 @@ const char *kind_name(post_ops::kind k) {
     case post_ops::kind::eltwise: return "eltwise";
     case post_ops::kind::binary: return "binary";
     case post_ops::kind::prelu: return "prelu";
+    case post_ops::kind::dw: return "dw";
     }
     return "unknown";
 }
@@ -46,7 +48,12 @@ float as_checked_at_creation(float v) { return impl::is_runtime_param(v) ? 1.f :
 bool post_ops::entry::operator==(const entry &o) const {
     return kind == o.kind && alg == o.alg && bits_of(alpha) == bits_of(o.alpha)
             && bits_of(beta) == bits_of(o.beta) && bits_of(scale) == bits_of(o.scale)
-            && zero_point == o.zero_point && dt == o.dt && mask == o.mask && src1 == o.src1;
+            && zero_point == o.zero_point && dt == o.dt && mask == o.mask && src1 == o.src1
+            && dw.wei_dt == o.dw.wei_dt && dw.bias_dt == o.dw.bias_dt && dw.dst_dt == o.dw.dst_dt
+            && dw.kernel == o.dw.kernel && dw.stride == o.dw.stride && dw.padding == o.dw.padding
+            && dw.mask == o.dw.mask && dw.scales.size() == o.dw.scales.size()
+            && std::equal(dw.scales.begin(), dw.scales.end(), o.dw.scales.begin(),
+                          [](float a, float b) { return bits_of(a) == bits_of(b); });
 }
 
 void post_ops::append_eltwise(algorithm alg, float alpha, float beta, float scale) {
@@ -120,6 +127,44 @@ void post_ops::append_prelu(int mask) {
     entries_.push_back(e);
 }
 
+void post_ops::append_dw(memory::data_type weights_dt, memory::data_type bias_dt,
+                         memory::data_type dst_dt, memory::dim kernel, memory::dim stride,
+                         memory::dim padding_l, int mask, const std::vector<float> &scales) {
+    const std::string who = "post-op " + std::to_string(len()) + " (dw): ";
+    const auto fail = [&](const std::string &what) {
+        throw error(status::invalid_arguments, who + what);
+    };
+    const auto check_type = [&](memory::data_type t, const char *name) {
+        if (t != memory::data_type::undef && data_type_size(t) == 0)
+            fail(std::string(name) + " data type " + std::to_string(static_cast<int>(t))
+                 + " is not one of f32, s32, s8, u8");
+    };
+    check_type(weights_dt, "weights");
+    check_type(bias_dt, "bias");
+    check_type(dst_dt, "dst");
+    // Bounds that keep every size computed from them far from overflowing.
+    const memory::dim max_size = memory::dim(1) << 30;
+    if (kernel < 1 || kernel > max_size) fail("kernel " + std::to_string(kernel) + " must be in [1, 2^30]");
+    if (stride < 1 || stride > max_size) fail("stride " + std::to_string(stride) + " must be in [1, 2^30]");
+    if (padding_l < 0 || padding_l >= kernel)
+        fail("padding " + std::to_string(padding_l) + " must be in [0, kernel - 1 = "
+             + std::to_string(kernel - 1) + "] (a larger one puts the first window in the padding)");
+    if (mask < 0) fail("scales mask " + std::to_string(mask) + " is negative");
+    for (float v : scales)
+        if (std::isnan(v)) fail("a scale is NaN");
+    entry e;
+    e.kind = kind::dw;
+    e.dw.wei_dt = weights_dt;
+    e.dw.bias_dt = bias_dt;
+    e.dw.dst_dt = dst_dt;
+    e.dw.kernel = kernel;
+    e.dw.stride = stride;
+    e.dw.padding = padding_l;
+    e.dw.mask = mask;
+    e.dw.scales = scales;
+    entries_.push_back(e);
+}
+
 const post_ops::entry &post_ops::at(int index, const char *who) const {
     if (index < 0 || index >= len())
         throw error(status::invalid_arguments,
@@ -175,6 +220,27 @@ void post_ops::get_params_binary(int index, algorithm &alg, int &mask) const {
 
 void post_ops::get_params_prelu(int index, int &mask) const {
     mask = at_kind(index, kind::prelu, "get_params_prelu").mask;
+}
+
+void post_ops::get_params_dw(int index, memory::data_type &weights_dt,
+                             memory::data_type &bias_dt, memory::data_type &dst_dt,
+                             memory::dim &kernel, memory::dim &stride, memory::dim &padding_l,
+                             int &mask, std::vector<float> &scales) const {
+    const entry &e = at_kind(index, kind::dw, "get_params_dw");
+    weights_dt = e.dw.wei_dt;
+    bias_dt = e.dw.bias_dt;
+    dst_dt = e.dw.dst_dt;
+    kernel = e.dw.kernel;
+    stride = e.dw.stride;
+    padding_l = e.dw.padding;
+    mask = e.dw.mask;
+    scales = e.dw.scales;
+}
+
+int post_ops::dw_index() const {
+    for (int i = 0; i < len(); ++i)
+        if (entries_[static_cast<size_t>(i)].kind == kind::dw) return i;
+    return -1;
 }
 
 bool post_ops::has_sum() const {

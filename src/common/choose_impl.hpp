@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attr/runtime_params.hpp"
+#include "common/dw_post_op.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/quant_attr.hpp"
@@ -56,8 +57,10 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     const cpu_isa isa = request_isa(req.attr);
     const char *kind_name = primitive_kind_name(kind);
     const post_ops &chain = req.attr.get_post_ops();
-    std::string bad = check_operand_dims(chain, req.dst.get_dims());
+    // Entries before a dw post-op apply to the 1x1's output: convolution creation checks them.
+    std::string bad = check_operand_dims(chain, req.dst.get_dims(), chain.dw_index() + 1);
     if (bad.empty()) bad = check_chain_types(chain, req.dst.get_data_type());
+    if (bad.empty()) bad = check_dw_chain(chain, kind == primitive_kind::convolution);
     const bool weighted = kind == primitive_kind::convolution || kind == primitive_kind::inner_product;
     if (bad.empty() && !weighted && req.attr.get_quantization().any())
         bad = "scales and zero points are supported by convolution, inner product and reorder only";
@@ -66,6 +69,7 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     const std::string data_types = request_data_types(req, 0);
     const bool quantized = !data_types.empty() || req.attr.get_quantization().any()
             || chain_is_quantized(chain);
+    const bool dw = chain.dw_index() >= 0;
     // Implementations see each runtime parameter as its slot (runtime_params.hpp); the chosen
     // primitive keeps the user's attribute.
     request slotted = req;
@@ -73,8 +77,11 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     std::string reasons;
     for (const auto &entry : list) {
         std::string why_not = "int8 data, quantization or int8 post-op operands are not supported";
+        if (dw && !entry.dw_post_op)
+            why_not = "the dw post-op runs on the reference only (its fused JIT pass is not built yet)";
         std::unique_ptr<primitive_impl> impl;
-        if (!quantized || entry.quantized) impl = entry.create(slotted, isa, why_not);
+        if ((!quantized || entry.quantized) && (!dw || entry.dw_post_op))
+            impl = entry.create(slotted, isa, why_not);
         if (!impl) {
             if (verbose_level() >= 2)
                 verbose_print(std::string("prim_verbose,dispatch,") + kind_name + ","
@@ -91,7 +98,8 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
             verbose_print(std::string("prim_verbose,create,") + kind_name + "," + impl->name()
                           + "," + problem_str + "," + to_string(req.attr.get_post_ops()) + ","
                           + std::to_string(now_ms() - start));
-        std::vector<memory::desc> operand_mds = operand_descs(chain, impl->dst_md());
+        std::vector<memory::desc> operand_mds
+                = operand_descs(chain, impl->dst_md(), impl->layouts().dw_src);
         std::vector<quant_arg> quant = quant_args(req.attr.get_quantization(), impl->src_md(),
                                                   impl->wei_md(), impl->dst_md());
         return std::make_shared<const chosen_impl>(chosen_impl {kind, problem_str, req.attr, empty,

@@ -2,6 +2,7 @@
 // implementation.
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
+#include "common/dw_post_op.hpp"
 #include "common/quant_attr.hpp"
 #include "prim/convolution.hpp"
 
@@ -102,13 +103,24 @@ conv_problem make_problem(const convolution_forward::desc &d) {
 
 } // namespace
 
-convolution_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
+convolution_forward::primitive_desc::primitive_desc(const desc &given, const primitive_attr &attr) {
+    // A dw post-op: the problem is the 1x1 convolution's, dst the depthwise output
+    // (common/dw_post_op.hpp).
+    const post_ops &chain = attr.get_post_ops();
+    const int dw = chain.dw_index();
+    desc d = given;
+    memory::desc dst = given.dst;
+    if (dw >= 0) {
+        std::string bad = impl::check_dw_chain(chain, true);
+        if (bad.empty()) bad = impl::admit_dw_convolution(given, chain, dw, d, dst);
+        if (!bad.empty()) invalid(bad);
+    }
     impl::conv_problem prb = make_problem(d);
     const std::string bad_quant = impl::check_weighted_quantization(attr.get_quantization(),
             d.src.get_data_type() != memory::data_type::f32, d.weights.ndims() == d.src.ndims() + 1, prb.oc);
     if (!bad_quant.empty()) invalid(bad_quant);
     const impl::conv_request req {std::move(prb), !d.bias.is_zero(), d.src, d.weights, d.bias,
-                                  d.dst, attr};
+                                  dst, attr};
     impl_ = impl::choose_impl(impl::primitive_kind::convolution, impl::conv_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);
 }

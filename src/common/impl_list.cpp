@@ -21,7 +21,7 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
             {"jit", create_jit_conv},
             {"jit_int8_1x1", create_jit_conv_1x1_int8, true},
-            {"ref", create_ref_conv, true},
+            {"ref", create_ref_conv, true, true},
     };
     return list;
 }

@@ -8,13 +8,13 @@
 namespace prim {
 namespace impl {
 
-std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims) {
+std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims, int first) {
     const auto dims_str = [](const memory::dims &d) {
         std::string s;
         for (size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + std::to_string(d[i]);
         return s;
     };
-    for (int i = 0; i < chain.len(); ++i) {
+    for (int i = first; i < chain.len(); ++i) {
         const post_ops::entry &e = chain.entries()[i];
         if (e.kind != post_ops::kind::binary || e.src1.is_zero()) continue;
         const memory::dims &s = e.src1.get_dims();
@@ -78,9 +78,12 @@ memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst) {
                         follow_pattern(dst.layout(), rank, mask_within(e.mask, rank)));
 }
 
-std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst) {
+std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst,
+                                        const memory::desc &before_dw) {
+    const int dw = before_dw.is_zero() ? -1 : chain.dw_index();
     std::vector<memory::desc> mds;
-    for (const post_ops::entry &e : chain.entries()) mds.push_back(operand_desc(e, dst));
+    for (int i = 0; i < chain.len(); ++i)
+        mds.push_back(operand_desc(chain.entries()[i], i < dw ? before_dw : dst));
     return mds;
 }
 
@@ -93,6 +96,10 @@ void append_entry(post_ops &po, const post_ops::entry &e) {
         else po.append_binary(e.alg, e.src1);
         return;
     case post_ops::kind::prelu: po.append_prelu(e.mask); return;
+    case post_ops::kind::dw:
+        po.append_dw(e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt, e.dw.kernel, e.dw.stride,
+                     e.dw.padding, e.dw.mask, e.dw.scales);
+        return;
     }
 }
 

@@ -14,9 +14,9 @@ inline bool has_operand(const post_ops::entry &e) {
     return e.kind == post_ops::kind::binary || e.kind == post_ops::kind::prelu;
 }
 
-// "" when every given src1 broadcasts against a destination of these dims (same rank, each dim
-// equal or 1), else a message naming the entry and the dim.
-std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims);
+// "" when every given src1 of entries [first, end) broadcasts against a destination of these
+// dims (same rank, each dim equal or 1), else a message naming the entry and the dim.
+std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims, int first = 0);
 
 // Entry e's operand dims against a destination of dst_dims: src1's when given, else dst_dims with
 // the broadcast dims set to 1. Empty for an entry without an operand.
@@ -26,8 +26,10 @@ memory::dims operand_dims(const post_ops::entry &e, const memory::dims &dst_dims
 // destination's layout with e's broadcast dims set to 1 (a broadcast dim loses its block). A zero
 // desc for an entry without an operand.
 memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst);
-// One per entry, zero descs for entries without an operand.
-std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst);
+// One per entry, zero descs for entries without an operand. The entries before a dw post-op
+// follow before_dw instead (the 1x1's output, common/dw_post_op.hpp) when it is not zero.
+std::vector<memory::desc> operand_descs(const post_ops &chain, const memory::desc &dst,
+                                        const memory::desc &before_dw = memory::desc());
 
 // Appends a copy of e to po (a binary entry with its src1 desc when it has one).
 void append_entry(post_ops &po, const post_ops::entry &e);

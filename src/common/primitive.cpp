@@ -56,6 +56,10 @@ const input_arg input_args[] = {
     {PRIM_ARG_VARIANCE, "variance", &impl::arg_layouts::variance, &impl::exec_ptrs::variance},
     {PRIM_ARG_SCALE, "scale", &impl::arg_layouts::scale, &impl::exec_ptrs::scale},
     {PRIM_ARG_SHIFT, "shift", &impl::arg_layouts::shift, &impl::exec_ptrs::shift},
+    {PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, "dw post-op weights", &impl::arg_layouts::dw_wei,
+     &impl::exec_ptrs::dw_wei},
+    {PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS, "dw post-op bias", &impl::arg_layouts::dw_bias,
+     &impl::exec_ptrs::dw_bias},
 };
 
 // The desc of a post-op's runtime parameters: alpha, beta, scale.

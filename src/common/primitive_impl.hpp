@@ -40,6 +40,8 @@ struct exec_ptrs {
     const float *variance = nullptr;
     const float *scale = nullptr;    // normalizations' scale and shift
     const float *shift = nullptr;
+    const float *dw_wei = nullptr;   // the dw post-op's weights and bias, when it has them
+    const float *dw_bias = nullptr;
     // One per post-op entry when the chain has binary or prelu entries (else empty): the
     // entry's operand, laid out as chosen_impl::operand_mds says; null for other entries.
     std::vector<const float *> post_op;
@@ -73,6 +75,10 @@ struct arg_layouts {
         : src(std::move(src_)), wei(std::move(wei_)), bias(std::move(bias_)), dst(std::move(dst_)) {}
     memory::desc src, wei, bias, dst;
     memory::desc src1, mean, variance, scale, shift;
+    memory::desc dw_wei, dw_bias; // the dw post-op's (PRIM_ARG_ATTR_POST_OP_DW | ...)
+    // The 1x1's output a dw post-op reads, the destination of the entries before it: their
+    // operands follow it. Not an argument.
+    memory::desc dw_src;
     std::vector<memory::desc> multiple_src; // concat's inputs; src is then a zero desc
 };
 
@@ -114,7 +120,9 @@ struct chosen_impl {
 };
 
 // What a primitive's creation hands to each implementation in its list: the validated problem,
-// the descriptors as the user gave them (any of them may be 'any'), and the attribute.
+// the descriptors as the user gave them (any of them may be 'any'), and the attribute. With a
+// dw post-op, the problem is the 1x1 convolution's and dst has the depthwise output's dims
+// (common/dw_post_op.hpp).
 template <typename problem>
 struct weighted_request {
     problem prb;
@@ -166,11 +174,13 @@ struct pool_request {
 // (the reason goes to PRIM_VERBOSE's dispatch line and to strict mode's error).
 // quantized: the implementation takes int8 data, quantization attributes and chains with int8
 // operands or sums with a zero point (choose_impl offers it nothing else to decline).
+// dw_post_op: it takes chains with a dw entry (choose_impl offers the others none).
 template <typename request>
 struct impl_entry {
     const char *name;
     std::unique_ptr<primitive_impl> (*create)(const request &req, cpu_isa isa, std::string &why_not);
     bool quantized = false;
+    bool dw_post_op = false;
 };
 
 // Fastest first, reference last. Defined in src/common/impl_list.cpp.

@@ -31,7 +31,7 @@ std::string hex(float v) {
 // key_of() lists the entry's fields (kind, alg, alpha, beta, scale, zero_point, dt, mask): a new
 // field must join it. src1 stays out: a kernel addresses an operand by its policy alone, creation
 // having checked that the operand's layout is one the kernel reads that way (its type is dt's).
-static_assert(sizeof(post_ops::entry) == 8 * 4 + sizeof(memory::desc),
+static_assert(sizeof(post_ops::entry) == 8 * 4 + sizeof(memory::desc) + sizeof(post_ops::entry::depthwise),
               "post_ops::entry changed: add the new field to key_of()");
 
 std::string key_of(const post_ops &chain) {
@@ -48,6 +48,11 @@ std::string key_of(const post_ops &chain) {
             key += "b" + std::to_string(static_cast<int>(e.alg)) + ":" + std::to_string(e.mask) + types;
         else if (e.kind == post_ops::kind::prelu)
             key += "p:" + std::to_string(e.mask);
+        else if (e.kind == post_ops::kind::dw) // no JIT kernel takes it yet (choose_impl)
+            key += "dw:" + std::to_string(e.dw.kernel) + ":" + std::to_string(e.dw.stride) + ":"
+                    + std::to_string(e.dw.padding) + ":" + std::to_string(static_cast<int>(e.dw.wei_dt))
+                    + ":" + std::to_string(static_cast<int>(e.dw.bias_dt)) + ":"
+                    + std::to_string(static_cast<int>(e.dw.dst_dt));
         else
             key += "e" + std::to_string(static_cast<int>(e.alg)) + ":" + hex(e.alpha) + ":"
                     + hex(e.beta) + ":" + hex(e.scale);

@@ -136,6 +136,8 @@ void post_ops_injector<isa>::compute(const injector_regs &regs) {
         case post_ops::kind::eltwise: emit_eltwise(e, range, regs); break;
         case post_ops::kind::binary:
         case post_ops::kind::prelu: emit_with_operand(i, regs); break;
+        case post_ops::kind::dw: // choose_impl offers dw chains to the reference only
+            throw error(status::runtime_error, "post_ops_injector: a chain with a dw entry");
         }
         range = value_range_after(e, range);
     }

@@ -35,18 +35,17 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (prb_.mb == 0) return;
-        const plain_buffer src(src_md(), args.src, true);
-        const plain_buffer wei(wei_md(), args.wei, true);
-        const plain_buffer bias(bias_md(), args.bias, true);
+        const plain_weighted_inputs in(*this, args);
         // dst's old value is read only by a sum post-op.
         const plain_buffer dst(dst_md(), args.dst, chain_.has_sum());
         const ref_chain_operands chain(chain_, dst_md(), operand_mds_, args);
         if (!int8_) {
-            kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get(), nullptr);
+            kernel(prb_, in.src.get(), in.wei.get(), in.bias.get(), chain.chain(), dst.get(), nullptr);
         } else {
             const ref_int8_steps steps(quant_, args.quant, prb_.oc);
-            steps.before(src.get(), src_md().get_dims()); // src is a converted copy
-            kernel(prb_, src.get(), wei.get(), bias.get(), chain.chain(), dst.get(), steps.stage());
+            steps.before(in.src.get(), src_md().get_dims()); // src is a converted copy
+            kernel(prb_, in.src.get(), in.wei.get(), in.bias.get(), chain.chain(), dst.get(),
+                   steps.stage());
             steps.after(dst.get(), dst_md().get_dims());
         }
         dst.copy_out(); // an integer dst: rounded half to even, saturated
@@ -62,8 +61,9 @@ private:
 
 } // namespace
 
-// The reference takes every valid problem.
+// The reference takes every valid problem: a dw post-op by ref_conv_dw.cpp.
 std::unique_ptr<primitive_impl> create_ref_conv(const conv_request &req, cpu_isa, std::string &) {
+    if (req.attr.get_post_ops().dw_index() >= 0) return create_ref_conv_dw(req);
     return std::make_unique<ref_weighted_primitive<conv_request, conv_problem, ref_conv_fwd>>(req);
 }
 

@@ -8,7 +8,17 @@
 namespace prim {
 namespace impl {
 
+namespace {
+void refuse_dw(const post_ops &po) {
+    if (po.dw_index() >= 0)
+        throw error(status::invalid_arguments,
+                    "ref_chain: the chain has a dw entry, which is not elementwise (ref_conv_dw.cpp "
+                    "runs it)");
+}
+} // namespace
+
 ref_chain::ref_chain(const post_ops &po) : po_(po), operands_(po.entries().size()) {
+    refuse_dw(po);
     if (po.has_operands())
         throw error(status::invalid_arguments,
                     "ref_chain: the chain has binary or prelu entries, their operands are needed");
@@ -17,6 +27,7 @@ ref_chain::ref_chain(const post_ops &po) : po_(po), operands_(po.entries().size(
 ref_chain::ref_chain(const post_ops &po, const memory::dims &dst_dims,
                      const std::vector<const float *> &operands)
     : po_(po), dims_(dst_dims), operands_(po.entries().size()) {
+    refuse_dw(po);
     for (int i = 0; i < po.len(); ++i) {
         const post_ops::entry &e = po.entries()[i];
         if (!has_operand(e)) continue;
@@ -72,6 +83,7 @@ float apply_entry(const post_ops::entry &e, float x, float dst_old, float b,
     }
     case post_ops::kind::binary: return binary_fwd(e.alg, x, b);
     case post_ops::kind::prelu: return x > 0.f ? x : x * b;
+    case post_ops::kind::dw: break; // ref_chain refuses it: the dw reference splits the chain
     }
     return x;
 }
@@ -87,6 +99,7 @@ float ref_chain::apply(float x, float dst_old, int64_t index) const {
 }
 
 float ref_apply_post_ops(const post_ops &po, float x, float dst_old) {
+    refuse_dw(po);
     if (po.has_operands())
         throw error(status::invalid_arguments,
                     "ref_apply_post_ops: the chain has binary or prelu entries, use ref_chain");
