@@ -8,6 +8,8 @@
 
 #include <immintrin.h>
 
+#include <xbyak/xbyak.h>
+
 namespace bdl {
 
 namespace {
@@ -44,94 +46,39 @@ __attribute__((target("avx2,fma"))) float chains_avx2() {
 // The exact int8 multiply-accumulate (doc/int8.md) on independent integer chains: with VNNI
 // vpdpbusd (64 u8·s8 products into the 16 s32 lanes of a zmm), without it vpmaddwd on 16-bit
 // values and vpaddd (32 products a zmm, 16 a ymm), the sequence prim's kernels use where
-// vpmaddubsw would saturate. Written in assembly: compiled from intrinsics, the chains went
-// through the stack on every step (16 ymm registers hold AVX2's 12 chains, b and the product only
-// when allocated by hand). The values wrap; only the rate matters. 16 chains (12 on AVX2).
-constexpr int int8_chains_zmm = 16, int8_chains_ymm = 12;
-const int32_t int8_ones = 0x01010101;
+// vpmaddubsw would saturate. Generated with Xbyak, registers chosen by hand: compiled from
+// intrinsics the chains went through the stack on every step. 16 chains on zmm; 12 on ymm, whose
+// 16 registers also hold the ones and the product. The values wrap; only the rate matters.
+class int8_chains : public Xbyak::CodeGenerator {
+public:
+    // AutoGrow: the buffer stays RW until ready(PROTECT_RE) makes it RX, never RWX.
+    int8_chains(prim::cpu_isa isa, int chains) : Xbyak::CodeGenerator(4096, Xbyak::AutoGrow) {
+        using namespace Xbyak;
+        const bool zmm = isa != prim::cpu_isa::avx2;
+        const auto reg = [&](int i) -> Xmm { return zmm ? Xmm(Zmm(i)) : Xmm(Ymm(i)); };
+        const Xmm ones = reg(chains), product = reg(chains + 1);
+        mov(eax, 0x01010101);
+        vmovd(Xmm(ones.getIdx()), eax);
+        vpbroadcastd(ones, Xmm(ones.getIdx()));
+        mov(rax, rounds);
+        L("@@");
+        for (int c = 0; c < chains; ++c) {
+            if (isa == prim::cpu_isa::avx512_vnni) {
+                vpdpbusd(reg(c), ones, ones);
+            } else {
+                vpmaddwd(product, reg(c), ones);
+                vpaddd(reg(c), reg(c), product);
+            }
+        }
+        dec(rax);
+        jnz("@b");
+        vzeroupper();
+        ret();
+        ready(PROTECT_RE);
+    }
+};
 
-__attribute__((target("avx512f,avx512vnni"))) float int8_chains_vnni() {
-    long n = rounds;
-    asm volatile(
-            "vpbroadcastd %1, %%zmm16\n"
-            "1:\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm0\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm1\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm2\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm3\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm4\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm5\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm6\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm7\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm8\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm9\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm10\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm11\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm12\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm13\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm14\n"
-            "vpdpbusd %%zmm16, %%zmm16, %%zmm15\n"
-            "dec %0\n"
-            "jnz 1b\n"
-            : "+r"(n)
-            : "m"(int8_ones)
-            : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
-    return 0.f;
-}
-__attribute__((target("avx512f,avx512bw"))) float int8_chains_avx512() {
-    long n = rounds;
-    asm volatile(
-            "vpbroadcastd %1, %%zmm16\n"
-            "1:\n"
-            "vpmaddwd %%zmm16, %%zmm0, %%zmm17\n" "vpaddd %%zmm17, %%zmm0, %%zmm0\n"
-            "vpmaddwd %%zmm16, %%zmm1, %%zmm17\n" "vpaddd %%zmm17, %%zmm1, %%zmm1\n"
-            "vpmaddwd %%zmm16, %%zmm2, %%zmm17\n" "vpaddd %%zmm17, %%zmm2, %%zmm2\n"
-            "vpmaddwd %%zmm16, %%zmm3, %%zmm17\n" "vpaddd %%zmm17, %%zmm3, %%zmm3\n"
-            "vpmaddwd %%zmm16, %%zmm4, %%zmm17\n" "vpaddd %%zmm17, %%zmm4, %%zmm4\n"
-            "vpmaddwd %%zmm16, %%zmm5, %%zmm17\n" "vpaddd %%zmm17, %%zmm5, %%zmm5\n"
-            "vpmaddwd %%zmm16, %%zmm6, %%zmm17\n" "vpaddd %%zmm17, %%zmm6, %%zmm6\n"
-            "vpmaddwd %%zmm16, %%zmm7, %%zmm17\n" "vpaddd %%zmm17, %%zmm7, %%zmm7\n"
-            "vpmaddwd %%zmm16, %%zmm8, %%zmm17\n" "vpaddd %%zmm17, %%zmm8, %%zmm8\n"
-            "vpmaddwd %%zmm16, %%zmm9, %%zmm17\n" "vpaddd %%zmm17, %%zmm9, %%zmm9\n"
-            "vpmaddwd %%zmm16, %%zmm10, %%zmm17\n" "vpaddd %%zmm17, %%zmm10, %%zmm10\n"
-            "vpmaddwd %%zmm16, %%zmm11, %%zmm17\n" "vpaddd %%zmm17, %%zmm11, %%zmm11\n"
-            "vpmaddwd %%zmm16, %%zmm12, %%zmm17\n" "vpaddd %%zmm17, %%zmm12, %%zmm12\n"
-            "vpmaddwd %%zmm16, %%zmm13, %%zmm17\n" "vpaddd %%zmm17, %%zmm13, %%zmm13\n"
-            "vpmaddwd %%zmm16, %%zmm14, %%zmm17\n" "vpaddd %%zmm17, %%zmm14, %%zmm14\n"
-            "vpmaddwd %%zmm16, %%zmm15, %%zmm17\n" "vpaddd %%zmm17, %%zmm15, %%zmm15\n"
-            "dec %0\n"
-            "jnz 1b\n"
-            : "+r"(n)
-            : "m"(int8_ones)
-            : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
-    return 0.f;
-}
-__attribute__((target("avx2"))) float int8_chains_avx2() {
-    long n = rounds;
-    asm volatile(
-            "vpbroadcastd %1, %%ymm12\n"
-            "1:\n"
-            "vpmaddwd %%ymm12, %%ymm0, %%ymm13\n" "vpaddd %%ymm13, %%ymm0, %%ymm0\n"
-            "vpmaddwd %%ymm12, %%ymm1, %%ymm13\n" "vpaddd %%ymm13, %%ymm1, %%ymm1\n"
-            "vpmaddwd %%ymm12, %%ymm2, %%ymm13\n" "vpaddd %%ymm13, %%ymm2, %%ymm2\n"
-            "vpmaddwd %%ymm12, %%ymm3, %%ymm13\n" "vpaddd %%ymm13, %%ymm3, %%ymm3\n"
-            "vpmaddwd %%ymm12, %%ymm4, %%ymm13\n" "vpaddd %%ymm13, %%ymm4, %%ymm4\n"
-            "vpmaddwd %%ymm12, %%ymm5, %%ymm13\n" "vpaddd %%ymm13, %%ymm5, %%ymm5\n"
-            "vpmaddwd %%ymm12, %%ymm6, %%ymm13\n" "vpaddd %%ymm13, %%ymm6, %%ymm6\n"
-            "vpmaddwd %%ymm12, %%ymm7, %%ymm13\n" "vpaddd %%ymm13, %%ymm7, %%ymm7\n"
-            "vpmaddwd %%ymm12, %%ymm8, %%ymm13\n" "vpaddd %%ymm13, %%ymm8, %%ymm8\n"
-            "vpmaddwd %%ymm12, %%ymm9, %%ymm13\n" "vpaddd %%ymm13, %%ymm9, %%ymm9\n"
-            "vpmaddwd %%ymm12, %%ymm10, %%ymm13\n" "vpaddd %%ymm13, %%ymm10, %%ymm10\n"
-            "vpmaddwd %%ymm12, %%ymm11, %%ymm13\n" "vpaddd %%ymm13, %%ymm11, %%ymm11\n"
-            "dec %0\n"
-            "jnz 1b\n"
-            "vzeroupper\n"
-            : "+r"(n)
-            : "m"(int8_ones)
-            : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "cc");
-    return 0.f;
-}
-#undef BDL_INT8_CHAINS
+constexpr int int8_chains_zmm = 16, int8_chains_ymm = 12;
 
 double clock_ms() {
     using clock = std::chrono::steady_clock;
@@ -216,18 +163,18 @@ fma_peak measure_fma_peak(prim::cpu_isa isa, double budget_ms) {
 }
 
 fma_peak measure_int8_peak(prim::cpu_isa isa, double budget_ms) {
-    switch (isa) {
-    case prim::cpu_isa::avx512_vnni: // 64 products a zmm
-        if (!__builtin_cpu_supports("avx512vnni")) return fma_peak();
-        return measure(isa, int8_chains_vnni, 2.0 * 64 * int8_chains_zmm * rounds, budget_ms);
-    case prim::cpu_isa::avx512: // 32 products a zmm
-        if (!__builtin_cpu_supports("avx512bw")) return fma_peak();
-        return measure(isa, int8_chains_avx512, 2.0 * 32 * int8_chains_zmm * rounds, budget_ms);
-    case prim::cpu_isa::avx2: // 16 products a ymm
-        if (!__builtin_cpu_supports("avx2")) return fma_peak();
-        return measure(isa, int8_chains_avx2, 2.0 * 16 * int8_chains_ymm * rounds, budget_ms);
-    default: return fma_peak();
-    }
+    const bool has = isa == prim::cpu_isa::avx512_vnni ? __builtin_cpu_supports("avx512vnni")
+            : isa == prim::cpu_isa::avx512 ? __builtin_cpu_supports("avx512bw")
+            : isa == prim::cpu_isa::avx2 && __builtin_cpu_supports("avx2");
+    if (!has) return fma_peak();
+    const int chains = isa == prim::cpu_isa::avx2 ? int8_chains_ymm : int8_chains_zmm;
+    // Products a step: 16 s32 lanes of 4 (vpdpbusd) or 2 (vpmaddwd) on zmm, 8 lanes of 2 on ymm.
+    const int products = isa == prim::cpu_isa::avx512_vnni ? 64 : isa == prim::cpu_isa::avx512 ? 32 : 16;
+    static int8_chains code_vnni(prim::cpu_isa::avx512_vnni, int8_chains_zmm),
+            code_avx512(prim::cpu_isa::avx512, int8_chains_zmm), code_avx2(prim::cpu_isa::avx2, int8_chains_ymm);
+    int8_chains &code = isa == prim::cpu_isa::avx512_vnni ? code_vnni
+            : isa == prim::cpu_isa::avx512 ? code_avx512 : code_avx2;
+    return measure(isa, code.getCode<float (*)()>(), 2.0 * products * chains * rounds, budget_ms);
 }
 
 const fma_peak &roof_peak() {
