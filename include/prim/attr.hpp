@@ -234,7 +234,6 @@ struct PRIM_API quantization {
     int src_zp_mask = -1, wei_zp_mask = -1, dst_zp_mask = -1;
 
     bool any() const;
-    bool operator==(const quantization &o) const;
 };
 
 class PRIM_API primitive_attr {

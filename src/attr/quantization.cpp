@@ -2,7 +2,6 @@
 // What depends on the primitive (which arguments and masks it takes, the count of values) is
 // checked at its creation (common/quantization_checks.hpp).
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "prim/attr.hpp"
@@ -34,16 +33,6 @@ void set_arg_mask(const char *what, int arg, int mask, int &src, int &wei, int &
 bool quantization::any() const {
     return has_output_scales || src_scale_mask >= 0 || wei_scale_mask >= 0 || dst_scale_mask >= 0
             || src_zp_mask >= 0 || wei_zp_mask >= 0 || dst_zp_mask >= 0;
-}
-
-bool quantization::operator==(const quantization &o) const {
-    if (output_scales.size() != o.output_scales.size()) return false;
-    for (size_t i = 0; i < output_scales.size(); ++i) // by bits: a runtime value is a NaN
-        if (std::memcmp(&output_scales[i], &o.output_scales[i], sizeof(float)) != 0) return false;
-    return has_output_scales == o.has_output_scales && output_scales_mask == o.output_scales_mask
-            && src_scale_mask == o.src_scale_mask && wei_scale_mask == o.wei_scale_mask
-            && dst_scale_mask == o.dst_scale_mask && src_zp_mask == o.src_zp_mask
-            && wei_zp_mask == o.wei_zp_mask && dst_zp_mask == o.dst_zp_mask;
 }
 
 void primitive_attr::set_output_scales(int mask, const std::vector<float> &scales) {
