@@ -81,18 +81,18 @@ private:
     // 4 bytes: a long chain takes a constant in most of its instructions (the 8-entry chain: 72
     // a vector), and 64-byte reads at that rate were its bottleneck on Zen 4. set_const() loads
     // one into a register (vmovups takes no broadcast).
-    Xbyak::Address cb(uint32_t bits) {
+    Xbyak::Address const_bits(uint32_t bits) {
         return is_avx512 ? h_.table().broadcast_at_bits(table_, bits) : h_.table().at_bits(table_, bits);
     }
-    Xbyak::Address c(float value) { return cb(const_table::bits_of(value)); }
-    Xbyak::Address ci(int32_t value) { return cb(static_cast<uint32_t>(value)); }
+    Xbyak::Address const_f(float value) { return const_bits(const_table::bits_of(value)); }
+    Xbyak::Address const_i32(int32_t value) { return const_bits(static_cast<uint32_t>(value)); }
     void set_const(const Vmm &dst, float value) {
         if constexpr (is_avx512)
             h_.vbroadcastss(dst, h_.table().scalar_at_bits(table_, const_table::bits_of(value)));
         else
-            h_.vmovups(dst, c(value));
+            h_.vmovups(dst, const_f(value));
     }
-    Vmm t(int i) const { return Vmm(aux_.at(i)); }
+    Vmm spare(int i) const { return Vmm(aux_.at(i)); }
     // A mask id: an opmask index on AVX-512; on AVX2 the index of the spare vector holding it.
     int mask_k(int i) const { return opmasks_.at(i); }
 
@@ -105,9 +105,10 @@ private:
     // v = max(lo, v) / min(hi, v), a NaN in v stays NaN; tmp is clobbered.
     void max_keep_nan(const Vmm &v, const Vmm &tmp, float lo);
     void min_keep_nan(const Vmm &v, const Vmm &tmp, float hi);
-    // v = value, except that a NaN stays NaN. AVX2 uses t(aux_i) as its mask.
+    // v = value, except that a NaN stays NaN. AVX2 uses spare(aux_i) as its mask.
     void const_keep_nan(const Vmm &v, float value, int aux_i);
-    // v = alpha v + beta for an infinite alpha, beta where v = +-0. AVX2 uses t(aux_i) as its mask.
+    // v = alpha v + beta for an infinite alpha, beta where v = +-0. AVX2 uses spare(aux_i) as its
+    // mask.
     void infinite_slope(const Vmm &v, int aux_i);
     void round_nearest_even(const Vmm &dst, const Vmm &src);
 
@@ -137,7 +138,8 @@ private:
     void pow(const Vmm &v);
     // pow with beta read from the table at run time (a runtime parameter).
     void pow_runtime_beta(const Vmm &v);
-    // v = e^(beta ln v) with ln's low part carried into exp; uses t(0)..t(log_aux_count() - 1).
+    // v = e^(beta ln v) with ln's low part carried into exp; uses spare(0) ..
+    // spare(log_aux_count() - 1).
     void exp_of_beta_log(const Vmm &v);
 
     // ---- math cores (eltwise_emitter_math.cpp); each works in place on v ----
@@ -170,8 +172,8 @@ private:
     void tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const value_range &x);
     // 1 / (1 + e^-v), v's values in x. Uses a0, a1.
     void logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1, const value_range &x);
-    // ln(v) with the IEEE special cases. Uses t(first)..t(first + log_aux_count() - 1).
-    // with_lo: v gets the high part and t(first + 2) the low part of ln(v) (for pow, where
+    // ln(v) with the IEEE special cases. Uses spare(first)..spare(first + log_aux_count() - 1).
+    // with_lo: v gets the high part and spare(first + 2) the low part of ln(v) (for pow, where
     // exp(beta ln x) amplifies the log's error by |beta ln x|); lo is garbage where v is not finite.
     void log_core(const Vmm &v, int first, bool with_lo = false);
     // The part both ISAs share once x = 2^E (1 + f): v = 1 + f, e = E (as floats); u, acc

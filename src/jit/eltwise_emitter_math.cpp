@@ -47,7 +47,8 @@ const uint8_t round_nearest_imm = 0x08;
 template <cpu_isa isa>
 void eltwise_emitter<isa>::horner(const Vmm &acc, const Vmm &x, const std::vector<float> &coeffs) {
     set_const(acc, coeffs[0]);
-    for (size_t i = 1; i < coeffs.size(); ++i) h_.vfmadd213ps(acc, x, c(coeffs[i])); // acc*x + c
+    for (size_t i = 1; i < coeffs.size(); ++i)
+        h_.vfmadd213ps(acc, x, const_f(coeffs[i])); // acc*x + c
 }
 
 template <cpu_isa isa>
@@ -61,7 +62,7 @@ void eltwise_emitter<isa>::round_nearest_even(const Vmm &dst, const Vmm &src) {
 template <cpu_isa isa>
 void eltwise_emitter<isa>::flush_tiny_exp_begin(const Vmm &v, float flush_below) {
     // AVX-512: mark the lanes at or above the flush point (and NaN), before the clamp.
-    if constexpr (is_avx512) h_.vcmpps(Xbyak::Opmask(mask_k(0)), v, c(flush_below), nlt_uq);
+    if constexpr (is_avx512) h_.vcmpps(Xbyak::Opmask(mask_k(0)), v, const_f(flush_below), nlt_uq);
 }
 
 template <cpu_isa isa>
@@ -92,10 +93,10 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
             // rounds, a denormal result included. dst is a temporary.
             h_.vpsrad(dst, n, 1);
             h_.vpsubd(n, n, dst);
-            h_.vpaddd(dst, dst, ci(127));
+            h_.vpaddd(dst, dst, const_i32(127));
             h_.vpslld(dst, dst, 23);
             h_.vmulps(p, p, dst);
-            h_.vpaddd(n, n, ci(127));
+            h_.vpaddd(n, n, const_i32(127));
             h_.vpslld(n, n, 23);
             h_.vmulps(dst, p, n);
         }
@@ -107,7 +108,7 @@ void eltwise_emitter<isa>::scale_by_pow2(const Vmm &dst, const Vmm &p, const Vmm
         // where the argument is infinite (soft_relu:1e-30 at x = -inf gave 1.65e-38 / alpha).
         // "Not less or equal" is true for NaN, which stays.
         const float smallest = static_cast<float>(std::exp(static_cast<double>(flush_below)) * (1 + 1e-4));
-        h_.vcmpps(n, dst, c(smallest), nle_uq);
+        h_.vcmpps(n, dst, const_f(smallest), nle_uq);
         h_.vandps(dst, dst, n);
     }
 }
@@ -131,13 +132,13 @@ void eltwise_emitter<isa>::exp_core(const Vmm &v, const Vmm &n, const Vmm &p, bo
         if constexpr (!is_avx512) if (flush) max_keep_nan(v, n, flush_below);
         if (clamp_hi) min_keep_nan(v, n, exp_clamp_hi);
     } else {
-        if (clamp_hi) h_.vminps(v, v, c(exp_clamp_hi));
-        if constexpr (!is_avx512) if (flush) h_.vmaxps(v, v, c(flush_below));
+        if (clamp_hi) h_.vminps(v, v, const_f(exp_clamp_hi));
+        if constexpr (!is_avx512) if (flush) h_.vmaxps(v, v, const_f(flush_below));
     }
-    h_.vmulps(n, v, c(log2e));
+    h_.vmulps(n, v, const_f(log2e));
     round_nearest_even(n, n);
-    h_.vfnmadd231ps(v, n, cb(ln2_hi_bits));     // r = x - n ln2_hi
-    h_.vfnmadd231ps(v, n, c(ln2_lo));           //     - n ln2_lo
+    h_.vfnmadd231ps(v, n, const_bits(ln2_hi_bits));     // r = x - n ln2_hi
+    h_.vfnmadd231ps(v, n, const_f(ln2_lo));           //     - n ln2_lo
     if (arg.lo) h_.vaddps(v, v, *arg.lo);       // the argument's exact low part joins r
     horner(p, v, exp_poly);                     // e^r
     scale_by_pow2(v, p, n, flush_below, flush, clamp_hi);
@@ -152,8 +153,8 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     // [-125, 127] so t is a normal float; the final doubling overflows to inf when it should.
     // (Each clamp only where the range reaches it, as in exp_core.)
     const float x_lo = -86.f, x_hi = 89.f;
-    if (range.may_be_above(x_hi - clamp_margin)) h_.vminps(v, v, c(x_hi));
-    if (range.may_be_below(x_lo + clamp_margin)) h_.vmaxps(v, v, c(x_lo));
+    if (range.may_be_above(x_hi - clamp_margin)) h_.vminps(v, v, const_f(x_hi));
+    if (range.may_be_below(x_lo + clamp_margin)) h_.vmaxps(v, v, const_f(x_lo));
     // scale expm1(x) = T (e^r - 1) + (T - scale) with T = 2 scale t: where 2 scale is a power
     // of two 2^m, m >= 0, and T = 2^(n-1+m) stays below 2^128 over the range, T is made as t
     // was and the doubling and the scaling are gone. The same bits, as scaling by a power of
@@ -167,22 +168,22 @@ void eltwise_emitter<isa>::expm1_core(const Vmm &v, const Vmm &a0, const Vmm &a1
     const int m = e - 1;
     const double n_max = std::ceil(std::fmin(range.hi, x_hi) * log2e);
     const bool fold = pow2 && m >= 0 && n_max - 1 + m <= 127;
-    h_.vmulps(a0, v, c(log2e));
+    h_.vmulps(a0, v, const_f(log2e));
     round_nearest_even(a0, a0);                 // n
-    h_.vfnmadd231ps(v, a0, cb(ln2_hi_bits));
-    h_.vfnmadd231ps(v, a0, c(ln2_lo));          // r
+    h_.vfnmadd231ps(v, a0, const_bits(ln2_hi_bits));
+    h_.vfnmadd231ps(v, a0, const_f(ln2_lo));          // r
     if (lo) h_.vaddps(v, v, *lo);               // the argument's exact low part
     horner(a1, v, expm1_q_poly);                // Q(r)
     h_.vmulps(a1, a1, v);
     h_.vfmadd213ps(a1, v, v);                   // e^r - 1 = r + r^2 Q(r)
     h_.vcvtps2dq(a0, a0);
-    h_.vpaddd(a0, a0, ci(126 + (fold ? m : 0)));
+    h_.vpaddd(a0, a0, const_i32(126 + (fold ? m : 0)));
     h_.vpslld(a0, a0, 23);                      // t = 2^(n-1), or T
-    h_.vsubps(v, a0, c(fold ? scale : 0.5f));   // t - 0.5 or T - scale (exact for the n where
+    h_.vsubps(v, a0, const_f(fold ? scale : 0.5f));   // t - 0.5 or T - scale (exact for the n where
     h_.vfmadd231ps(v, a0, a1);                  // it matters), then t (e^r - 1) + (t - 0.5)
     if (fold) return;
     h_.vaddps(v, v, v);
-    if (scale != 1.f) h_.vmulps(v, v, c(scale));
+    if (scale != 1.f) h_.vmulps(v, v, const_f(scale));
 }
 
 template <cpu_isa isa>
@@ -194,16 +195,16 @@ void eltwise_emitter<isa>::tanh_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
     if (x.may_be_above(10.0)) min_keep_nan(v, a0, 10.f);
     h_.vaddps(v, v, v);
     expm1_core(v, a0, a1, nullptr, {-20.0, 20.0}); // E = expm1(2x), no cancellation near 0
-    h_.vaddps(a0, v, c(2.f));
+    h_.vaddps(a0, v, const_f(2.f));
     h_.vdivps(v, v, a0);                        // E / (E + 2)
 }
 
 template <cpu_isa isa>
 void eltwise_emitter<isa>::logistic_core(const Vmm &v, const Vmm &a0, const Vmm &a1,
                                          const value_range &x) {
-    h_.vxorps(v, v, cb(sign_bit));
+    h_.vxorps(v, v, const_bits(sign_bit));
     exp_core(v, a0, a1, true, {nullptr, -87.f, x.times(-1)}); // e^-x, inf for very negative x
-    h_.vaddps(v, v, c(1.f));
+    h_.vaddps(v, v, const_f(1.f));
     set_const(a0, 1.f);
     h_.vdivps(v, a0, v);                        // 1 / (1 + e^-x): 0 for x = -inf
 }
@@ -213,10 +214,10 @@ void eltwise_emitter<isa>::log1p_01_core(const Vmm &v, const Vmm &a0, const Vmm 
     // log1p(f) = 2 atanh(s), s = f / (2 + f) in [0, 1/3]: with t = 2s = 2f / (2 + f) (normal
     // wherever f is) and z = t^2, log1p(f) = t + t z R(z / 4) / 8, one FMA at the end. z is
     // taken from max(t, 2^-39), so it never underflows (z R is negligible next to 1 there).
-    h_.vaddps(a0, v, c(2.f));
+    h_.vaddps(a0, v, const_f(2.f));
     h_.vaddps(v, v, v);
     h_.vdivps(v, v, a0);                        // t
-    h_.vmaxps(a0, v, c(0x1p-39f));
+    h_.vmaxps(a0, v, const_f(0x1p-39f));
     h_.vmulps(a0, a0, a0);                      // z
     horner(a1, a0, log1p_r_poly_of_z);
     h_.vmulps(a1, a1, a0);                      // z R(z / 4) / 8
@@ -231,25 +232,25 @@ void eltwise_emitter<isa>::softplus_core(const Vmm &v, float a, const Vmm &a0, c
     // The argument -|a x| is never above 0: exp's overflow clamp is never needed.
     const value_range arg = {-std::fabs(static_cast<double>(a)) * x.max_abs(), 0.0};
     if (a == 1.f || a == -1.f) {
-        h_.vorps(a0, v, cb(sign_bit));          // -|a x| exactly
+        h_.vorps(a0, v, const_bits(sign_bit));          // -|a x| exactly
         exp_core(a0, a1, a2, false, {nullptr, exp_floor(), arg});
     } else {
         // a x = hi + lo exactly (FMA), so e^(-|a x|) does not inherit the product's rounding,
         // which |a x| would amplify. -|hi + lo| = -|hi| - sign(hi) lo.
-        h_.vmulps(a0, v, c(a));
+        h_.vmulps(a0, v, const_f(a));
         h_.vmovaps(a1, a0);
-        h_.vfmsub231ps(a1, v, c(a));            // lo = a x - hi
-        h_.vandps(a2, a0, cb(sign_bit));
+        h_.vfmsub231ps(a1, v, const_f(a));            // lo = a x - hi
+        h_.vandps(a2, a0, const_bits(sign_bit));
         h_.vxorps(a1, a1, a2);
-        h_.vxorps(a1, a1, cb(sign_bit));        // -sign(hi) lo
-        h_.vorps(a0, a0, cb(sign_bit));         // -|hi|
+        h_.vxorps(a1, a1, const_bits(sign_bit));        // -sign(hi) lo
+        h_.vorps(a0, a0, const_bits(sign_bit));         // -|hi|
         // |lo| <= ulp(87)/2 where it matters; the clamp also makes a NaN lo (infinite x) finite
-        h_.vminps(a1, a1, c(1e-5f));
-        h_.vmaxps(a1, a1, c(-1e-5f));
+        h_.vminps(a1, a1, const_f(1e-5f));
+        h_.vmaxps(a1, a1, const_f(-1e-5f));
         exp_core(a0, a2, a1, true, {&a1, exp_floor(), arg});
     }
     log1p_01_core(a0, a1, a2);
-    if (a != 1.f) h_.vdivps(a0, a0, c(a));      // exact division, one rounding
+    if (a != 1.f) h_.vdivps(a0, a0, const_f(a));      // exact division, one rounding
     // max(x, 0) (a > 0) or min(x, 0): nothing to do where x has that sign already
     if (a > 0.f && x.may_be_below(0.0))
         max_keep_nan(v, a1, 0.f);
@@ -263,8 +264,8 @@ void eltwise_emitter<isa>::log_of_mantissa(const Vmm &v, const Vmm &e, const Vmm
                                            const Vmm &acc, bool with_lo) {
     // ln x = E ln2 + log1p(f), 1 + f = v in [0.7, 1.42): log1p(f) = 2s + s u R(u) with
     // s = f / (2 + f) and u = s^2 (f is never tiny here: 0, or at least one ulp of 1).
-    h_.vaddps(u, v, c(1.f));                    // 2 + f
-    h_.vsubps(v, v, c(1.f));                    // f, exact
+    h_.vaddps(u, v, const_f(1.f));                    // 2 + f
+    h_.vsubps(v, v, const_f(1.f));                    // f, exact
     h_.vdivps(v, v, u);                         // s
     h_.vmulps(u, v, v);
     horner(acc, u, log1p_r_poly);
@@ -278,13 +279,13 @@ void eltwise_emitter<isa>::log_of_mantissa(const Vmm &v, const Vmm &e, const Vmm
 template <cpu_isa isa>
 void eltwise_emitter<isa>::finish_log(const Vmm &v, const Vmm &e, const Vmm &lo, bool with_lo) {
     // ln x = E ln2_hi + (E ln2_lo + log1p(f)); E ln2_hi is exact (|E| < 512).
-    h_.vfmadd231ps(v, e, c(ln2_lo));            // w
+    h_.vfmadd231ps(v, e, const_f(ln2_lo));            // w
     if (!with_lo) {
-        h_.vfmadd231ps(v, e, cb(ln2_hi_bits));
+        h_.vfmadd231ps(v, e, const_bits(ln2_hi_bits));
         return;
     }
     // hi + lo = P + w exactly (Fast2Sum: |P| >= |w| unless P = 0), P = E ln2_hi.
-    h_.vmulps(lo, e, cb(ln2_hi_bits));          // P
+    h_.vmulps(lo, e, const_bits(ln2_hi_bits));          // P
     h_.vaddps(e, lo, v);                        // hi
     h_.vsubps(lo, lo, e);
     h_.vaddps(lo, lo, v);                       // lo = (P - hi) + w
@@ -294,32 +295,32 @@ void eltwise_emitter<isa>::finish_log(const Vmm &v, const Vmm &e, const Vmm &lo,
 template <cpu_isa isa>
 void eltwise_emitter<isa>::log_core(const Vmm &v, int first, bool with_lo) {
     // ln x = E ln2 + log1p(f), x = 2^E (1 + f), 1 + f in [0.7, 1.41).
-    const Vmm e = t(first), u = t(first + 1), acc = t(first + 2);
+    const Vmm e = spare(first), u = spare(first + 1), acc = spare(first + 2);
     if constexpr (is_avx512) {
         // vgetexpps / vgetmantps handle denormals, 0 (E = -inf), inf and NaN; the mantissa of
         // |x| is taken in [1, 2), and x < 0 is made NaN at the end.
         const Xbyak::Opmask k(mask_k(0));
-        h_.vcmpps(k, v, c(0.f), lt_oq); // x < 0 (not -0): NaN, set at the end
+        h_.vcmpps(k, v, const_f(0.f), lt_oq); // x < 0 (not -0): NaN, set at the end
         h_.vgetexpps(e, v);
-        h_.vandps(v, v, cb(abs_bits));         // ln(-0) = -inf like +0
+        h_.vandps(v, v, const_bits(abs_bits));         // ln(-0) = -inf like +0
         h_.vgetmantps(v, v, 0x0);
         // move the mantissa into [0.707, 1.414)
-        h_.vcmpps(Xbyak::Opmask(mask_k(1)), v, c(1.41421356f), gt_oq);
-        h_.vmulps(v | Xbyak::Opmask(mask_k(1)), v, c(0.5f));
-        h_.vaddps(e | Xbyak::Opmask(mask_k(1)), e, c(1.f));
+        h_.vcmpps(Xbyak::Opmask(mask_k(1)), v, const_f(1.41421356f), gt_oq);
+        h_.vmulps(v | Xbyak::Opmask(mask_k(1)), v, const_f(0.5f));
+        h_.vaddps(e | Xbyak::Opmask(mask_k(1)), e, const_f(1.f));
         log_of_mantissa(v, e, u, acc, with_lo);
         set_const(v | k, NAN);
     } else {
         // Integer path: denormals are scaled by 2^23 first; the special cases (x <= 0, inf,
         // NaN) are fixed at the end from a copy of x.
-        const Vmm x = t(first + 3);
+        const Vmm x = spare(first + 3);
         h_.vmovups(x, v);
-        h_.vcmpps(u, v, c(FLT_MIN), lt_oq);   // denormal (or <= 0)
-        h_.vmulps(e, v, c(8388608.f));
+        h_.vcmpps(u, v, const_f(FLT_MIN), lt_oq);   // denormal (or <= 0)
+        h_.vmulps(e, v, const_f(8388608.f));
         h_.vblendvps(v, v, e, u);
-        h_.vandps(u, u, ci(23));                      // exponent correction
+        h_.vandps(u, u, const_i32(23));                      // exponent correction
         const int32_t off = 0x3f330000;               // ~0.6992: mantissa lands in [0.699, 1.398)
-        h_.vpsubd(e, v, ci(off));
+        h_.vpsubd(e, v, const_i32(off));
         h_.vpsrad(e, e, 23);
         h_.vpslld(acc, e, 23);
         h_.vpsubd(v, v, acc);                         // mantissa bits
@@ -327,12 +328,12 @@ void eltwise_emitter<isa>::log_core(const Vmm &v, int first, bool with_lo) {
         h_.vcvtdq2ps(e, e);                           // E
         log_of_mantissa(v, e, u, acc, with_lo);
         // specials: x = +inf or NaN -> x; x == 0 -> -inf; x < 0 -> NaN
-        h_.vcmpps(u, x, c(INFINITY), nlt_uq);
+        h_.vcmpps(u, x, const_f(INFINITY), nlt_uq);
         h_.vblendvps(v, v, x, u);
-        h_.vcmpps(u, x, c(0.f), eq_oq);
-        h_.vblendvps(v, v, c(-INFINITY), u);
-        h_.vcmpps(u, x, c(0.f), lt_oq);
-        h_.vblendvps(v, v, c(NAN), u);
+        h_.vcmpps(u, x, const_f(0.f), eq_oq);
+        h_.vblendvps(v, v, const_f(-INFINITY), u);
+        h_.vcmpps(u, x, const_f(0.f), lt_oq);
+        h_.vblendvps(v, v, const_f(NAN), u);
     }
 }
 
