@@ -184,7 +184,7 @@ TEST_CASE("int8 reorder: weights in oneDNN's VNNI layouts, a dim blocked twice",
     CHECK(std::memcmp(f.get_data_handle(), fb.get_data_handle(), f.get_desc().get_size()) == 0);
 }
 
-TEST_CASE("int8 reorder: a quantize beyond the caches (streamed stores) equals the element rule",
+TEST_CASE("int8 reorder: quantize and dequantize beyond the caches (streamed stores) follow the element rule",
           "[int8][reorder]") {
     const memory::dim n = (memory::dim(1) << 22) + 17; // the streaming path, and a tail
     memory src(memory::desc({n}, dt::f32, tag::a)), dst(memory::desc({n}, dt::s8, tag::a));
@@ -203,5 +203,17 @@ TEST_CASE("int8 reorder: a quantize beyond the caches (streamed stores) equals t
         const double want = std::nearbyint(std::min(std::max(static_cast<double>(v), -128.0), 127.0));
         bad += q[i] != want;
     }
+    CHECK(bad == 0);
+    // And back (streamed too): (q - zp) * scale.
+    primitive_attr back_attr;
+    back_attr.set_output_scales(0, {2.f});
+    back_attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
+    memory back(memory::desc({n}, dt::f32, tag::a));
+    reorder(dst.get_desc(), back.get_desc(), back_attr)
+            .execute({{PRIM_ARG_FROM, dst}, {PRIM_ARG_TO, back},
+                      {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, value_mem(dt::s32, {-3})}});
+    const float *b = static_cast<const float *>(back.get_data_handle());
+    bad = 0;
+    for (memory::dim i = 0; i < n; ++i) bad += b[i] != (static_cast<float>(q[i]) + 3.f) * 2.f;
     CHECK(bad == 0);
 }
