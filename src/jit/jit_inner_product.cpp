@@ -11,6 +11,7 @@
 #include "jit/runtime_table.hpp"
 #include "jit/ip_pack_weights.hpp"
 #include "jit/jit_inner_product.hpp"
+#include "jit/ip_kernel_grid.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
@@ -73,7 +74,7 @@ public:
                 c.ldp = wei_block_ * 4; // a partial tile row holds one panel
                 c.with_bias = req.with_bias;
                 // Equal primitives share their kernels through the process-wide cache.
-                kernels_[r][p] = jit::kernel_cache::instance().get_or_create(
+                kernels_.k[r][p] = jit::kernel_cache::instance().get_or_create(
                         ip_gemm_kernel<isa>::cache_key(c, chain_),
                         [&] { return std::make_unique<ip_gemm_kernel<isa>>(c, chain_); });
             }
@@ -110,7 +111,7 @@ public:
                 operand_copies.push_back(std::make_unique<plain_buffer>(operand_mds_[i], ops[i], true));
                 ops[i] = operand_copies.back()->get();
             }
-        const jit::runtime_tables tables(all_kernels(), args.runtime_params);
+        const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
         run({src.get(), wei, bias.get(), dst.get(), ops, tables});
         dst.copy_out();
     }
@@ -126,16 +127,6 @@ private:
                 req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst)};
     }
 
-    const jit::jit_generator &kernel(bool row_tail, bool last_panel) const {
-        const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
-        return *(k ? k : kernels_[row_tail ? 1 : 0][0]);
-    }
-    std::vector<const jit::jit_generator *> all_kernels() const {
-        std::vector<const jit::jit_generator *> all;
-        for (const auto &row : kernels_)
-            for (const auto &k : row) all.push_back(k.get());
-        return all;
-    }
 
     // One execute's data, as the kernels read it.
     struct exec_data {
@@ -224,7 +215,7 @@ private:
                 a.dst = d.dst + m * b.oc + oc0;
                 a.partial = b.k_blocks > 1 ? partial + (m - m0) * panel_oc : nullptr;
                 if (!d.ops.empty()) operand_values(d.ops, m, oc0, d.dst, op_values);
-                const jit::jit_generator &k = kernel(m1 - m < b.mr, last_panel);
+                const jit::jit_generator &k = kernels_.at(m1 - m < b.mr, last_panel);
                 a.table = d.tables.of(&k);
                 k.entry_as<jit::ip_gemm_fn>()(&a);
             }
@@ -257,7 +248,7 @@ private:
     memory::desc packed_wei_md_;
     int64_t wei_block_; // wei_block(blk_)
     bool repack_src_ = false, repack_wei_ = false, repack_bias_ = false, repack_dst_ = false;
-    std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_gemm_kernel<isa>, cached
+    jit::ip_kernel_grid kernels_; // ip_gemm_kernel<isa>, cached
 };
 
 // The kernels read a per_oc operand as contiguous channels and a per_mb_spatial one as

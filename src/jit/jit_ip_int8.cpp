@@ -13,6 +13,7 @@
 #include "jit/ip_int8_kernel.hpp"
 #include "jit/ip_int8_operands.hpp"
 #include "jit/jit_ip_int8.hpp"
+#include "jit/ip_kernel_grid.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
@@ -129,7 +130,7 @@ public:
                 c.mr = r == 0 ? blk_.mr : m_tail;
                 c.nr = p == 0 ? blk_.nr : last_nr;
                 c.tail = p == 0 ? 0 : blk_.oc_tail;
-                kernels_[r][p] = jit::kernel_cache::instance().get_or_create(
+                kernels_.k[r][p] = jit::kernel_cache::instance().get_or_create(
                         ip_int8_kernel<isa>::cache_key(c, chain_),
                         [&] { return std::make_unique<ip_int8_kernel<isa>>(c, chain_); });
             }
@@ -192,7 +193,7 @@ public:
                 return static_cast<float>(q.dst_zero_points[quant_.dst_zp_mask > 0 ? c : 0]);
             });
         v.dst_mul = conf_.with_dst_mul ? 1.f / q.dst_scales[0] : 1.f;
-        const jit::runtime_tables tables(all_kernels(), args.runtime_params);
+        const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
         run({src, wei, args.dst, args.post_op, v, tables});
     }
 
@@ -211,16 +212,6 @@ private:
         const jit::runtime_tables &tables;
     };
 
-    const jit::jit_generator &kernel(bool row_tail, bool last_panel) const {
-        const auto &k = kernels_[row_tail ? 1 : 0][last_panel ? 1 : 0];
-        return *(k ? k : kernels_[row_tail ? 1 : 0][0]);
-    }
-    std::vector<const jit::jit_generator *> all_kernels() const {
-        std::vector<const jit::jit_generator *> all;
-        for (const auto &row : kernels_)
-            for (const auto &k : row) all.push_back(k.get());
-        return all;
-    }
 
     // Items are (m chunk, panel) pairs, m-chunk-major so that consecutive items reuse the same
     // src rows; each thread takes a contiguous range. A dst value is computed by one item.
@@ -259,7 +250,7 @@ private:
             a.src = static_cast<const char *>(d.src) + m * src_row;
             a.dst = reinterpret_cast<char *>(d.dst) + (m * s.oc + oc0) * static_cast<int64_t>(dst_size);
             if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
-            const jit::jit_generator &k = kernel(m1 - m < blk_.mr, p == s.panels - 1);
+            const jit::jit_generator &k = kernels_.at(m1 - m < blk_.mr, p == s.panels - 1);
             a.table = d.tables.of(&k);
             k.entry_as<jit::ip_int8_fn>()(&a);
         }
@@ -297,7 +288,7 @@ private:
     bool src_s8_;
     bool repack_wei_ = false, prepare_src_ = true;
     ip_int8_conf conf_;
-    std::shared_ptr<const jit::jit_generator> kernels_[2][2]; // ip_int8_kernel<isa>, cached
+    jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
 };
 
 // True when md's elements sit at offsets 0, 1, 2, ... in row-major order of its dims: a
