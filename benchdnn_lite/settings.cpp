@@ -5,6 +5,7 @@
 #include "common/problem.hpp"
 #include "attr/operand_policy.hpp"
 #include "common/post_op_operands.hpp"
+#include "common/plain_layout.hpp"
 #include "post_op_entries.hpp"
 #include "tags.hpp"
 
@@ -139,7 +140,7 @@ prim::post_ops chain_spec::for_dst(const prim::memory::dims &dst_dims) const {
                                 + prim::algorithm_name(e.alg) + ")";
         const prim::memory::desc f32 = make_desc(prim::impl::operand_dims(e, dst_dims), operand_tags[i],
                                                  who.c_str());
-        out.append_binary(e.alg, e.dt == prim::memory::data_type::undef ? f32 : with_type(f32, e.dt));
+        out.append_binary(e.alg, e.dt == prim::memory::data_type::undef ? f32 : prim::impl::retyped(f32, e.dt));
     }
     return out;
 }

@@ -223,12 +223,4 @@ prim::memory::desc plain_desc(const prim::memory::dims &dims) {
     return prim::memory::desc(dims, prim::memory::data_type::f32, by_rank[dims.size()]);
 }
 
-prim::memory::desc with_type(const prim::memory::desc &md, prim::memory::data_type dt) {
-    if (md.is_zero()) return md;
-    if (md.is_any()) return prim::memory::desc(md.get_dims(), dt, prim::memory::format_tag::any);
-    // A layout by strides may have gaps, which a pattern cannot say; every other is a pattern.
-    if (!md.is_dense()) return prim::memory::desc(md.get_dims(), dt, md.strides());
-    return prim::memory::desc(md.get_dims(), dt, md.layout());
-}
-
 } // namespace bdl

@@ -44,7 +44,5 @@ prim::memory::desc user_desc(const prim::memory::dims &dims, const std::string &
 // The plain row-major layout of dims (a, ab, abc, ...): how benchdnn_lite and the reference
 // kernels hold every tensor.
 prim::memory::desc plain_desc(const prim::memory::dims &dims);
-// md (f32, as the functions above make it) with another data type, the same layout.
-prim::memory::desc with_type(const prim::memory::desc &md, prim::memory::data_type dt);
 
 } // namespace bdl

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/plain_layout.hpp"
 #include "fill.hpp"
 #include "operands.hpp"
 #include "tags.hpp"
@@ -102,10 +103,10 @@ void weighted_case::finish_reference(std::vector<float> &ref) const {
 weighted_case::user_descs weighted_case::make_user_descs() const {
     const int64_t oc = static_cast<int64_t>(bias_.size());
     const weighted_types &t = q_.types;
-    return {with_type(user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"), t.src),
-            with_type(user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"), t.wei),
-            with_bias_ ? with_type(plain_desc({oc}), t.bias) : prim::memory::desc(),
-            with_type(user_desc(dst_dims_, s_.dtag, s_.strides, 2, 3, "--dtag"), t.dst),
+    return {prim::impl::retyped(user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"), t.src),
+            prim::impl::retyped(user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"), t.wei),
+            with_bias_ ? prim::impl::retyped(plain_desc({oc}), t.bias) : prim::memory::desc(),
+            prim::impl::retyped(user_desc(dst_dims_, s_.dtag, s_.strides, 2, 3, "--dtag"), t.dst),
             s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                        : prim::prop_kind::forward_training};
 }
