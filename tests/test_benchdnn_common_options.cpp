@@ -7,29 +7,12 @@
 #include <string>
 
 #include "case_list.hpp"
+#include "benchdnn_parser_util.hpp"
 #include "parser.hpp"
 
 using namespace bdl;
 
 namespace {
-
-parser_state state(std::initializer_list<const char *> tokens) {
-    parser_state st;
-    for (const char *t : tokens) {
-        INFO(t);
-        REQUIRE(apply_option(t, st));
-    }
-    return st;
-}
-
-std::string error_of(const std::string &token, parser_state st = parser_state()) {
-    try {
-        apply_option(token, st);
-    } catch (const option_error &e) {
-        return e.what();
-    }
-    return "";
-}
 
 // "REPRO options|skip reason" of every case.
 std::vector<std::string> describe(const parser_state &st) {

@@ -11,6 +11,7 @@
 
 #include "attr_syntax.hpp"
 #include "case_list.hpp"
+#include "benchdnn_parser_util.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
@@ -19,21 +20,6 @@ using namespace bdl;
 using prim::algorithm;
 
 namespace {
-
-parser_state state(std::initializer_list<const char *> tokens) {
-    parser_state st;
-    for (const char *t : tokens) REQUIRE(apply_option(t, st));
-    return st;
-}
-
-std::string error_of(const std::string &token, parser_state st = parser_state()) {
-    try {
-        apply_option(token, st);
-    } catch (const option_error &e) {
-        return e.what();
-    }
-    return "";
-}
 
 // "REPRO options | chain | skip reason" of every case, to read the order at a glance.
 std::vector<std::string> describe(const parser_state &st) {
