@@ -158,6 +158,11 @@ TEST_CASE("QuantizeLinear -> DequantizeLinear round trips along every axis", "[o
             }
 }
 
+// A compiled step that runs an int8 convolution on a JIT kernel ("...: convolution jit:<isa> u8:s8:u8").
+bool is_int8_jit_conv(const std::string &step) {
+    return step.find(": convolution jit:") != std::string::npos && step.find(" u8:s8:u8") != std::string::npos;
+}
+
 TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx][quantized]") {
   // With Relu, and with Clip(0, 0.5) (its bounds initializers, as MobileNet v2's Clip(0, 6)).
   for (const bool clip : {false, true}) {
@@ -196,7 +201,7 @@ TEST_CASE("a QDQ convolution runs fused and unfused as ONNX defines it", "[onnx]
         compare(out.at("y"), y, false);
         // Fused: one int8 convolution with the Relu in its chain; unfused: an f32 one.
         bool int8_conv = false;
-        for (const auto &st : cm.steps()) int8_conv = int8_conv || st.find(": convolution ref u8:s8:u8") != std::string::npos;
+        for (const auto &st : cm.steps()) int8_conv = int8_conv || is_int8_jit_conv(st);
         CHECK(int8_conv == fuse);
         const auto log = cm.fusion_log();
         const bool logged = !log.empty() && log[0].fused &&
@@ -242,7 +247,7 @@ TEST_CASE("QLinearConv: s8 weights per channel, u8 weights shifted into s8, u8 w
         const bool wide = name == "qlinear_conv_u8_wide";
         bool route = false;
         for (const auto &st : cm.steps())
-            route = route || st.find(wide ? " f32 (weights outside s8)" : "convolution ref u8:s8:u8") != std::string::npos;
+            route = route || (wide ? st.find(" f32 (weights outside s8)") != std::string::npos : is_int8_jit_conv(st));
         CHECK(route);
         const auto &w = m.initializers.at("w"), &wz = m.initializers.at("zw");
         const auto acc = conv2d({1, 3, 8, 8}, {4, 3, 3, 3}, 1, [&](int64_t o, int64_t c, int64_t iy, int64_t ix,

@@ -7,6 +7,7 @@
 #include "jit/jit_binary.hpp"
 #include "jit/jit_eltwise.hpp"
 #include "jit/jit_inner_product.hpp"
+#include "jit/jit_conv_int8.hpp"
 #include "jit/jit_ip_int8.hpp"
 #include "jit/jit_normalization.hpp"
 #include "jit/jit_pooling.hpp"
@@ -20,7 +21,7 @@ namespace impl {
 const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
             {"jit", create_jit_conv},
-            {"jit_int8_1x1", create_jit_conv_1x1_int8, true},
+            {"jit_int8", create_jit_conv_int8, true},
             {"ref", create_ref_conv, true, true},
     };
     return list;

@@ -1,7 +1,5 @@
-// The JIT int8 inner product (u8/s8 src, s8 weights; AVX2, AVX-512, AVX512-VNNI), and the 1x1
-// convolution as one: an exact s32
-// GEMM micro-kernel with the scales, bias, post-ops chain and the destination's quantization
-// applied in registers before its single store. Design: doc/inner_product.md, doc/int8.md.
+// The JIT int8 inner product (u8/s8 src, s8 weights; AVX2, AVX-512, AVX512-VNNI): the int8
+// GEMM (int8_gemm.hpp) on its src rows. Design: doc/inner_product.md, doc/int8.md.
 #pragma once
 #include <memory>
 #include <string>
@@ -15,11 +13,6 @@ namespace impl {
 // null with the reason in why_not when it cannot take the request.
 std::unique_ptr<primitive_impl> create_jit_ip_int8(const ip_request &req, cpu_isa isa,
                                                    std::string &why_not);
-
-// The same kernel for a 1x1, stride-1, unpadded, ungrouped convolution on channels-last src and
-// dst: the inner product of its pixels (mb·od·oh·ow rows, K = ic).
-std::unique_ptr<primitive_impl> create_jit_conv_1x1_int8(const conv_request &req, cpu_isa isa,
-                                                         std::string &why_not);
 
 } // namespace impl
 } // namespace prim

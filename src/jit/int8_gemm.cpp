@@ -1,0 +1,449 @@
+// The int8 GEMM primitive (int8_gemm.hpp): creation checks, the blocking, the per-call
+// preparation of weights and per-oc values, and the threaded walk over tiles.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "common/internal_reorder.hpp"
+#include "common/plain_layout.hpp"
+#include "common/post_op_operands.hpp"
+#include "jit/int8_gemm.hpp"
+#include "jit/ip_int8_kernel.hpp"
+#include "jit/ip_kernel_grid.hpp"
+#include "jit/kernel_cache.hpp"
+#include "jit/operand_access.hpp"
+#include "jit/post_ops_injector.hpp"
+#include "jit/runtime_table.hpp"
+#include "jit/thread_pool.hpp"
+#include "jit/work_threads.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+using dt = memory::data_type;
+using jit::int8_gemm_shape;
+using jit::ip_int8_args;
+using jit::ip_int8_conf;
+using jit::ip_int8_kernel;
+
+// The register tile and the walk: mr rows x nr oc blocks per kernel call, oc in panels of nr
+// blocks, rows in chunks whose prepared src stays in L2 while a thread's panels pass over it.
+struct int8_blocking {
+    int mr = 1, nr = 1;
+    int64_t oc_blocks = 1, oc_tail = 0;
+    int64_t m_chunk = 1, m_chunks = 1;
+    int8_gemm_shape shape;
+};
+
+// 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
+// temporaries for vpmaddwd); 3 x 3 on AVX2's 16 registers (9 + 3 + 1 + 2). Fewer rows when the
+// chain needs more spares than the tile leaves. "" or why not.
+std::string init_blocking(int8_blocking &b, const int8_gemm_request &req, cpu_isa isa, bool vnni,
+                          int spares) {
+    const bool avx512 = isa == cpu_isa::avx512;
+    const int simd_w = avx512 ? 16 : 8, n_vregs = avx512 ? 32 : 16;
+    int8_gemm_shape &s = b.shape;
+    s.mb = req.rows.rows();
+    s.oc = req.ocg;
+    s.groups = req.groups;
+    s.kp = req.rows.kp();
+    s.group = vnni ? 4 : 2;
+    b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
+    b.oc_tail = s.oc % simd_w;
+    b.nr = static_cast<int>(std::min<int64_t>(3, b.oc_blocks));
+    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? 8 : 3, s.mb)));
+    const auto fits = [&] {
+        return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni))
+               <= n_vregs;
+    };
+    while (!fits() && b.mr > 1) --b.mr;
+    while (!fits() && b.nr > 1) --b.nr;
+    if (!fits()) return "the post-ops chain needs more spare vector registers than any tile leaves";
+    s.panel = static_cast<int64_t>(b.nr) * simd_w;
+    s.panels = (b.oc_blocks + b.nr - 1) / b.nr;
+    // Rows whose prepared src (kp bytes, or 2 kp) fills at most 256 KiB of L2, in chunks of
+    // equal size (whole tiles): items are split over the threads by count, so mb128 3072->768 in
+    // chunks of 80 and 48 rows left one thread 5/8 of the work (0.83x oneDNN; 64 + 64 rows now).
+    const int64_t row_bytes = s.kp * (vnni ? 1 : 2), rows = std::max<int64_t>(s.mb, 1);
+    const int64_t max_chunk = std::max<int64_t>(1, (256 << 10) / std::max<int64_t>(1, row_bytes) / b.mr) * b.mr;
+    b.m_chunks = (rows + max_chunk - 1) / max_chunk;
+    const int64_t tiles = (rows + b.mr - 1) / b.mr;
+    b.m_chunk = (tiles + b.m_chunks - 1) / b.m_chunks * b.mr;
+    b.m_chunks = (rows + b.m_chunk - 1) / b.m_chunk;
+    return "";
+}
+
+// The K order the request's rows and the packed weights share.
+jit::int8_k_map k_map_of(const int8_gemm_request &req) {
+    const jit::int8_src_rows &r = req.rows;
+    if (req.ip_spatial > 0) return jit::ip_k_map(r.cg / req.ip_spatial, req.ip_spatial, r.cp);
+    return jit::conv_k_map(r.taps(), r.cg, r.cp);
+}
+
+// A thread's prepared src rows: one (group, chunk) at a time, kept between calls so that the
+// buffer is not allocated (and page-faulted) again on every call.
+struct prepared_rows {
+    std::vector<uint8_t> bytes;
+    const void *for_src = nullptr;
+    int64_t g = -1, chunk = -1;
+};
+thread_local prepared_rows tls_rows;
+
+template <cpu_isa isa>
+class jit_int8_gemm : public primitive_impl {
+public:
+    // layouts: the primitive's, weights resolved (packed_md when they are the packed layout).
+    jit_int8_gemm(const int8_gemm_request &req, arg_layouts layouts, const int8_blocking &blk,
+                  const post_ops &chain, bool vnni, const memory::desc &packed_md)
+        : primitive_impl(std::move(layouts)), req_(req), k_map_(k_map_of(req)), blk_(blk), vnni_(vnni), chain_(chain),
+          quant_(req.attr.get_quantization()), packed_md_(packed_md) {
+        const int8_gemm_shape &s = blk_.shape;
+        const jit::int8_src_rows &r = req_.rows;
+        repack_wei_ = packed_md_.is_zero() || wei_md() != packed_md_;
+        copy_src_ = src_md() != req_.src_rows_md;
+        // vpdpbusd reads a u8 src as it is when row m is pixel m and each group's K is whole
+        // groups of 4.
+        direct_rows_ = vnni_ && !r.src_s8 && r.rows_are_pixels() && r.cg == r.cp;
+        const int64_t oc_total = s.groups * s.oc;
+        ip_int8_conf c;
+        c.vnni = vnni_;
+        c.lda = direct_rows_ ? r.c_total : s.kp * (vnni_ ? 1 : 2);
+        c.wei_k_step = s.panel * s.group;
+        c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
+        c.ldc = oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        c.ld_op = oc_total;
+        c.with_comp = (vnni_ && r.src_s8) || quant_.src_zp_mask >= 0;
+        c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
+        c.with_bias = req.with_bias;
+        c.with_post = quant_.has_output_scales;
+        c.with_dst_mul = quant_.dst_scale_mask >= 0;
+        c.with_dst_zp = quant_.dst_zp_mask >= 0;
+        conf_ = c;
+        // Up to four kernels: full tile rows or the row tail, full panels or the last one.
+        const int64_t m_tail = s.mb % blk_.mr;
+        const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
+        const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
+        for (int rt = 0; rt < 2; ++rt)
+            for (int p = 0; p < 2; ++p) {
+                if ((rt == 1 && m_tail == 0) || (p == 1 && !last_differs)) continue;
+                c.mr = rt == 0 ? blk_.mr : m_tail;
+                c.nr = p == 0 ? blk_.nr : last_nr;
+                c.tail = p == 0 ? 0 : blk_.oc_tail;
+                kernels_.k[rt][p] = jit::kernel_cache::instance().get_or_create(
+                        ip_int8_kernel<isa>::cache_key(c, chain_),
+                        [&] { return std::make_unique<ip_int8_kernel<isa>>(c, chain_); });
+            }
+    }
+
+    std::string name() const override {
+        return std::string("jit:") + (vnni_ ? "avx512_vnni" : jit::isa_traits<isa>::name)
+               + (repack_wei_ ? "+repack" : "");
+    }
+
+    void execute(const exec_ptrs &args) const override {
+        const int8_gemm_shape &s = blk_.shape;
+        if (s.mb == 0) return;
+        const exec_ptrs::quant_values &q = args.quant;
+        std::vector<uint8_t> src_copy;
+        const void *src = args.src;
+        if (copy_src_) {
+            src_copy.resize(req_.src_rows_md.get_size());
+            internal_reorder(src_md(), req_.src_rows_md)
+                    .execute(memory(src_md(), const_cast<float *>(args.src)),
+                             memory(req_.src_rows_md, src_copy.data()));
+            src = src_copy.data();
+        }
+        std::vector<int8_t> wei_copy;
+        const int8_t *wei = typed<int8_t>(args.wei);
+        if (repack_wei_) {
+            wei_copy.resize(static_cast<size_t>(s.groups * s.packed_bytes()));
+            jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, wei_copy.data());
+            wei = wei_copy.data();
+        }
+        per_oc v = per_oc_values(q, args.bias, wei);
+        const std::vector<int16_t> pad = padding_values(q);
+        const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
+        run({static_cast<const uint8_t *>(src), wei, args.dst, args.post_op, v, pad, tables});
+    }
+
+private:
+    // Per group, per output channel over whole panels (padding lanes 0), so that the kernel
+    // loads whole vectors.
+    struct per_oc {
+        std::vector<int32_t> comp;
+        std::vector<float> pre, bias, post, dst_zp;
+        float dst_mul = 1.f;
+    };
+    struct exec_data {
+        const uint8_t *src;
+        const int8_t *wei;
+        float *dst;
+        const std::vector<const float *> &ops;
+        const per_oc &v;
+        const std::vector<int16_t> &pad;
+        const jit::runtime_tables &tables;
+    };
+
+    per_oc per_oc_values(const exec_ptrs::quant_values &q, const float *bias_ptr,
+                         const int8_t *wei) const {
+        const int8_gemm_shape &s = blk_.shape;
+        per_oc v;
+        if (conf_.with_comp) {
+            v.comp.resize(static_cast<size_t>(s.groups * s.ocp()));
+            jit::int8_compensation(wei, s, k_map_, vnni_ && req_.rows.src_s8 ? 128 : 0,
+                                   q.src_zero_points, quant_.src_zp_mask > 0, v.comp.data());
+        }
+        // value(c) for every output channel c of every group, at its padded place.
+        const auto fill = [&](std::vector<float> &out, auto value) {
+            out.assign(static_cast<size_t>(s.groups * s.ocp()), 0.f);
+            for (int64_t g = 0; g < s.groups; ++g)
+                for (int64_t c = 0; c < s.oc; ++c)
+                    out[static_cast<size_t>(g * s.ocp() + c)] = value(g * s.oc + c);
+        };
+        if (conf_.with_pre) {
+            // As the reference: src scale times the weights' scale, rounded to f32 once.
+            const float src_scale = q.src_scales ? q.src_scales[0] : 1.f;
+            fill(v.pre, [&](int64_t c) {
+                const float w = q.wei_scales ? q.wei_scales[quant_.wei_scale_mask > 0 ? c : 0] : 1.f;
+                return src_scale * w;
+            });
+        }
+        if (conf_.with_bias) {
+            const plain_buffer bias(bias_md(), bias_ptr, true); // s32 bias converted exactly
+            fill(v.bias, [&](int64_t c) { return bias.get()[c]; });
+        }
+        if (conf_.with_post) {
+            const float *values = q.output_scales ? q.output_scales : quant_.output_scales.data();
+            fill(v.post, [&](int64_t c) { return values[quant_.output_scales_mask != 0 ? c : 0]; });
+        }
+        if (conf_.with_dst_zp)
+            fill(v.dst_zp, [&](int64_t c) {
+                return static_cast<float>(q.dst_zero_points[quant_.dst_zp_mask > 0 ? c : 0]);
+            });
+        v.dst_mul = conf_.with_dst_mul ? 1.f / q.dst_scales[0] : 1.f;
+        return v;
+    }
+
+    // Each src channel's padding value in the kernel's form: its zero point plus the s8 shift
+    // (int8_src_rows.hpp), which the kernel's u8 or s16 must hold.
+    std::vector<int16_t> padding_values(const exec_ptrs::quant_values &q) const {
+        const jit::int8_src_rows &r = req_.rows;
+        const bool has_padding = !r.rows_are_pixels();
+        std::vector<int16_t> pad(static_cast<size_t>(s_groups() * r.cg), 0);
+        if (!has_padding) return pad;
+        const int32_t shift = vnni_ && r.src_s8 ? 128 : 0;
+        const int32_t lo = vnni_ ? 0 : INT16_MIN, hi = vnni_ ? 255 : INT16_MAX;
+        for (size_t c = 0; c < pad.size(); ++c) {
+            const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
+            const int64_t value = static_cast<int64_t>(zp) + shift;
+            if (value < lo || value > hi)
+                throw error(status::invalid_arguments,
+                            "src zero point " + std::to_string(zp) + " lies outside the "
+                            + (r.src_s8 ? "s8" : "u8") + " range: the int8 convolution reads it "
+                            "as the padding's value");
+            pad[c] = static_cast<int16_t>(value);
+        }
+        return pad;
+    }
+    int64_t s_groups() const { return blk_.shape.groups; }
+
+    // Items are (group, m chunk, panel), panels innermost so that consecutive items reuse the
+    // same src rows; each thread takes a contiguous range. A dst value is computed by one item.
+    void run(const exec_data &d) const {
+        const int8_gemm_shape &s = blk_.shape;
+        const int64_t n_items = s.groups * blk_.m_chunks * s.panels;
+        const int threads = jit::threads_for_work(req_.flops, n_items);
+        const auto range = [&](int64_t part) {
+            const int64_t first = n_items * part / threads, last = n_items * (part + 1) / threads;
+            std::vector<int64_t> op_values(d.ops.size());
+            tls_rows.for_src = nullptr; // this call's rows are not yet made
+            for (int64_t item = first; item < last; ++item) run_item(item, d, op_values.data());
+        };
+        if (threads == 1) return range(0);
+        jit::run_chunks(threads, threads, range);
+    }
+
+    // The src rows of group g, chunk mc, for the kernel: the user's pixels themselves, or this
+    // thread's prepared copy (made once per chunk).
+    const uint8_t *rows_of(const exec_data &d, int64_t g, int64_t mc, int64_t m0, int64_t m1) const {
+        const jit::int8_src_rows &r = req_.rows;
+        if (direct_rows_) return d.src + m0 * r.c_total + g * r.cg;
+        prepared_rows &t = tls_rows;
+        if (t.for_src != d.src || t.g != g || t.chunk != mc) {
+            const size_t bytes = static_cast<size_t>(blk_.m_chunk * conf_.lda);
+            if (t.bytes.size() < bytes) t.bytes.resize(bytes);
+            jit::make_int8_rows(r, d.src, g, m0, m1, vnni_, d.pad.data() + g * r.cg, t.bytes.data());
+            t.for_src = d.src;
+            t.g = g;
+            t.chunk = mc;
+        }
+        return t.bytes.data();
+    }
+
+    void run_item(int64_t item, const exec_data &d, int64_t *op_values) const {
+        const int8_gemm_shape &s = blk_.shape;
+        const int64_t p = item % s.panels, mc = item / s.panels % blk_.m_chunks;
+        const int64_t g = item / s.panels / blk_.m_chunks;
+        const int64_t m0 = mc * blk_.m_chunk, m1 = std::min(s.mb, m0 + blk_.m_chunk);
+        const int64_t oc0 = g * s.oc + p * s.panel; // over all groups
+        const int64_t v0 = g * s.ocp() + p * s.panel; // in the per-oc arrays
+        const int64_t dst_size = static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        const int64_t oc_total = s.groups * s.oc;
+        const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + v0; };
+        const uint8_t *rows = rows_of(d, g, mc, m0, m1);
+        ip_int8_args a;
+        a.wei = d.wei + g * s.packed_bytes() + p * s.panel * s.kp;
+        a.k_groups = s.kp / s.group;
+        a.comp = at(d.v.comp);
+        a.pre = at(d.v.pre);
+        a.bias = at(d.v.bias);
+        a.post = at(d.v.post);
+        a.dst_zp = at(d.v.dst_zp);
+        a.dst_mul = &d.v.dst_mul;
+        a.post_op = op_values;
+        for (int64_t m = m0; m < m1; m += blk_.mr) {
+            a.src = rows + (m - m0) * conf_.lda;
+            a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
+            if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
+            const jit::jit_generator &k = kernels_.at(m1 - m < blk_.mr, p == s.panels - 1);
+            a.table = d.tables.of(&k);
+            k.entry_as<jit::ip_int8_fn>()(&a);
+        }
+    }
+
+    // Each operand's value for the tile at row m, output channel oc0 (ip_int8_args::post_op):
+    // the address of its first value there, elements of the entry's type.
+    void operand_values(const std::vector<const float *> &ops, int64_t m, int64_t oc0,
+                        int64_t *out) const {
+        using policy = post_ops::policy;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const post_ops::entry &e = chain_.entries()[i];
+            const char *op = reinterpret_cast<const char *>(ops[i]);
+            // A binary entry's dt is undef for f32 (append_binary's convention), prelu's always.
+            const int64_t size = e.kind == post_ops::kind::binary && e.dt != dt::undef
+                    ? static_cast<int64_t>(data_type_size(e.dt)) : 4;
+            int64_t first = 0; // in elements
+            switch (e.mask) {
+            case policy::per_oc: first = oc0; break;
+            case policy::per_mb_spatial: first = m; break;
+            case policy::per_tensor: first = m * conf_.ld_op + oc0; break;
+            default: break;
+            }
+            out[i] = reinterpret_cast<intptr_t>(op + first * size);
+        }
+    }
+
+    int8_gemm_request req_;
+    jit::int8_k_map k_map_;
+    int8_blocking blk_;
+    bool vnni_;
+    post_ops chain_; // the kernel chain (operand_access.hpp)
+    quantization quant_;
+    memory::desc packed_md_; // zero when the K order has no packed layout
+    bool repack_wei_ = false, copy_src_ = false, direct_rows_ = false;
+    ip_int8_conf conf_;
+    jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
+};
+
+// True when md's elements sit at offsets 0, 1, 2, ... in row-major order of its dims: a
+// per_oc operand (1 x C x 1 x 1) read as one vector along the channels, a per_mb_spatial one
+// (N x 1 x H x W) as one value per GEMM row, whatever pattern names dims of size 1.
+bool dense_row_major(const memory::desc &md) {
+    memory::dims idx(static_cast<size_t>(md.ndims()), 0);
+    const memory::dims &d = md.get_dims();
+    memory::dim count = 1;
+    for (memory::dim x : d) count *= x;
+    for (memory::dim n = 0; n < count; ++n) {
+        if (md.offset(idx.data()) != n) return false;
+        for (int i = md.ndims() - 1; i >= 0 && ++idx[i] == d[i]; --i) idx[i] = 0;
+    }
+    return true;
+}
+
+// The kernel reads per_oc and per_mb_spatial operands dense row-major, per_tensor ones in dst's
+// own layout, of any type; "" or why not. dst: the primitive's dst layout.
+std::string operands_unreadable(const post_ops &user, const post_ops &kernel_chain,
+                                const memory::desc &dst) {
+    for (int i = 0; i < kernel_chain.len(); ++i) {
+        const post_ops::entry &e = kernel_chain.entries()[i], &u = user.entries()[i];
+        if (e.kind != post_ops::kind::binary && e.kind != post_ops::kind::prelu) continue;
+        const memory::desc md = operand_desc(u, dst);
+        if (e.mask == post_ops::policy::per_tensor
+                && (md != memory::desc(dst.get_dims(), md.get_data_type(), dst.layout()) || !md.is_dense()))
+            return operand_name(e, i) + ": the int8 kernel reads it in dst's layout";
+        if ((e.mask == post_ops::policy::per_oc || e.mask == post_ops::policy::per_mb_spatial)
+                && !dense_row_major(md))
+            return operand_name(e, i) + ": the int8 kernel reads it dense, in row-major order";
+    }
+    return "";
+}
+
+// The kernel chain with each binary entry's dt set to its operand's type (kernel_chain() leaves
+// f32), which the kernel converts from and the cache key holds.
+post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, const memory::desc &dst) {
+    post_ops out;
+    for (int i = 0; i < access_chain.len(); ++i) {
+        const post_ops::entry &e = access_chain.entries()[i];
+        if (e.kind == post_ops::kind::binary)
+            out.append_binary(e.alg, e.mask, operand_desc(user.entries()[i], dst).get_data_type());
+        else
+            append_entry(out, e);
+    }
+    return out;
+}
+
+template <cpu_isa isa>
+std::unique_ptr<primitive_impl> create(int8_gemm_request req, bool vnni, std::string &why_not) {
+    const int64_t k_group = vnni ? 4 : 2;
+    req.rows.cp = (req.rows.cg + k_group - 1) / k_group * k_group;
+    using injector = jit::post_ops_injector<isa>;
+    const memory::desc &dst = req.layouts.dst;
+    post_ops access_chain;
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, access_chain);
+    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), access_chain, dst);
+    PRIM_DISPATCH(why_not, unread.empty(), unread);
+    const post_ops chain = with_operand_types(access_chain, req.attr.get_post_ops(), dst);
+    const std::string injector_refuses = injector::why_not(chain);
+    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
+
+    // AVX2 keeps a tail mask for the operand loads in one more spare.
+    const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
+    int8_blocking blk;
+    const std::string blocking_error = init_blocking(
+            blk, req, isa, vnni, injector::aux_vecs_count(chain) + mask_spare);
+    PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
+    const int8_gemm_shape &s = blk.shape;
+    // The s32 accumulator holds K products of at most 255 · 128 without wrapping.
+    PRIM_DISPATCH(why_not, s.kp <= INT32_MAX / (255 * 128),
+                  "ic * kernel spatial above 65793: the s32 accumulator could wrap");
+    const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
+    PRIM_DISPATCH(why_not, std::max(s.kp * 2, req.rows.c_total) * blk.mr < limit
+                           && s.groups * s.oc * 4 * blk.mr < limit,
+                  "rows too long for 32-bit row offsets");
+    // 'any' weights become the packed layout where the K order allows, else plain.
+    const memory::dims &wdims = req.layouts.wei.get_dims();
+    const memory::desc packed = req.packable
+            ? jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group) : memory::desc();
+    arg_layouts layouts = req.layouts;
+    if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed;
+    return std::make_unique<jit_int8_gemm<isa>>(req, std::move(layouts), blk, chain, vnni, packed);
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
+                                                 std::string &why_not) {
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    const dt src = req.src_rows_md.get_data_type(), wei = req.layouts.wei.get_data_type();
+    PRIM_DISPATCH(why_not, src == dt::u8 || src == dt::s8, "src is not int8 (the f32 kernels')");
+    PRIM_DISPATCH(why_not, wei == dt::s8, "weights are not s8");
+    if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, isa >= cpu_isa::avx512_vnni, why_not);
+    return create<cpu_isa::avx2>(req, false, why_not);
+}
+
+} // namespace impl
+} // namespace prim

@@ -1,0 +1,54 @@
+// The JIT int8 convolution (jit_conv_int8.hpp): the convolution as int8 GEMM rows.
+#include "common/plain_layout.hpp"
+#include "jit/int8_gemm.hpp"
+#include "jit/jit_conv_int8.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+// The channels-last layout of dims ("acdb", "acb", "acdeb"), dense.
+memory::desc channels_last(const memory::desc &md) {
+    const memory::dims &dims = md.get_dims();
+    std::string p = "a";
+    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
+    return memory::desc(dims, md.get_data_type(), p + "b");
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
+                                                     std::string &why_not) {
+    const conv_problem &p = req.prb;
+    const memory::desc src = channels_last(req.src), dst = channels_last(req.dst);
+    PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst,
+                  "dst is not channels-last (nhwc): the GEMM writes pixel rows");
+    int8_gemm_request g;
+    jit::int8_src_rows &r = g.rows;
+    r.mb = p.mb;
+    r.c_total = p.ic;
+    r.cg = p.icg();
+    r.src_s8 = src.get_data_type() == memory::data_type::s8;
+    for (int sp = 0; sp < 3; ++sp) {
+        r.i[sp] = p.i[sp];
+        r.o[sp] = p.o[sp];
+        r.k[sp] = p.k[sp];
+        r.s[sp] = p.s[sp];
+        r.step[sp] = p.d[sp] + 1;
+        r.p[sp] = p.p[sp];
+    }
+    g.groups = p.g;
+    g.ocg = p.ocg();
+    g.flops = p.flops();
+    g.with_bias = req.with_bias;
+    g.src_rows_md = src;
+    g.layouts = arg_layouts(req.src.is_any() ? src : req.src, req.wei,
+                            req.with_bias ? plain_if_any(req.bias) : memory::desc(), dst);
+    g.packable = true;
+    g.grouped_wei = req.wei.ndims() == req.src.ndims() + 1;
+    g.attr = req.attr;
+    return create_int8_gemm(g, isa, why_not);
+}
+
+} // namespace impl
+} // namespace prim
