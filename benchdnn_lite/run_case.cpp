@@ -230,12 +230,13 @@ bool check_correctness(problem_case &pc, const prim::post_ops &po, const std::st
 // P mode: times what --fused asks for and prints the perf lines (and the roof lines).
 void measure_performance(problem_case &pc, const prim::post_ops &po, const run_options &opts,
                          reporter &rep) {
-    // int8 cases: the fused primitive alone (the unfused pipeline and the oneDNN mapping are
-    // f32 only); the rate is GOPS, in the same column.
+    // int8 cases: the fused primitive alone (the unfused pipeline is f32 only); the rate is
+    // GOPS, in the same column.
     const bool int8 = !pc.data_types().empty();
-    if (opts.s.cmp_onednn && !int8) return measure_against_onednn(pc, po, opts, rep);
-    settings s = opts.s;
-    if (int8) s.fused = fused_mode::on;
+    run_options fused_only = opts;
+    if (int8) fused_only.s.fused = fused_mode::on;
+    if (opts.s.cmp_onednn) return measure_against_onednn(pc, po, fused_only, rep);
+    const settings &s = fused_only.s;
     const char *driver = driver_name(opts.driver);
     const std::string chain = chain_string(po);
     const std::string desc = pc.desc();

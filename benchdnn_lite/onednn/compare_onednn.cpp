@@ -123,7 +123,7 @@ void measure_against_onednn(problem_case &pc, const prim::post_ops &po, const ru
     const std::vector<timing> t = time_rotating(sides, s.max_ms);
     for (size_t i = 0; i < sides.size(); ++i)
         rep.line(perf_line(driver, impls[i], chain, desc, work, t[i]));
-    roof(rep, opts.driver, desc, rate(work, t[0].min_ms)); // ours (fused)
+    roof(rep, opts.driver, desc, rate(work, t[0].min_ms), !pc.data_types().empty()); // ours (fused)
     if (n_ours == 2) {
         rep.line(cmp_line("perf_cmp", driver, chain, desc, work, t[0], t[1]));
         rep.record_comparison("perf_cmp", driver, rate(work, t[0].min_ms), rate(work, t[1].min_ms));

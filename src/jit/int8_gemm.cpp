@@ -31,31 +31,39 @@ using jit::ip_int8_conf;
 using jit::ip_int8_kernel;
 
 // The register tile and the walk: mr rows x nr oc blocks per kernel call, oc in panels of nr
-// blocks, rows in chunks whose prepared src stays in L2 while a thread's panels pass over it.
+// blocks. Rows go in lines, a tile never crossing one: a convolution's lines are its output
+// rows (ow pixels, whose taps are lda apart); pixels that map one to one onto the src form one
+// line split in chunks. Lines go in chunks whose src stays in L2 while a thread's panels pass
+// over it.
 struct int8_blocking {
     int mr = 1, nr = 1;
     int64_t oc_blocks = 1, oc_tail = 0;
-    int64_t m_chunk = 1, m_chunks = 1;
+    int64_t line_len = 1, lines = 1;   // rows per line (the last one may be shorter), lines
+    int64_t chunk_lines = 1, chunks = 1;
     int8_gemm_shape shape;
 };
 
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
-// temporaries for vpmaddwd); 3 x 3 on AVX2's 16 registers (9 + 3 + 1 + 2). Fewer rows when the
-// chain needs more spares than the tile leaves. "" or why not.
-std::string init_blocking(int8_blocking &b, const int8_gemm_request &req, cpu_isa isa, bool vnni,
-                          int spares) {
+// temporaries for vpmaddwd), or 6 x 4 where 4 blocks fill the panels better (oc 64: one panel
+// of 4, not 3 + a 1-block panel that is all broadcasts); 3 x 3 on AVX2's 16 registers
+// (9 + 3 + 1 + 2). Fewer rows when the chain needs more spares than the tile leaves; a
+// convolution's lines in tiles of equal rows (ow 28: 4 x 7, not 3 x 8 + 4). "" or why not.
+std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
+                          const jit::int8_src_form &form, cpu_isa isa, bool vnni, int spares) {
     const bool avx512 = isa == cpu_isa::avx512;
     const int simd_w = avx512 ? 16 : 8, n_vregs = avx512 ? 32 : 16;
     int8_gemm_shape &s = b.shape;
-    s.mb = req.rows.rows();
+    s.mb = req.geom.out_pixels();
     s.oc = req.ocg;
-    s.groups = req.groups;
-    s.kp = req.rows.kp();
+    s.groups = req.geom.groups;
+    s.kp = req.geom.taps() * form.cp;
     s.group = vnni ? 4 : 2;
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
-    b.nr = static_cast<int>(std::min<int64_t>(3, b.oc_blocks));
-    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? 8 : 3, s.mb)));
+    const auto padding_blocks = [&](int64_t nr) { return (b.oc_blocks + nr - 1) / nr * nr - b.oc_blocks; };
+    const bool four = avx512 && padding_blocks(4) < padding_blocks(3);
+    b.nr = static_cast<int>(std::min<int64_t>(four ? 4 : 3, b.oc_blocks));
+    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? (four ? 6 : 8) : 3, s.mb)));
     const auto fits = [&] {
         return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni))
                <= n_vregs;
@@ -65,72 +73,73 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req, cpu_is
     if (!fits()) return "the post-ops chain needs more spare vector registers than any tile leaves";
     s.panel = static_cast<int64_t>(b.nr) * simd_w;
     s.panels = (b.oc_blocks + b.nr - 1) / b.nr;
-    // Rows whose prepared src (kp bytes, or 2 kp) fills at most 256 KiB of L2, in chunks of
-    // equal size (whole tiles): items are split over the threads by count, so mb128 3072->768 in
-    // chunks of 80 and 48 rows left one thread 5/8 of the work (0.83x oneDNN; 64 + 64 rows now).
+    // Rows whose src (kp bytes, or 2 kp) fills at most 256 KiB of L2, in chunks of equal size
+    // (whole tiles): items are split over the threads by count, so mb128 3072->768 in chunks of
+    // 80 and 48 rows left one thread 5/8 of the work (0.83x oneDNN; 64 + 64 rows now).
     const int64_t row_bytes = s.kp * (vnni ? 1 : 2), rows = std::max<int64_t>(s.mb, 1);
     const int64_t max_chunk = std::max<int64_t>(1, (256 << 10) / std::max<int64_t>(1, row_bytes) / b.mr) * b.mr;
-    b.m_chunks = (rows + max_chunk - 1) / max_chunk;
-    const int64_t tiles = (rows + b.mr - 1) / b.mr;
-    b.m_chunk = (tiles + b.m_chunks - 1) / b.m_chunks * b.mr;
-    b.m_chunks = (rows + b.m_chunk - 1) / b.m_chunk;
+    if (req.geom.pixels_one_to_one()) {
+        const int64_t n_chunks = (rows + max_chunk - 1) / max_chunk;
+        const int64_t tiles = (rows + b.mr - 1) / b.mr;
+        b.line_len = (tiles + n_chunks - 1) / n_chunks * b.mr;
+        b.lines = (rows + b.line_len - 1) / b.line_len;
+        b.chunk_lines = 1;
+    } else {
+        b.line_len = req.geom.o[2];
+        const int64_t tiles = (b.line_len + b.mr - 1) / b.mr;
+        b.mr = static_cast<int>((b.line_len + tiles - 1) / tiles);
+        b.lines = rows / b.line_len;
+        b.chunk_lines = std::max<int64_t>(1, max_chunk / b.line_len);
+    }
+    b.chunks = (b.lines + b.chunk_lines - 1) / b.chunk_lines;
     return "";
 }
 
 // The K order the request's rows and the packed weights share.
-jit::int8_k_map k_map_of(const int8_gemm_request &req) {
-    const jit::int8_src_rows &r = req.rows;
-    if (req.ip_spatial > 0) return jit::ip_k_map(r.cg / req.ip_spatial, req.ip_spatial, r.cp);
-    return jit::conv_k_map(r.taps(), r.cg, r.cp);
+jit::int8_k_map k_map_of(const int8_gemm_request &req, const jit::int8_src_form &f) {
+    const jit::int8_conv_geometry &g = req.geom;
+    if (req.ip_spatial > 0) return jit::ip_k_map(g.cg / req.ip_spatial, req.ip_spatial, f.cp);
+    return jit::conv_k_map(g.taps(), g.cg, f.cp);
 }
-
-// A thread's prepared src rows: one (group, chunk) at a time, kept between calls so that the
-// buffer is not allocated (and page-faulted) again on every call.
-struct prepared_rows {
-    std::vector<uint8_t> bytes;
-    const void *for_src = nullptr;
-    int64_t g = -1, chunk = -1;
-};
-thread_local prepared_rows tls_rows;
 
 template <cpu_isa isa>
 class jit_int8_gemm : public primitive_impl {
 public:
     // layouts: the primitive's, weights resolved (packed_md when they are the packed layout).
-    jit_int8_gemm(const int8_gemm_request &req, arg_layouts layouts, const int8_blocking &blk,
-                  const post_ops &chain, bool vnni, const memory::desc &packed_md)
-        : primitive_impl(std::move(layouts)), req_(req), k_map_(k_map_of(req)), blk_(blk), vnni_(vnni), chain_(chain),
-          quant_(req.attr.get_quantization()), packed_md_(packed_md) {
+    jit_int8_gemm(const int8_gemm_request &req, const jit::int8_src_form &form, arg_layouts layouts,
+                  const int8_blocking &blk, const post_ops &chain, bool vnni,
+                  const memory::desc &packed_md)
+        : primitive_impl(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
+          blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
+          packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)) {
         const int8_gemm_shape &s = blk_.shape;
-        const jit::int8_src_rows &r = req_.rows;
+        const jit::int8_conv_geometry &g = req_.geom;
         repack_wei_ = packed_md_.is_zero() || wei_md() != packed_md_;
-        copy_src_ = src_md() != req_.src_rows_md;
-        // vpdpbusd reads a u8 src as it is when row m is pixel m and each group's K is whole
-        // groups of 4.
-        direct_rows_ = vnni_ && !r.src_s8 && r.rows_are_pixels() && r.cg == r.cp;
+        copy_src_ = src_md() != req_.src_cl_md;
         const int64_t oc_total = s.groups * s.oc;
         ip_int8_conf c;
         c.vnni = vnni_;
-        c.lda = direct_rows_ ? r.c_total : s.kp * (vnni_ ? 1 : 2);
+        c.lda = g.s[2] * form_.pixel_bytes(g);
+        c.with_taps = g.taps() > 1;
         c.wei_k_step = s.panel * s.group;
         c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
         c.ldc = oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
         c.ld_op = oc_total;
-        c.with_comp = (vnni_ && r.src_s8) || quant_.src_zp_mask >= 0;
+        c.with_comp = (vnni_ && g.src_s8) || quant_.src_zp_mask >= 0;
         c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
         c.with_bias = req.with_bias;
         c.with_post = quant_.has_output_scales;
         c.with_dst_mul = quant_.dst_scale_mask >= 0;
         c.with_dst_zp = quant_.dst_zp_mask >= 0;
         conf_ = c;
-        // Up to four kernels: full tile rows or the row tail, full panels or the last one.
-        const int64_t m_tail = s.mb % blk_.mr;
+        // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
+        const int64_t row_tail = g.pixels_one_to_one() ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
         const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
         const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
         for (int rt = 0; rt < 2; ++rt)
             for (int p = 0; p < 2; ++p) {
-                if ((rt == 1 && m_tail == 0) || (p == 1 && !last_differs)) continue;
-                c.mr = rt == 0 ? blk_.mr : m_tail;
+                if ((rt == 1 && row_tail == 0) || (p == 1 && !last_differs)) continue;
+                c.mr = rt == 0 ? blk_.mr : row_tail;
                 c.nr = p == 0 ? blk_.nr : last_nr;
                 c.tail = p == 0 ? 0 : blk_.oc_tail;
                 kernels_.k[rt][p] = jit::kernel_cache::instance().get_or_create(
@@ -147,15 +156,23 @@ public:
     void execute(const exec_ptrs &args) const override {
         const int8_gemm_shape &s = blk_.shape;
         if (s.mb == 0) return;
+        const jit::int8_conv_geometry &g = req_.geom;
         const exec_ptrs::quant_values &q = args.quant;
-        std::vector<uint8_t> src_copy;
+        // The src channels-last, then in the kernel's form.
+        std::vector<uint8_t> src_cl, src_form;
         const void *src = args.src;
         if (copy_src_) {
-            src_copy.resize(req_.src_rows_md.get_size());
-            internal_reorder(src_md(), req_.src_rows_md)
+            src_cl.resize(req_.src_cl_md.get_size());
+            internal_reorder(src_md(), req_.src_cl_md)
                     .execute(memory(src_md(), const_cast<float *>(args.src)),
-                             memory(req_.src_rows_md, src_copy.data()));
-            src = src_copy.data();
+                             memory(req_.src_cl_md, src_cl.data()));
+            src = src_cl.data();
+        }
+        if (form_.copy) {
+            src_form.resize(form_.bytes(g));
+            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), padding_values(q).data(),
+                                  src_form.data());
+            src = src_form.data();
         }
         std::vector<int8_t> wei_copy;
         const int8_t *wei = typed<int8_t>(args.wei);
@@ -164,10 +181,9 @@ public:
             jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, wei_copy.data());
             wei = wei_copy.data();
         }
-        per_oc v = per_oc_values(q, args.bias, wei);
-        const std::vector<int16_t> pad = padding_values(q);
+        const per_oc v = per_oc_values(q, args.bias, wei);
         const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
-        run({static_cast<const uint8_t *>(src), wei, args.dst, args.post_op, v, pad, tables});
+        run({static_cast<const uint8_t *>(src), wei, args.dst, args.post_op, v, tables});
     }
 
 private:
@@ -179,12 +195,11 @@ private:
         float dst_mul = 1.f;
     };
     struct exec_data {
-        const uint8_t *src;
+        const uint8_t *src; // in the kernel's form
         const int8_t *wei;
         float *dst;
         const std::vector<const float *> &ops;
         const per_oc &v;
-        const std::vector<int16_t> &pad;
         const jit::runtime_tables &tables;
     };
 
@@ -194,7 +209,7 @@ private:
         per_oc v;
         if (conf_.with_comp) {
             v.comp.resize(static_cast<size_t>(s.groups * s.ocp()));
-            jit::int8_compensation(wei, s, k_map_, vnni_ && req_.rows.src_s8 ? 128 : 0,
+            jit::int8_compensation(wei, s, k_map_, vnni_ && req_.geom.src_s8 ? 128 : 0,
                                    q.src_zero_points, quant_.src_zp_mask > 0, v.comp.data());
         }
         // value(c) for every output channel c of every group, at its padded place.
@@ -229,13 +244,12 @@ private:
     }
 
     // Each src channel's padding value in the kernel's form: its zero point plus the s8 shift
-    // (int8_src_rows.hpp), which the kernel's u8 or s16 must hold.
+    // (int8_src_form.hpp), which the form's u8 or s16 must hold.
     std::vector<int16_t> padding_values(const exec_ptrs::quant_values &q) const {
-        const jit::int8_src_rows &r = req_.rows;
-        const bool has_padding = !r.rows_are_pixels();
-        std::vector<int16_t> pad(static_cast<size_t>(s_groups() * r.cg), 0);
-        if (!has_padding) return pad;
-        const int32_t shift = vnni_ && r.src_s8 ? 128 : 0;
+        const jit::int8_conv_geometry &g = req_.geom;
+        std::vector<int16_t> pad(static_cast<size_t>(g.groups * g.cg), 0);
+        if (!g.reads_padding()) return pad;
+        const int32_t shift = vnni_ && g.src_s8 ? 128 : 0;
         const int32_t lo = vnni_ ? 0 : INT16_MIN, hi = vnni_ ? 255 : INT16_MAX;
         for (size_t c = 0; c < pad.size(); ++c) {
             const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
@@ -243,61 +257,43 @@ private:
             if (value < lo || value > hi)
                 throw error(status::invalid_arguments,
                             "src zero point " + std::to_string(zp) + " lies outside the "
-                            + (r.src_s8 ? "s8" : "u8") + " range: the int8 convolution reads it "
+                            + (g.src_s8 ? "s8" : "u8") + " range: the int8 convolution reads it "
                             "as the padding's value");
             pad[c] = static_cast<int16_t>(value);
         }
         return pad;
     }
-    int64_t s_groups() const { return blk_.shape.groups; }
 
-    // Items are (group, m chunk, panel), panels innermost so that consecutive items reuse the
-    // same src rows; each thread takes a contiguous range. A dst value is computed by one item.
+    // Items are (group, chunk of lines, panel), panels innermost so that consecutive items reuse
+    // the same src; each thread takes a contiguous range. A dst value is computed by one item.
     void run(const exec_data &d) const {
         const int8_gemm_shape &s = blk_.shape;
-        const int64_t n_items = s.groups * blk_.m_chunks * s.panels;
+        const int64_t n_items = s.groups * blk_.chunks * s.panels;
         const int threads = jit::threads_for_work(req_.flops, n_items);
         const auto range = [&](int64_t part) {
             const int64_t first = n_items * part / threads, last = n_items * (part + 1) / threads;
             std::vector<int64_t> op_values(d.ops.size());
-            tls_rows.for_src = nullptr; // this call's rows are not yet made
             for (int64_t item = first; item < last; ++item) run_item(item, d, op_values.data());
         };
         if (threads == 1) return range(0);
         jit::run_chunks(threads, threads, range);
     }
 
-    // The src rows of group g, chunk mc, for the kernel: the user's pixels themselves, or this
-    // thread's prepared copy (made once per chunk).
-    const uint8_t *rows_of(const exec_data &d, int64_t g, int64_t mc, int64_t m0, int64_t m1) const {
-        const jit::int8_src_rows &r = req_.rows;
-        if (direct_rows_) return d.src + m0 * r.c_total + g * r.cg;
-        prepared_rows &t = tls_rows;
-        if (t.for_src != d.src || t.g != g || t.chunk != mc) {
-            const size_t bytes = static_cast<size_t>(blk_.m_chunk * conf_.lda);
-            if (t.bytes.size() < bytes) t.bytes.resize(bytes);
-            jit::make_int8_rows(r, d.src, g, m0, m1, vnni_, d.pad.data() + g * r.cg, t.bytes.data());
-            t.for_src = d.src;
-            t.g = g;
-            t.chunk = mc;
-        }
-        return t.bytes.data();
-    }
-
     void run_item(int64_t item, const exec_data &d, int64_t *op_values) const {
         const int8_gemm_shape &s = blk_.shape;
-        const int64_t p = item % s.panels, mc = item / s.panels % blk_.m_chunks;
-        const int64_t g = item / s.panels / blk_.m_chunks;
-        const int64_t m0 = mc * blk_.m_chunk, m1 = std::min(s.mb, m0 + blk_.m_chunk);
-        const int64_t oc0 = g * s.oc + p * s.panel; // over all groups
-        const int64_t v0 = g * s.ocp() + p * s.panel; // in the per-oc arrays
+        const jit::int8_conv_geometry &g = req_.geom;
+        const int64_t p = item % s.panels, chunk = item / s.panels % blk_.chunks;
+        const int64_t grp = item / s.panels / blk_.chunks;
+        const int64_t oc0 = grp * s.oc + p * s.panel; // over all groups
+        const int64_t v0 = grp * s.ocp() + p * s.panel; // in the per-oc arrays
         const int64_t dst_size = static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
         const int64_t oc_total = s.groups * s.oc;
         const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + v0; };
-        const uint8_t *rows = rows_of(d, g, mc, m0, m1);
         ip_int8_args a;
-        a.wei = d.wei + g * s.packed_bytes() + p * s.panel * s.kp;
-        a.k_groups = s.kp / s.group;
+        a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
+        a.k_groups = form_.cp / s.group;
+        a.tap_offsets = tap_offsets_.data();
+        a.taps = g.taps();
         a.comp = at(d.v.comp);
         a.pre = at(d.v.pre);
         a.bias = at(d.v.bias);
@@ -305,13 +301,22 @@ private:
         a.dst_zp = at(d.v.dst_zp);
         a.dst_mul = &d.v.dst_mul;
         a.post_op = op_values;
-        for (int64_t m = m0; m < m1; m += blk_.mr) {
-            a.src = rows + (m - m0) * conf_.lda;
-            a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
-            if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
-            const jit::jit_generator &k = kernels_.at(m1 - m < blk_.mr, p == s.panels - 1);
-            a.table = d.tables.of(&k);
-            k.entry_as<jit::ip_int8_fn>()(&a);
+        const int64_t line0 = chunk * blk_.chunk_lines;
+        const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
+        for (int64_t line = line0; line < line1; ++line) {
+            const int64_t m_line = line * blk_.line_len;
+            const int64_t m_end = std::min(s.mb, m_line + blk_.line_len);
+            for (int64_t m = m_line; m < m_end; m += blk_.mr) {
+                // Output pixel m = ((n·od + d)·oh + h)·ow + w.
+                const int64_t ow = m % g.o[2], oh = m / g.o[2] % g.o[1];
+                const int64_t od = m / g.o[2] / g.o[1] % g.o[0], n = m / g.o[2] / g.o[1] / g.o[0];
+                a.src = d.src + form_.pixel_offset(g, n, od, oh, ow, grp);
+                a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
+                if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
+                const jit::jit_generator &k = kernels_.at(m_end - m < blk_.mr, p == s.panels - 1);
+                a.table = d.tables.of(&k);
+                k.entry_as<jit::ip_int8_fn>()(&a);
+            }
         }
     }
 
@@ -338,13 +343,15 @@ private:
     }
 
     int8_gemm_request req_;
+    jit::int8_src_form form_;
     jit::int8_k_map k_map_;
     int8_blocking blk_;
     bool vnni_;
     post_ops chain_; // the kernel chain (operand_access.hpp)
     quantization quant_;
     memory::desc packed_md_; // zero when the K order has no packed layout
-    bool repack_wei_ = false, copy_src_ = false, direct_rows_ = false;
+    std::vector<int64_t> tap_offsets_;
+    bool repack_wei_ = false, copy_src_ = false;
     ip_int8_conf conf_;
     jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
 };
@@ -397,9 +404,8 @@ post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, 
 }
 
 template <cpu_isa isa>
-std::unique_ptr<primitive_impl> create(int8_gemm_request req, bool vnni, std::string &why_not) {
-    const int64_t k_group = vnni ? 4 : 2;
-    req.rows.cp = (req.rows.cg + k_group - 1) / k_group * k_group;
+std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
+    const jit::int8_src_form form = jit::make_int8_src_form(req.geom, vnni ? 4 : 2);
     using injector = jit::post_ops_injector<isa>;
     const memory::desc &dst = req.layouts.dst;
     post_ops access_chain;
@@ -414,14 +420,14 @@ std::unique_ptr<primitive_impl> create(int8_gemm_request req, bool vnni, std::st
     const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
     int8_blocking blk;
     const std::string blocking_error = init_blocking(
-            blk, req, isa, vnni, injector::aux_vecs_count(chain) + mask_spare);
+            blk, req, form, isa, vnni, injector::aux_vecs_count(chain) + mask_spare);
     PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
     const int8_gemm_shape &s = blk.shape;
     // The s32 accumulator holds K products of at most 255 · 128 without wrapping.
     PRIM_DISPATCH(why_not, s.kp <= INT32_MAX / (255 * 128),
                   "ic * kernel spatial above 65793: the s32 accumulator could wrap");
     const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
-    PRIM_DISPATCH(why_not, std::max(s.kp * 2, req.rows.c_total) * blk.mr < limit
+    PRIM_DISPATCH(why_not, req.geom.s[2] * form.pixel_bytes(req.geom) * blk.mr < limit
                            && s.groups * s.oc * 4 * blk.mr < limit,
                   "rows too long for 32-bit row offsets");
     // 'any' weights become the packed layout where the K order allows, else plain.
@@ -430,7 +436,7 @@ std::unique_ptr<primitive_impl> create(int8_gemm_request req, bool vnni, std::st
             ? jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group) : memory::desc();
     arg_layouts layouts = req.layouts;
     if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed;
-    return std::make_unique<jit_int8_gemm<isa>>(req, std::move(layouts), blk, chain, vnni, packed);
+    return std::make_unique<jit_int8_gemm<isa>>(req, form, std::move(layouts), blk, chain, vnni, packed);
 }
 
 } // namespace
@@ -438,7 +444,7 @@ std::unique_ptr<primitive_impl> create(int8_gemm_request req, bool vnni, std::st
 std::unique_ptr<primitive_impl> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
                                                  std::string &why_not) {
     PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
-    const dt src = req.src_rows_md.get_data_type(), wei = req.layouts.wei.get_data_type();
+    const dt src = req.src_cl_md.get_data_type(), wei = req.layouts.wei.get_data_type();
     PRIM_DISPATCH(why_not, src == dt::u8 || src == dt::s8, "src is not int8 (the f32 kernels')");
     PRIM_DISPATCH(why_not, wei == dt::s8, "weights are not s8");
     if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, isa >= cpu_isa::avx512_vnni, why_not);

@@ -32,6 +32,7 @@ std::string ip_int8_kernel<isa>::kernel_name(const ip_int8_conf &conf) {
                        + isa_traits<isa>::name + (conf.vnni ? "_vnni_" : "_")
                        + data_type_name(static_cast<dt>(conf.dst_dt));
     if (conf.tail) name += "_tail" + std::to_string(conf.tail);
+    if (conf.with_taps) name += "_taps";
     return name;
 }
 
@@ -48,9 +49,25 @@ void ip_int8_kernel<isa>::generate() {
     load_table_address(reg_table, ptr[reg_param + offsetof(ip_int8_args, table)]);
     mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
-    mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
     for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
-    k_loop();
+    if (conf_.with_taps) {
+        // Each tap's K groups from the rows at its offset; the weights run on through the taps.
+        Xbyak::Label next_tap;
+        mov(reg_src_base, reg_src);
+        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
+        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
+        L(next_tap);
+        mov(reg_src, reg_src_base);
+        add(reg_src, ptr[reg_tap]);
+        mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
+        k_loop();
+        add(reg_tap, 8);
+        dec(reg_taps_left);
+        jnz(next_tap, T_NEAR);
+    } else {
+        mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
+        k_loop();
+    }
     finalize();
     postamble();
 }

@@ -13,8 +13,9 @@
 //            sign-extended by the load (vpmovsxbw).
 //
 // Data it reads:
-//   src      prepared rows (lda bytes apart): u8 groups of 4 (vnni) or s16 pairs (16-bit), K
-//            padded with zeros to the group.
+//   src      rows lda bytes apart (int8_src_form.hpp): u8 groups of 4 (vnni) or s16 pairs
+//            (16-bit), K padded with zeros to the group; with taps, each tap's K groups at its
+//            own offset from the row (a convolution's taps read the src where they are).
 //   weights  packed by panel, [oc/P][K/G][P][G] s8, G = 4 (vnni) or 2, P = the panel's oc:
 //            oc block j at j·simd_w·G bytes, K groups wei_k_step = P·G bytes apart. Padding
 //            lanes and K values are zero, so weight loads never need a mask.
@@ -55,7 +56,9 @@ struct ip_int8_args {
     const float *post = nullptr;   // per oc: 2.x output scale
     const float *dst_zp = nullptr; // per oc, f32
     const float *dst_mul = nullptr; // one value: 1 / dst scale
-    int64_t k_groups = 0;          // K groups of G values, >= 1
+    int64_t k_groups = 0;          // K groups of G values per tap, >= 1
+    const int64_t *tap_offsets = nullptr; // with_taps: each tap's src byte offset from src
+    int64_t taps = 1;              // with_taps: taps, >= 1
     const int64_t *post_op = nullptr; // per chain entry, its operand's address at the tile (row m0, oc0)
     const void *table = nullptr;   // the constant table with runtime parameters
 };
@@ -65,7 +68,8 @@ struct ip_int8_conf {
     int64_t mr = 1, nr = 1;     // tile rows, oc blocks
     int64_t tail = 0;           // valid lanes of the tile's last oc block; 0: all
     int64_t vnni = 0;           // 1: vpdpbusd on u8 groups of 4; 0: vpmaddwd on s16 pairs
-    int64_t lda = 0;            // prepared src row stride, bytes
+    int64_t lda = 0;            // src row stride, bytes
+    int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset
     int64_t wei_k_step = 0;     // packed weights stride between K groups, bytes (P·G)
     int64_t dst_dt = 0;         // memory::data_type of dst
     int64_t ldc = 0;            // dst row stride, bytes
@@ -132,6 +136,10 @@ private:
     const Xbyak::Reg64 reg_oc = Xbyak::util::r12; // one per-oc array at a time
     const Xbyak::Reg64 reg_table = Xbyak::util::r14;
     const Xbyak::Reg64 reg_tmp = Xbyak::util::rax;
+    // The tap loop (with_taps): tap (0, 0, 0)'s src, the next tap's offset, the taps left.
+    const Xbyak::Reg64 reg_src_base = Xbyak::util::rbx;
+    const Xbyak::Reg64 reg_tap = Xbyak::util::r13;
+    const Xbyak::Reg64 reg_taps_left = Xbyak::util::r15;
     // While the chain runs (the K loop is done): the operand values and one entry's value.
     const Xbyak::Reg64 reg_op_values = Xbyak::util::r10; // reg_k's
     const Xbyak::Reg64 reg_op = Xbyak::util::r8;         // reg_src's

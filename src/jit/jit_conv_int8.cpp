@@ -1,4 +1,4 @@
-// The JIT int8 convolution (jit_conv_int8.hpp): the convolution as int8 GEMM rows.
+// The JIT int8 convolution (jit_conv_int8.hpp): the convolution as the int8 GEMM.
 #include "common/plain_layout.hpp"
 #include "jit/int8_gemm.hpp"
 #include "jit/jit_conv_int8.hpp"
@@ -24,9 +24,10 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
     PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst,
                   "dst is not channels-last (nhwc): the GEMM writes pixel rows");
     int8_gemm_request g;
-    jit::int8_src_rows &r = g.rows;
+    jit::int8_conv_geometry &r = g.geom;
     r.mb = p.mb;
     r.c_total = p.ic;
+    r.groups = p.g;
     r.cg = p.icg();
     r.src_s8 = src.get_data_type() == memory::data_type::s8;
     for (int sp = 0; sp < 3; ++sp) {
@@ -37,11 +38,10 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
         r.step[sp] = p.d[sp] + 1;
         r.p[sp] = p.p[sp];
     }
-    g.groups = p.g;
     g.ocg = p.ocg();
     g.flops = p.flops();
     g.with_bias = req.with_bias;
-    g.src_rows_md = src;
+    g.src_cl_md = src;
     g.layouts = arg_layouts(req.src.is_any() ? src : req.src, req.wei,
                             req.with_bias ? plain_if_any(req.bias) : memory::desc(), dst);
     g.packable = true;

@@ -1,8 +1,8 @@
 // The JIT int8 convolution, every shape (groups, depthwise, 1D/2D/3D, strides, dilation,
-// padding): per group, the int8 GEMM (int8_gemm.hpp) on rows of the src's taps, one per output
-// pixel, made per chunk in the thread that uses them (int8_src_rows.hpp); a 1x1 stride-1
-// unpadded convolution's rows are its src pixels themselves. Channels-last dst; any src
-// layout (others are copied channels-last first). Design: doc/int8.md.
+// padding): per group, the int8 GEMM (int8_gemm.hpp) over the output pixels, its K the taps
+// times the group's channels, each tap read where it lies in the src (int8_src_form.hpp: the
+// user's src itself, or a copy holding the padding and the kernel's value form). Channels-last
+// dst; any src layout (others are copied channels-last first). Design: doc/int8.md.
 #pragma once
 #include <memory>
 #include <string>

@@ -1,0 +1,107 @@
+// The src in the int8 kernel's form (int8_src_form.hpp).
+#include <algorithm>
+#include <cstring>
+
+#include "jit/int8_src_form.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+// n values of one pixel's group from src into the kernel's form.
+void put(const uint8_t *src, int64_t n, bool s8, uint8_t *out) { // vnni: u8, s8 + 128
+    if (!s8) {
+        std::memcpy(out, src, static_cast<size_t>(n));
+        return;
+    }
+    for (int64_t c = 0; c < n; ++c) out[c] = static_cast<uint8_t>(src[c] ^ 0x80u);
+}
+void put(const uint8_t *src, int64_t n, bool s8, int16_t *out) { // 16-bit: widened
+    if (s8) {
+        const int8_t *v = reinterpret_cast<const int8_t *>(src);
+        for (int64_t c = 0; c < n; ++c) out[c] = v[c];
+    } else {
+        for (int64_t c = 0; c < n; ++c) out[c] = src[c];
+    }
+}
+
+template <typename T>
+void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+             const int16_t *pad, T *out) {
+    const int64_t lines = g.mb * f.e[0] * f.e[1], px = g.groups * f.cp;
+#pragma omp parallel for schedule(static) if (lines * f.e[2] * px > (1 << 16))
+    for (int64_t line = 0; line < lines; ++line) {
+        const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
+        const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
+        const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
+        T *o = out + line * f.e[2] * px;
+        for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
+            const int64_t iw = b2 + f.org[2];
+            const bool inside = row_inside && iw >= 0 && iw < g.i[2];
+            const int64_t pixel = inside ? ((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw : 0;
+            for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
+                if (inside)
+                    put(src + pixel * g.c_total + grp * g.cg, g.cg, g.src_s8, o);
+                else
+                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(pad[grp * g.cg + c]);
+                std::fill(o + g.cg, o + f.cp, T(0));
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool int8_conv_geometry::reads_padding() const {
+    for (int sp = 0; sp < 3; ++sp)
+        if (p[sp] > 0 || (o[sp] - 1) * s[sp] + extent(sp) - p[sp] > i[sp]) return true;
+    return false;
+}
+
+bool int8_conv_geometry::pixels_one_to_one() const {
+    for (int sp = 0; sp < 3; ++sp)
+        if (k[sp] != 1 || s[sp] != 1 || p[sp] != 0 || o[sp] != i[sp]) return false;
+    return true;
+}
+
+size_t int8_src_form::bytes(const int8_conv_geometry &g) const {
+    return static_cast<size_t>(g.mb * e[0] * e[1] * e[2] * pixel_bytes(g));
+}
+
+std::vector<int64_t> int8_src_form::tap_offsets(const int8_conv_geometry &g) const {
+    std::vector<int64_t> offsets;
+    for (int64_t kd = 0; kd < g.k[0]; ++kd)
+        for (int64_t kh = 0; kh < g.k[1]; ++kh)
+            for (int64_t kw = 0; kw < g.k[2]; ++kw)
+                offsets.push_back(((kd * g.step[0] * e[1] + kh * g.step[1]) * e[2] + kw * g.step[2])
+                                  * pixel_bytes(g));
+    return offsets;
+}
+
+int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t n, int64_t od,
+                                    int64_t oh, int64_t ow, int64_t grp) const {
+    const int64_t b0 = od * g.s[0] - g.p[0] - org[0], b1 = oh * g.s[1] - g.p[1] - org[1];
+    const int64_t b2 = ow * g.s[2] - g.p[2] - org[2];
+    return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
+}
+
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group) {
+    int8_src_form f;
+    f.cp = (g.cg + k_group - 1) / k_group * k_group;
+    f.elem = k_group == 4 ? 1 : 2;
+    f.copy = !(k_group == 4 && !g.src_s8 && g.cg == f.cp && !g.reads_padding());
+    for (int sp = 0; sp < 3; ++sp) {
+        f.e[sp] = f.copy ? (g.o[sp] - 1) * g.s[sp] + g.extent(sp) : g.i[sp];
+        f.org[sp] = f.copy ? -g.p[sp] : 0;
+    }
+    return f;
+}
+
+void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                      const int16_t *pad, void *out) {
+    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out));
+    convert(g, f, src, pad, static_cast<int16_t *>(out));
+}
+
+} // namespace jit
+} // namespace prim

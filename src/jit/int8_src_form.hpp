@@ -1,0 +1,66 @@
+// The src as the int8 GEMM kernel reads it (int8_gemm.hpp, ip_int8_kernel.hpp): channels-last
+// pixels, each group's channels padded with zeros to the K group (cp), values in the kernel's
+// form: u8 for vpdpbusd (an s8 src shifted by +128), s16 for vpmaddwd. A convolution's spatial
+// padding is part of the buffer, filled with the src zero point (the real 0, doc/int8.md), so
+// every tap of every output pixel reads real memory: the kernel walks the taps by their
+// constant offsets, with no border cases, and the compensation -(shift + zp)·Σw it adds makes
+// a padded tap contribute exactly 0.
+//
+// The K order follows: per tap (kd, kh, kw, outermost first), the group's cp channels. An inner
+// product is one pixel of c = ic·spatial values with one tap.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "prim/memory.hpp"
+
+namespace prim {
+namespace jit {
+
+// The convolution's geometry, as the src form needs it.
+struct int8_conv_geometry {
+    int64_t mb = 1, c_total = 0, groups = 1, cg = 0; // cg: channels per group
+    int64_t i[3] = {1, 1, 1};    // input d, h, w
+    int64_t o[3] = {1, 1, 1};    // output d, h, w
+    int64_t k[3] = {1, 1, 1};    // kernel d, h, w
+    int64_t s[3] = {1, 1, 1};    // stride
+    int64_t step[3] = {1, 1, 1}; // distance between taps (dilation + 1)
+    int64_t p[3] = {0, 0, 0};    // start padding
+    bool src_s8 = false;
+
+    int64_t taps() const { return k[0] * k[1] * k[2]; }
+    int64_t out_pixels() const { return mb * o[0] * o[1] * o[2]; }
+    int64_t extent(int sp) const { return (k[sp] - 1) * step[sp] + 1; }
+    // Some tap of some output pixel reads outside the input.
+    bool reads_padding() const;
+    // Output pixel m reads input pixel m alone: one tap, unit stride, no padding.
+    bool pixels_one_to_one() const;
+};
+
+// The buffer the kernel reads: [mb][e0][e1][e2][groups][cp] values of elem bytes.
+struct int8_src_form {
+    int64_t cp = 0, elem = 1;
+    int64_t e[3] = {1, 1, 1};  // its spatial dims: the input's when it is the user's src, else
+                               // those the convolution reads, -p to (o-1)·s + extent - p
+    int64_t org[3] = {0, 0, 0}; // the input coordinate of its index 0 (-p when a copy)
+    bool copy = true;          // false: the user's channels-last src is this buffer already
+
+    int64_t pixel_bytes(const int8_conv_geometry &g) const { return g.groups * cp * elem; }
+    size_t bytes(const int8_conv_geometry &g) const;
+    // Byte offset of tap t (kd, kh, kw in order) from the tap (0, 0, 0) of the same pixel.
+    std::vector<int64_t> tap_offsets(const int8_conv_geometry &g) const;
+    // Byte offset of tap (0, 0, 0) of output pixel (n, od, oh, ow) in group grp.
+    int64_t pixel_offset(const int8_conv_geometry &g, int64_t n, int64_t od, int64_t oh,
+                         int64_t ow, int64_t grp) const;
+};
+
+// The form for the kernel's K group (4: vpdpbusd, else 2).
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group);
+
+// out = src (channels-last, the user's type) in form f. pad: each channel's (all groups')
+// padding value in the kernel's form, shift included.
+void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                      const int16_t *pad, void *out);
+
+} // namespace jit
+} // namespace prim
