@@ -56,8 +56,8 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     s.mb = req.geom.out_pixels();
     s.oc = req.ocg;
     s.groups = req.geom.groups;
-    s.kp = req.geom.taps() * form.cp;
-    s.group = vnni ? 4 : 2;
+    s.group = req.depthwise ? 1 : vnni ? 4 : 2;
+    s.kp = req.depthwise ? req.geom.taps() : req.geom.taps() * form.cp;
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     const auto padding_blocks = [&](int64_t nr) { return (b.oc_blocks + nr - 1) / nr * nr - b.oc_blocks; };
@@ -65,7 +65,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.nr = static_cast<int>(std::min<int64_t>(four ? 4 : 3, b.oc_blocks));
     b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? (four ? 6 : 8) : 3, s.mb)));
     const auto fits = [&] {
-        return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni))
+        return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni, req.depthwise))
                <= n_vregs;
     };
     while (!fits() && b.mr > 1) --b.mr;
@@ -98,6 +98,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
 // The K order the request's rows and the packed weights share.
 jit::int8_k_map k_map_of(const int8_gemm_request &req, const jit::int8_src_form &f) {
     const jit::int8_conv_geometry &g = req.geom;
+    if (req.depthwise) return jit::depthwise_k_map(g.taps());
     if (req.ip_spatial > 0) return jit::ip_k_map(g.cg / req.ip_spatial, req.ip_spatial, f.cp);
     return jit::conv_k_map(g.taps(), g.cg, f.cp);
 }
@@ -121,11 +122,13 @@ public:
         c.vnni = vnni_;
         c.lda = g.s[2] * form_.pixel_bytes(g);
         c.with_taps = g.taps() > 1;
+        c.depthwise = req.depthwise;
+        c.src_s8 = g.src_s8;
         c.wei_k_step = s.panel * s.group;
         c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
         c.ldc = oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
         c.ld_op = oc_total;
-        c.with_comp = (vnni_ && g.src_s8) || quant_.src_zp_mask >= 0;
+        c.with_comp = form_.shift || quant_.src_zp_mask >= 0;
         c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
         c.with_bias = req.with_bias;
         c.with_post = quant_.has_output_scales;
@@ -209,7 +212,7 @@ private:
         per_oc v;
         if (conf_.with_comp) {
             v.comp.resize(static_cast<size_t>(s.groups * s.ocp()));
-            jit::int8_compensation(wei, s, k_map_, vnni_ && req_.geom.src_s8 ? 128 : 0,
+            jit::int8_compensation(wei, s, k_map_, form_.shift ? 128 : 0,
                                    q.src_zero_points, quant_.src_zp_mask > 0, v.comp.data());
         }
         // value(c) for every output channel c of every group, at its padded place.
@@ -249,8 +252,10 @@ private:
         const jit::int8_conv_geometry &g = req_.geom;
         std::vector<int16_t> pad(static_cast<size_t>(g.groups * g.cg), 0);
         if (!g.reads_padding()) return pad;
-        const int32_t shift = vnni_ && g.src_s8 ? 128 : 0;
-        const int32_t lo = vnni_ ? 0 : INT16_MIN, hi = vnni_ ? 255 : INT16_MAX;
+        const int32_t shift = form_.shift ? 128 : 0;
+        const bool s8_bytes = form_.elem == 1 && g.src_s8 && !form_.shift;
+        const int32_t lo = form_.elem == 2 ? INT16_MIN : s8_bytes ? -128 : 0;
+        const int32_t hi = form_.elem == 2 ? INT16_MAX : s8_bytes ? 127 : 255;
         for (size_t c = 0; c < pad.size(); ++c) {
             const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
             const int64_t value = static_cast<int64_t>(zp) + shift;
@@ -291,7 +296,7 @@ private:
         const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + v0; };
         ip_int8_args a;
         a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
-        a.k_groups = form_.cp / s.group;
+        a.k_groups = req_.depthwise ? 1 : form_.cp / s.group; // per tap
         a.tap_offsets = tap_offsets_.data();
         a.taps = g.taps();
         a.comp = at(d.v.comp);
@@ -405,7 +410,8 @@ post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, 
 
 template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
-    const jit::int8_src_form form = jit::make_int8_src_form(req.geom, vnni ? 4 : 2);
+    const jit::int8_src_form form = jit::make_int8_src_form(
+            req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise);
     using injector = jit::post_ops_injector<isa>;
     const memory::desc &dst = req.layouts.dst;
     post_ops access_chain;
@@ -432,8 +438,9 @@ std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, 
                   "rows too long for 32-bit row offsets");
     // 'any' weights become the packed layout where the K order allows, else plain.
     const memory::dims &wdims = req.layouts.wei.get_dims();
-    const memory::desc packed = req.packable
-            ? jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group) : memory::desc();
+    const memory::desc packed = !req.packable ? memory::desc()
+            : req.depthwise ? jit::packed_depthwise_weights_desc(wdims, s.panel)
+                            : jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group);
     arg_layouts layouts = req.layouts;
     if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed;
     return std::make_unique<jit_int8_gemm<isa>>(req, form, std::move(layouts), blk, chain, vnni, packed);

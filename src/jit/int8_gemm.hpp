@@ -20,6 +20,9 @@ struct int8_gemm_request {
     int64_t ip_spatial = 0;     // an inner product's K order (ic · spatial, ic outermost);
                                 // 0: a convolution's (per tap, the group's channels)
     int64_t ocg = 0;            // output channels per group
+    // A depthwise convolution as one GEMM-shaped walk whose lanes are the channels (geom: one
+    // group of all channels; ip_int8_kernel.hpp's depthwise mode).
+    bool depthwise = false;
     double flops = 0;
     bool with_bias = false;
     // src channels-last (an inner product: plain) of src's type, as the src form reads it;

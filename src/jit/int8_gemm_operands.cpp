@@ -59,6 +59,18 @@ int8_k_map ip_k_map(int64_t ic, int64_t spatial, int64_t kp) {
     return km;
 }
 
+int8_k_map depthwise_k_map(int64_t taps) {
+    int8_k_map km = conv_k_map(taps, 1, 1);
+    km.depthwise = true;
+    return km;
+}
+
+memory::desc packed_depthwise_weights_desc(const memory::dims &dims, int64_t panel) {
+    std::string p = "A";
+    for (size_t i = 1; i < dims.size(); ++i) p += static_cast<char>('a' + i);
+    return memory::desc(dims, dt::s8, p + std::to_string(panel) + "a");
+}
+
 memory::desc packed_int8_weights_desc(const memory::dims &dims, bool grouped, int64_t panel,
                                       int64_t group) {
     const char oc = grouped ? 'b' : 'a', ic = static_cast<char>(oc + 1);
@@ -97,6 +109,11 @@ void int8_compensation(const int8_t *packed, const int8_gemm_shape &s, const int
             for (int64_t i = 0; i < G; ++i) {
                 const int32_t ch = km.channel[static_cast<size_t>(kg * G + i)];
                 if (ch < 0) continue;
+                if (km.depthwise) { // each lane's own channel's zero point
+                    for (int64_t l = 0; l < P && p * P + l < s.oc; ++l)
+                        c[l] -= (shift + (zp ? zp[per_channel ? p * P + l : 0] : 0)) * w[l * G + i];
+                    continue;
+                }
                 const int32_t f = shift + (zp ? zp[per_channel ? g * km.channels + ch : 0] : 0);
                 for (int64_t l = 0; l < P; ++l) c[l] -= f * w[l * G + i];
             }

@@ -28,17 +28,23 @@ struct int8_k_map {
     int64_t channels = 0;         // src channels per group
     std::vector<int64_t> wei;     // per k
     std::vector<int32_t> channel; // per k
+    bool depthwise = false;       // the src channel is the output channel itself (K: the taps)
 };
 // A convolution's K order: per tap, the group's icg channels padded to cp.
 int8_k_map conv_k_map(int64_t taps, int64_t icg, int64_t cp);
 // An inner product's: its src rows as they are (ic · spatial values, ic outermost), padded to kp.
 int8_k_map ip_k_map(int64_t ic, int64_t spatial, int64_t kp);
+// A depthwise convolution's in the kernel's depthwise mode: K is the taps of each channel.
+int8_k_map depthwise_k_map(int64_t taps);
 
 // The packed weights' layout, per group [oc/panel][taps][ic/group][panel][group] s8: weights
 // dims [oc][ic][spatial...] ("AcdB48a4b"), or [g][oc][ic][spatial...] when grouped
 // ("aBdeC48b4c"). It is the K order of conv_k_map, and of ip_k_map without spatial dims.
 memory::desc packed_int8_weights_desc(const memory::dims &dims, bool grouped, int64_t panel,
                                       int64_t group);
+// A depthwise convolution's, [g/panel][spatial...][panel] s8 for weights dims [g][1][1][spatial...]
+// ("Abcde16a").
+memory::desc packed_depthwise_weights_desc(const memory::dims &dims, int64_t panel);
 
 // packed = the weights of desc md at w (s8, any layout), in the kernel's layout, group after group.
 void pack_int8_weights(const memory::desc &md, const void *w, const int8_gemm_shape &s,

@@ -9,8 +9,8 @@ namespace jit {
 namespace {
 
 // n values of one pixel's group from src into the kernel's form.
-void put(const uint8_t *src, int64_t n, bool s8, uint8_t *out) { // vnni: u8, s8 + 128
-    if (!s8) {
+void put(const uint8_t *src, int64_t n, bool shift, uint8_t *out) { // bytes; s8 + 128 when shifted
+    if (!shift) {
         std::memcpy(out, src, static_cast<size_t>(n));
         return;
     }
@@ -41,7 +41,7 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
             const int64_t pixel = inside ? ((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw : 0;
             for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
                 if (inside)
-                    put(src + pixel * g.c_total + grp * g.cg, g.cg, g.src_s8, o);
+                    put(src + pixel * g.c_total + grp * g.cg, g.cg, f.elem == 1 ? f.shift : g.src_s8, o);
                 else
                     for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(pad[grp * g.cg + c]);
                 std::fill(o + g.cg, o + f.cp, T(0));
@@ -85,11 +85,12 @@ int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t n, int6
     return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
 }
 
-int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group) {
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise) {
     int8_src_form f;
     f.cp = (g.cg + k_group - 1) / k_group * k_group;
-    f.elem = k_group == 4 ? 1 : 2;
-    f.copy = !(k_group == 4 && !g.src_s8 && g.cg == f.cp && !g.reads_padding());
+    f.elem = depthwise || k_group == 4 ? 1 : 2;
+    f.shift = !depthwise && k_group == 4 && g.src_s8;
+    f.copy = !(f.elem == 1 && !f.shift && g.cg == f.cp && !g.reads_padding());
     for (int sp = 0; sp < 3; ++sp) {
         f.e[sp] = f.copy ? (g.o[sp] - 1) * g.s[sp] + g.extent(sp) : g.i[sp];
         f.org[sp] = f.copy ? -g.p[sp] : 0;

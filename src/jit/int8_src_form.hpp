@@ -40,6 +40,7 @@ struct int8_conv_geometry {
 // The buffer the kernel reads: [mb][e0][e1][e2][groups][cp] values of elem bytes.
 struct int8_src_form {
     int64_t cp = 0, elem = 1;
+    bool shift = false;        // s8 values stored + 128 (as u8), for vpdpbusd
     int64_t e[3] = {1, 1, 1};  // its spatial dims: the input's when it is the user's src, else
                                // those the convolution reads, -p to (o-1)·s + extent - p
     int64_t org[3] = {0, 0, 0}; // the input coordinate of its index 0 (-p when a copy)
@@ -54,8 +55,9 @@ struct int8_src_form {
                          int64_t ow, int64_t grp) const;
 };
 
-// The form for the kernel's K group (4: vpdpbusd, else 2).
-int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group);
+// The form for the kernel's K group (4: vpdpbusd, else 2), or for its depthwise mode (one
+// group of all channels, padded to whole vectors of `k_group` lanes, bytes as they are).
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise);
 
 // out = src (channels-last, the user's type) in form f. pad: each channel's (all groups')
 // padding value in the kernel's form, shift included.

@@ -1,5 +1,7 @@
 // Code generation of the int8 inner product's micro-kernel (the layouts of the data and of the
 // registers, and the order of the finalize steps, are in ip_int8_kernel.hpp).
+#include <type_traits>
+
 #include "jit/ip_int8_kernel.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/operand_access.hpp"
@@ -33,6 +35,7 @@ std::string ip_int8_kernel<isa>::kernel_name(const ip_int8_conf &conf) {
                        + data_type_name(static_cast<dt>(conf.dst_dt));
     if (conf.tail) name += "_tail" + std::to_string(conf.tail);
     if (conf.with_taps) name += "_taps";
+    if (conf.depthwise) name += conf.src_s8 ? "_dw_s8" : "_dw_u8";
     return name;
 }
 
@@ -50,7 +53,20 @@ void ip_int8_kernel<isa>::generate() {
     mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
     for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
-    if (conf_.with_taps) {
+    if (conf_.depthwise) {
+        // One product per lane per tap; the weights run on through the taps.
+        Xbyak::Label next_tap;
+        mov(reg_src_base, reg_src);
+        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
+        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
+        L(next_tap);
+        mov(reg_src, reg_src_base);
+        add(reg_src, ptr[reg_tap]);
+        depthwise_tap();
+        add(reg_tap, 8);
+        dec(reg_taps_left);
+        jnz(next_tap, T_NEAR);
+    } else if (conf_.with_taps) {
         // Each tap's K groups from the rows at its offset; the weights run on through the taps.
         Xbyak::Label next_tap;
         mov(reg_src_base, reg_src);
@@ -98,6 +114,34 @@ void ip_int8_kernel<isa>::k_step(int u) {
             vpaddd(acc(m, j), acc(m, j), t);
         }
     }
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::depthwise_tap() {
+    // Half a vector: the simd_w s16 weights before their widening to s32 lanes.
+    using Half = typename std::conditional<isa == cpu_isa::avx512, Xbyak::Ymm, Xbyak::Xmm>::type;
+    const int nr = static_cast<int>(conf_.nr);
+    const int w0 = n_acc(), t0 = w0 + nr;
+    // The weights: s8 -> s16 -> s32 lanes whose high half is 0.
+    for (int j = 0; j < nr; ++j) {
+        const Vmm w(w0 + j);
+        vpmovsxbw(Half(w.getIdx()), ptr[reg_wei + simd_w * j]);
+        vpmovzxwd(w, Half(w.getIdx()));
+    }
+    for (int m = 0; m < conf_.mr; ++m)
+        for (int j = 0; j < nr; ++j) {
+            const Vmm t(t0 + (m * nr + j) % 2);
+            const Xbyak::Address src = ptr[reg_src + conf_.lda * m + simd_w * j];
+            if (conf_.src_s8) vpmovsxbd(t, src);
+            else vpmovzxbd(t, src);
+            if (conf_.vnni) {
+                vpdpwssd(acc(m, j), t, Vmm(w0 + j));
+            } else {
+                vpmaddwd(t, t, Vmm(w0 + j));
+                vpaddd(acc(m, j), acc(m, j), t);
+            }
+        }
+    add(reg_wei, conf_.wei_k_step);
 }
 
 template <cpu_isa isa>

@@ -21,6 +21,11 @@
 //            lanes and K values are zero, so weight loads never need a mask.
 //   per-oc   f32 (s32 for comp) arrays padded to whole panels with zeros, so their vector loads
 //            need no mask either; the args point at the tile's first oc.
+// Depthwise (conf.depthwise): the lanes are channels, not output channels of one K sum: per
+// tap, acc(m, j) += src[row m][block j] · w[tap][block j], one product per lane. The src bytes
+// are widened to s32 (vpmovzxbd / vpmovsxbd), the weights to s16 in the low half of each s32
+// lane (high half 0), so vpmaddwd's pair sum is the one exact product (vpdpwssd adds it with
+// VNNI). Weights packed [C/P][taps][P] s8; the src rows' channels padded to whole vectors.
 // Finalize, in this order (doc/int8.md): acc + comp (s32: -(128 + zp_src)·Σw), vcvtdq2ps,
 // · pre (src · weights scales), + bias, · post (2.x output scales), the chain (sum reads the
 // old dst as its type, less its zero point; binary operands are converted from theirs),
@@ -70,6 +75,8 @@ struct ip_int8_conf {
     int64_t vnni = 0;           // 1: vpdpbusd on u8 groups of 4; 0: vpmaddwd on s16 pairs
     int64_t lda = 0;            // src row stride, bytes
     int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset
+    int64_t depthwise = 0;      // 1: the lanes are channels, one product per tap (below)
+    int64_t src_s8 = 0;         // depthwise: the src bytes are s8 (else u8)
     int64_t wei_k_step = 0;     // packed weights stride between K groups, bytes (P·G)
     int64_t dst_dt = 0;         // memory::data_type of dst
     int64_t ldc = 0;            // dst row stride, bytes
@@ -94,7 +101,9 @@ public:
     static std::string kernel_name(const ip_int8_conf &conf);
     static std::string cache_key(const ip_int8_conf &conf, const post_ops &chain);
     // Vector registers the K loop needs besides the accumulators (weights, broadcasts, temps).
-    static int loop_vregs(int nr, bool vnni) { return nr + (vnni ? 2 : 3); }
+    static int loop_vregs(int nr, bool vnni, bool depthwise = false) {
+        return nr + (depthwise || vnni ? 2 : 3);
+    }
 
 private:
     void generate() override;
@@ -107,6 +116,7 @@ private:
 
     void k_step(int u);
     void k_loop();
+    void depthwise_tap();
     void finalize();
     // acc(m, j) op= the per-oc vector at args field `field` (op: vpaddd, vmulps, vaddps).
     template <typename op_t>

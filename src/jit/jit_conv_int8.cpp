@@ -39,6 +39,13 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
         r.p[sp] = p.p[sp];
     }
     g.ocg = p.ocg();
+    // Depthwise: one walk over all channels, which the kernel's lanes hold.
+    g.depthwise = p.g > 1 && p.icg() == 1 && p.ocg() == 1;
+    if (g.depthwise) {
+        r.groups = 1;
+        r.cg = p.ic;
+        g.ocg = p.oc;
+    }
     g.flops = p.flops();
     g.with_bias = req.with_bias;
     g.src_cl_md = src;
