@@ -7,7 +7,8 @@
 // a padded tap contribute exactly 0.
 //
 // The K order follows: per tap (kd, kh, kw, outermost first), the group's cp channels. An inner
-// product is one pixel of c = ic·spatial values with one tap.
+// product is one pixel of c = ic·spatial values with one tap. The kernel's depthwise mode reads
+// one group of all channels, padded to whole vectors, bytes as they are (no shift).
 #pragma once
 #include <cstdint>
 #include <vector>
