@@ -308,14 +308,17 @@ private:
         a.post_op = op_values;
         const int64_t line0 = chunk * blk_.chunk_lines;
         const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
+        const int64_t lda = conf_.lda;
         for (int64_t line = line0; line < line1; ++line) {
             const int64_t m_line = line * blk_.line_len;
             const int64_t m_end = std::min(s.mb, m_line + blk_.line_len);
+            // The line's first output pixel m = ((n·od + d)·oh + h)·ow + w; its row tiles follow
+            // lda apart (a convolution's line is one output row; one-to-one pixels, any run).
+            const int64_t ow = m_line % g.o[2], oh = m_line / g.o[2] % g.o[1];
+            const int64_t od = m_line / g.o[2] / g.o[1] % g.o[0], n = m_line / g.o[2] / g.o[1] / g.o[0];
+            const uint8_t *line_src = d.src + form_.pixel_offset(g, n, od, oh, ow, grp);
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
-                // Output pixel m = ((n·od + d)·oh + h)·ow + w.
-                const int64_t ow = m % g.o[2], oh = m / g.o[2] % g.o[1];
-                const int64_t od = m / g.o[2] / g.o[1] % g.o[0], n = m / g.o[2] / g.o[1] / g.o[0];
-                a.src = d.src + form_.pixel_offset(g, n, od, oh, ow, grp);
+                a.src = line_src + (m - m_line) * lda;
                 a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
                 if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
                 const jit::jit_generator &k = kernels_.at(m_end - m < blk_.mr, p == s.panels - 1);
