@@ -148,6 +148,8 @@ const char *const shapes[] = {
         // depthwise (g = ic = oc), with a channel multiplier 2 (oc = 2 ic)
         "mb2g16ic16oc16ih7kh3ph1", "mb1g13ic13oc13ih6kh3sh2ph1", "mb2g8ic8oc16ih5kh3ph1",
         "mb1g5ic5oc10ih9kh5sh2ph2",
+        // depthwise over several panels of channels (each panel reads its own), with tails
+        "mb2g128ic128oc128iw16kw3pw1", "mb1g200ic200oc200ih9kh3ph1", "mb1g72ic72oc72ih6kh3sh2ph1",
         // 3D: 3x3x3 padded, 2x2x2 stride 2, grouped 3x1x3 with strides, 1x1x1
         "mb1ic3oc9id4ih5iw4kd3kh3kw3pd1ph1pw1", "mb1ic5oc17id5kd2sd2",
         "mb1g2ic6oc6id4ih4iw4kd3kh1kw3sh2pd1pw1", "mb2ic8oc12id3ih4iw5kd1kh1kw1",
@@ -342,10 +344,12 @@ TEST_CASE("jit int8 conv: more rows than a thread's chunk", "[jit][int8][conv]")
         c.chain = "add:u8:per_mb_spatial+relu";
         check(c);
     }
-    conv_case dw; // depthwise over many rows
+    conv_case dw; // a channel multiplier over many rows
     dw.shape = "mb4g32ic32oc64ih20kh3sh1ph1";
     dw.dst = dt::f32;
     dw.q.src_zp = 2;
+    check(dw);
+    dw.shape = "mb2g160ic160oc160ih20kh3ph1"; // depthwise: many rows and panels
     check(dw);
 }
 

@@ -316,7 +316,9 @@ private:
             // lda apart (a convolution's line is one output row; one-to-one pixels, any run).
             const int64_t ow = m_line % g.o[2], oh = m_line / g.o[2] % g.o[1];
             const int64_t od = m_line / g.o[2] / g.o[1] % g.o[0], n = m_line / g.o[2] / g.o[1] / g.o[0];
-            const uint8_t *line_src = d.src + form_.pixel_offset(g, n, od, oh, ow, grp);
+            // Depthwise: the panel's own channels (the lanes); a GEMM's panels share their K.
+            const uint8_t *line_src = d.src + form_.pixel_offset(g, n, od, oh, ow, grp)
+                    + (req_.depthwise ? p * s.panel : 0);
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
                 a.src = line_src + (m - m_line) * lda;
                 a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
