@@ -35,6 +35,22 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
         const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
         const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
         T *o = out + line * f.e[2] * px;
+        if (sizeof(T) == 1 && !f.shift && g.cg == f.cp && row_inside) {
+            // Bytes as they are, channels unpadded: the line's inside run is one copy.
+            const int64_t first = std::max<int64_t>(0, -f.org[2]);
+            const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
+            const auto pad_pixels = [&](int64_t from, int64_t to) {
+                for (int64_t b2 = from; b2 < to; ++b2)
+                    for (int64_t c = 0; c < px; ++c) o[b2 * px + c] = static_cast<T>(pad[c]);
+            };
+            pad_pixels(0, std::min(first, f.e[2]));
+            if (last > first)
+                std::memcpy(o + first * px,
+                            src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + first + f.org[2]) * g.c_total,
+                            static_cast<size_t>((last - first) * px));
+            pad_pixels(std::max(first, last), f.e[2]);
+            continue;
+        }
         for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
             const int64_t iw = b2 + f.org[2];
             const bool inside = row_inside && iw >= 0 && iw < g.i[2];
