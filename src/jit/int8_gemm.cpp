@@ -44,10 +44,11 @@ struct int8_blocking {
 };
 
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
-// temporaries for vpmaddwd), or 6 x 4 where 4 blocks fill the panels better (oc 64: one panel
-// of 4, not 3 + a 1-block panel that is all broadcasts); 3 x 3 on AVX2's 16 registers
-// (9 + 3 + 1 + 2). Fewer rows when the chain needs more spares than the tile leaves; a
-// convolution's lines in tiles of equal rows (ow 28: 4 x 7, not 3 x 8 + 4). "" or why not.
+// temporaries for vpmaddwd), or 6 x 4 where that leaves fewer accumulator lanes idle: oc 64 is
+// one panel of 4 blocks, not 3 + a 1-block panel that is all broadcasts; but a 7-pixel output
+// row is one 7-row tile of 8, not 4 + 3 of 6. 3 x 3 on AVX2's 16 registers (9 + 3 + 1 + 2).
+// Fewer rows when the chain needs more spares than the tile leaves; a convolution's lines in
+// tiles of equal rows (ow 28: 4 x 7, not 3 x 8 + 4). "" or why not.
 std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
                           const jit::int8_src_form &form, cpu_isa isa, bool vnni, int spares) {
     const bool avx512 = isa == cpu_isa::avx512;
@@ -60,8 +61,13 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     s.kp = req.depthwise ? req.geom.taps() : req.geom.taps() * form.cp;
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
-    const auto padding_blocks = [&](int64_t nr) { return (b.oc_blocks + nr - 1) / nr * nr - b.oc_blocks; };
-    const bool four = avx512 && padding_blocks(4) < padding_blocks(3);
+    // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
+    const int64_t line = req.geom.pixels_one_to_one() ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
+    const auto filled = [&](int64_t nr, int64_t mr) {
+        const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
+        return static_cast<double>(b.oc_blocks * line) / static_cast<double>(panels * nr * tiles * mr);
+    };
+    const bool four = avx512 && filled(4, 6) > filled(3, 8);
     b.nr = static_cast<int>(std::min<int64_t>(four ? 4 : 3, b.oc_blocks));
     b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? (four ? 6 : 8) : 3, s.mb)));
     const auto fits = [&] {
