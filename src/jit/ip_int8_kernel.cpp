@@ -53,36 +53,27 @@ void ip_int8_kernel<isa>::generate() {
     mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
     for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
-    if (conf_.depthwise) {
-        // One product per lane per tap; the weights run on through the taps.
-        Xbyak::Label next_tap;
-        mov(reg_src_base, reg_src);
-        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
-        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
-        L(next_tap);
-        mov(reg_src, reg_src_base);
-        add(reg_src, ptr[reg_tap]);
-        depthwise_tap();
-        add(reg_tap, 8);
-        dec(reg_taps_left);
-        jnz(next_tap, T_NEAR);
-    } else if (conf_.with_taps) {
-        // Each tap's K groups from the rows at its offset; the weights run on through the taps.
-        Xbyak::Label next_tap;
-        mov(reg_src_base, reg_src);
-        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
-        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
-        L(next_tap);
-        mov(reg_src, reg_src_base);
-        add(reg_src, ptr[reg_tap]);
+    // A tap's products: its K groups of the rows, or depthwise one product per lane.
+    const auto tap_products = [&] {
+        if (conf_.depthwise) return depthwise_tap();
         mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
         k_loop();
+    };
+    if (conf_.depthwise || conf_.with_taps) {
+        // Each tap from the rows at its offset; the weights run on through the taps.
+        Xbyak::Label next_tap;
+        mov(reg_src_base, reg_src);
+        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
+        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
+        L(next_tap);
+        mov(reg_src, reg_src_base);
+        add(reg_src, ptr[reg_tap]);
+        tap_products();
         add(reg_tap, 8);
         dec(reg_taps_left);
         jnz(next_tap, T_NEAR);
     } else {
-        mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
-        k_loop();
+        tap_products();
     }
     finalize();
     postamble();
