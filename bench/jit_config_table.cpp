@@ -67,6 +67,7 @@ prim::impl::cpu_info facts(prim::impl::cpu_vendor vendor, const char *id, int fa
     return c;
 }
 const named_cpu known_cpus[] = {
+        {"zen3", facts(prim::impl::cpu_vendor::amd, "AuthenticAMD", 25, 1, 32, 512, 32768)},
         {"zen4", facts(prim::impl::cpu_vendor::amd, "AuthenticAMD", 25, 17, 32, 1024, 32768)},
         {"zen5", facts(prim::impl::cpu_vendor::amd, "AuthenticAMD", 26, 2, 48, 1024, 32768)},
         {"xeon207", facts(prim::impl::cpu_vendor::intel, "GenuineIntel", 6, 207, 48, 2048, 107520)},
@@ -130,7 +131,7 @@ void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain,
 
 int main(int argc, char **argv) {
     const auto usage = [&] {
-        std::fprintf(stderr, "usage: %s [--cpu zen4|zen5|xeon207] (--conv FILE | --ip FILE)...\n",
+        std::fprintf(stderr, "usage: %s [--cpu zen3|zen4|zen5|xeon207] (--conv FILE | --ip FILE)...\n",
                      argv[0]);
         return 2;
     };
@@ -145,7 +146,7 @@ int main(int argc, char **argv) {
             const named_cpu *known = nullptr;
             for (const named_cpu &k : known_cpus)
                 if (name == k.name) known = &k;
-            if (!known) throw std::runtime_error("unknown CPU " + name + " (zen4, zen5, xeon207)");
+            if (!known) throw std::runtime_error("unknown CPU " + name + " (zen3, zen4, zen5, xeon207)");
             cpu = known->info;
             a = 3;
         }

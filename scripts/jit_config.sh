@@ -4,7 +4,7 @@
 # networks' and the tail layers on one of the CPUs the project runs on, configured from that
 # CPU's facts on any machine (--cpu), against the table recorded for it
 # (bench/jit_config_CPU.txt): a change to a decision shows here on every CPU it moves.
-#   scripts/jit_config.sh BUILD_DIR SOURCE_DIR CPU       (CPU: zen4, zen5 or xeon207)
+#   scripts/jit_config.sh BUILD_DIR SOURCE_DIR CPU       (CPU: zen3, zen4, zen5 or xeon207)
 #   scripts/jit_config.sh BUILD_DIR SOURCE_DIR CPU -w    (rewrites the recorded table)
 set -e
 build=$1 src=$2 cpu=$3
