@@ -50,6 +50,13 @@ void run_on_integers(graph_ir &g, op &o) {
     log_fused(g.log, o.pattern, nodes);
 }
 
+// A refusal already logged for o's node says more than the line below would.
+bool refusal_logged(const graph_ir &g, const op &o) {
+    for (const auto &r : g.log)
+        if (!r.fused && !r.nodes.empty() && r.nodes[0] == o.n->name) return true;
+    return false;
+}
+
 bool reads_dequantized(graph_ir &g, const op &o) {
     for (const auto &t : o.inputs)
         if (!t.empty() && producer_of(g, t, "DequantizeLinear")) return true;
@@ -65,7 +72,7 @@ void fuse_qdq_flow(graph_ir &g) {
     for (auto &o : g.ops) {
         if (!o.alive || o.type == "QuantizeLinear" || o.type == "DequantizeLinear" || o.outputs.empty()) continue;
         if (o.type.rfind("QLinear", 0) == 0) continue;
-        if (quantize_after(g, o) && reads_dequantized(g, o))
+        if (quantize_after(g, o) && reads_dequantized(g, o) && !refusal_logged(g, o))
             log_refused(g.log, o.n->name, "int8",
                         o.type + " runs in f32 between DequantizeLinear and QuantizeLinear: prim has no int8 form of it here");
     }
