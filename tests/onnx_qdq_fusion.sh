@@ -19,7 +19,7 @@ check() { # MODEL EXPECTED_LOG_TEXT
 check fuse_residual "fuse,fused,DequantizeLinear+Conv+QuantizeLinear(int8)+Add(int8 sum)+Relu(requantized)"
 check fuse_residual "the rounding of its output to QuantizeLinear_10's quantized type is skipped"
 check fuse_residual_late_reader "the other operand (xq_q) is read after Conv_9: its buffer cannot take the sum (the Add runs in f32)"
-check fuse_residual_zp "the other operand's zero point is not 0"
+check fuse_residual_zp "fuse,fused,DequantizeLinear+Conv+QuantizeLinear(int8)+Add(int8 sum)+Relu(requantized)"
 check fuse_pool_gemm "fused,DequantizeLinear+MaxPool+QuantizeLinear(u8)"
 check fuse_pool_gemm "fused,DequantizeLinear+GlobalAveragePool+QuantizeLinear(u8)"
 check fuse_pool_gemm "fused,DequantizeLinear+Flatten+QuantizeLinear(u8)"

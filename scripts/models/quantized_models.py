@@ -209,7 +209,7 @@ def fusion_cases():
 
     c["fuse_residual"] = residual(False)
     c["fuse_residual_late_reader"] = residual(True)
-    c["fuse_residual_zp"] = residual(False, 128)  # a sum zero point: not fused yet (a known bug)
+    c["fuse_residual_zp"] = residual(False, 128)  # the sum with a zero point
 
     # Pooling and Flatten on u8 (the same parameters), then the final Gemm in int8 with f32 logits.
     def pool_gemm(other_params):

@@ -7,7 +7,7 @@
 // DequantizeLinear -> Relu | Clip -> QuantizeLinear after such a convolution (ResNet's Relu after
 // the Add) folds into its chain. Both skip the rounding of the convolution's result to the
 // quantized type it had (its own QuantizeLinear, the Add's): the result is more precise than the
-// graph's; the log says so.
+// graph's (the saturation to that type's range is kept, as a Clip entry); the log says so.
 #include <algorithm>
 
 #include "graph/fuse.hpp"
@@ -40,9 +40,6 @@ std::string sum_problem(graph_ir &g, const op &conv, const op &dq_other, const o
         return "the other operand is " + std::string(data_type_name(g.type_of(b))) + ", the sum's result " +
                data_type_name(g.type_of(q.outputs[0]));
     if (g.dims_of(b) != g.dims_of(conv.outputs[0])) return "the operands' dims differ";
-    // KNOWN BUG (issue 27): with a sum zero point the fused graph's result is wrong (the
-    // primitive alone matches oneDNN; the graph's path is not found yet), so such a sum is not made.
-    if (zero_point_of(g, dq_other) != 0) return "the other operand's zero point is not 0 (a sum with a zero point is not built yet)";
     const int p = g.producer(b);
     if (p < 0) return "the other operand is not computed by the graph";
     if (static_cast<size_t>(p) > index_of(g, conv)) return "the other operand is computed after " + conv.n->name;
@@ -59,9 +56,24 @@ std::string sum_problem(graph_ir &g, const op &conv, const op &dq_other, const o
     return "";
 }
 
+// The saturation of conv's result to its quantized type (its dst's scale, zero point and type),
+// as a Clip entry in f32: the fused chain goes on past that QuantizeLinear, whose rounding it
+// skips, but a value beyond the type's range is clamped as the graph does (a tensor past its
+// calibrated range saturates in ONNX Runtime's QLinearConv too).
+post_entry saturation_of(const graph_ir &g, const op &conv) {
+    const float s = initializer(g, conv.inputs[6])->data[0];
+    const tensor *z = initializer(g, input_at(conv, 7));
+    const float zp = z ? z->data[0] : 0.f;
+    const bool u8 = g.type_of(conv.outputs[0]) == memory::data_type::u8;
+    post_entry e;
+    e.fn = eltwise_fn(algorithm::eltwise_clip, s * ((u8 ? 0.f : -128.f) - zp), s * ((u8 ? 255.f : 127.f) - zp));
+    return e;
+}
+
 void skipped_rounding_note(const op &conv, const std::string &q_name) {
     verbose_info(conv.n->name + ": the rounding of its output to " + q_name +
-                 "'s quantized type is skipped (the fused chain goes on in f32: more precise than the graph)");
+                 "'s quantized type is skipped (the fused chain goes on in f32, clamped to that type's range: more "
+                 "precise than the graph)");
 }
 
 void fuse_residual_at(graph_ir &g, op &q) {
@@ -89,6 +101,7 @@ void fuse_residual_at(graph_ir &g, op &q) {
         if (!why.empty()) log_refused(g.log, add->n->name, "an int8 convolution", why + " (the Add runs in f32)");
         return;
     }
+    conv->post.push_back(saturation_of(g, *conv));
     post_entry e;
     e.k = post_entry::kind::sum;
     e.operand = other->inputs[0];
@@ -127,6 +140,7 @@ void fold_activation_after(graph_ir &g, op &conv) {
     for (const auto &p : conv.post) has_sum = has_sum || p.k == post_entry::kind::sum;
     if (has_sum && g.type_of(q->outputs[0]) != g.type_of(conv.outputs[0]))
         return log_refused(g.log, act->n->name, conv.n->name, "its QuantizeLinear changes the sum's data type");
+    conv.post.push_back(saturation_of(g, conv));
     post_entry e;
     e.fn = fn;
     conv.post.push_back(e);
