@@ -63,8 +63,7 @@ void fuse_at(graph_ir &g, op &mm) {
     if (!gemm) add = bias_add_after(g, mm);
     const std::string &result = add ? add->outputs[0] : mm.outputs[0];
     op *q = only_reader(g, result);
-    if (q && (q->type != "QuantizeLinear" || !per_tensor(g, *q))) q = nullptr;
-    if (!q && g.type_of(result) != dt::f32) return;
+    if (q && (q->type != "QuantizeLinear" || !per_tensor(g, *q))) q = nullptr; // then an f32 dst
     std::vector<std::string> nodes = {dqx->n->name, mm.n->name};
     mm.pattern = "DequantizeLinear+" + mm.type;
     if (add) {

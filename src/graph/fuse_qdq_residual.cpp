@@ -28,6 +28,10 @@ size_t index_of(const graph_ir &g, const op &o) { return static_cast<size_t>(&o 
 op *int8_conv_writing(graph_ir &g, const std::string &t, const op &dq) {
     op *conv = producer_of(g, t, "QLinearConv");
     if (!conv || only_reader(g, t) != &dq) return nullptr;
+    // Its dst's scale and zero point constant (saturation_of reads them).
+    if (conv->inputs.size() < 8 || !initializer(g, conv->inputs[6]) ||
+        (!conv->inputs[7].empty() && !initializer(g, conv->inputs[7])))
+        return nullptr;
     return conv;
 }
 
@@ -110,7 +114,6 @@ void fuse_residual_at(graph_ir &g, op &q) {
     conv->post.push_back(e);
     const std::string own_q = conv->merged.back();
     conv->inputs[6] = q.inputs[1];
-    conv->inputs.resize(std::max<size_t>(conv->inputs.size(), 8));
     conv->inputs[7] = input_at(q, 2);
     conv->outputs = q.outputs;
     op *dq_conv = other == dqa ? dqb : dqa;
@@ -128,7 +131,8 @@ void fuse_residual_at(graph_ir &g, op &q) {
 // its chain, the QuantizeLinear's parameters its dst's.
 void fold_activation_after(graph_ir &g, op &conv) {
     op *dq = only_reader(g, conv.outputs[0]);
-    if (!dq || dq->type != "DequantizeLinear" || !per_tensor(g, *dq)) return;
+    if (!dq || dq->type != "DequantizeLinear" || !per_tensor(g, *dq) || int8_conv_writing(g, conv.outputs[0], *dq) != &conv)
+        return;
     op *act = only_reader(g, dq->outputs[0]);
     eltwise_fn fn;
     if (!act || (act->type != "Relu" && act->type != "Clip") || !activation_of(*g.m, *act, fn) ||
@@ -145,7 +149,6 @@ void fold_activation_after(graph_ir &g, op &conv) {
     e.fn = fn;
     conv.post.push_back(e);
     const std::string own_q = conv.merged.back();
-    conv.inputs.resize(std::max<size_t>(conv.inputs.size(), 8));
     conv.inputs[6] = q->inputs[1];
     conv.inputs[7] = input_at(*q, 2);
     conv.outputs = q->outputs;

@@ -60,7 +60,9 @@ std::string weights_problem(const graph_ir &g, const op &dq, int out_axis) {
         return "the weights' zero point is not an initializer";
     const size_t scales = initializer(g, dq.inputs[1])->data.size();
     const auto &d = g.dims_of(dq.inputs[0]);
-    if (scales != 1 && !(static_cast<size_t>(out_axis) < d.size() && attr_int(*dq.n, "axis", 1) == out_axis && static_cast<int64_t>(scales) == d[out_axis]))
+    int64_t axis = attr_int(*dq.n, "axis", 1);
+    if (axis < 0) axis += static_cast<int64_t>(d.size());
+    if (scales != 1 && !(static_cast<size_t>(out_axis) < d.size() && axis == out_axis && static_cast<int64_t>(scales) == d[out_axis]))
         return "the weights' scales are not per tensor or per output channel (axis " + std::to_string(out_axis) + ")";
     return "";
 }
