@@ -405,11 +405,13 @@ void check_before_shape_inference(ModelProto &m) {
                     invalid(who + "bad attribute " + a.name() + ": " + std::to_string(v) + " is outside [" +
                             (sizes ? "1" : "0") + ", " + std::to_string(graph::max_extent) + "]");
         }
-        // A QuantizeLinear's output has its zero point's type (ONNX's inference says only that
-        // two types differ, without the node).
-        if (n.op_type() == "QuantizeLinear" && n.output_size() == 1 && declared_types.count(n.output(0))) {
-            const int zp = n.input_size() > 2 && !n.input(2).empty()
-                    ? (constants.count(n.input(2)) ? constants[n.input(2)]->data_type() : -1)
+        // A QuantizeLinear's, QLinearConv's or QLinearMatMul's output has its (y) zero point's
+        // type (ONNX's inference says only that two types differ, without the node).
+        const int zi = n.op_type() == "QuantizeLinear" ? 2
+                       : n.op_type() == "QLinearConv" || n.op_type() == "QLinearMatMul" ? 7 : -1;
+        if (zi >= 0 && (zi == 2 || n.input_size() > zi) && n.output_size() == 1 && declared_types.count(n.output(0))) {
+            const int zp = n.input_size() > zi && !n.input(zi).empty()
+                    ? (constants.count(n.input(zi)) ? constants[n.input(zi)]->data_type() : -1)
                     : static_cast<int>(TensorProto::UINT8);
             const int out = declared_types[n.output(0)];
             if (zp >= 0 && out != zp)

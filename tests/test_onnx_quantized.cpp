@@ -3,7 +3,9 @@
 // onnxruntime.quantization writes it (unfused: quantize, dequantize, f32 ops; fused: one int8
 // convolution, fuse_qdq.cpp), QLinearConv with s8 weights, with u8 weights shifted into s8 and
 // with u8 weights outside s8 (the f32 route), ConvInteger and MatMulInteger with weight zero points,
-// QLinearMatMul, each against an oracle written here from ONNX's definitions (no numpy); and the
+// QLinearMatMul, a QDQ residual block (the Add as the convolution's int8 sum, the Relu after it
+// in its chain) and QDQ pooling/Flatten on u8 with the Gemm in int8 (f32 logits), each against an
+// oracle written here from ONNX's definitions (no numpy); and the
 // malformed quantizations, refused naming the node and the reason. Integer outputs must match
 // within ±1, f32 outputs within |a - b| <= 0.04·max(1, M) (CONTRACT §6).
 // "[.verbose]" (ctest test_onnx_quantized_verbose, PRIM_VERBOSE=1) shows the int8 convolution;
@@ -372,6 +374,110 @@ TEST_CASE("graph tensors of integer types: a float op refuses them, run() checks
 
 // Run by ctest test_onnx_quantized_verbose under PRIM_VERBOSE=1, which looks for the int8
 // convolution's exec line (prim_verbose,exec,convolution,ref,u8:s8:u8,...).
+TEST_CASE("a QDQ residual block: the Add as the int8 convolution's sum, the Relu after it in its chain", "[onnx][quantized]") {
+    // quantized_models.py's residual block: x -> Q/DQ (0.02, zp_x) -> conv c1 (1x1) -> Q/DQ (0.02,
+    // 110) -> conv c3 -> Q/DQ (0.03, 120) -> Add with DQ(x) -> Q/DQ (0.04, 100) -> Relu -> Q/DQ
+    // (0.025, 0). The oracle follows ONNX's definitions op by op; inputs reach past every
+    // tensor's range, so the saturations the fused chain keeps are exercised.
+    for (const int zp_x : {0, 128}) {
+        INFO("x's zero point " << zp_x);
+        const graph::model m = load_onnx(model_path(zp_x ? "fuse_residual_zp" : "fuse_residual"));
+        const auto &in = m.initializers;
+        const auto q = [](double v, double s, int z) { return saturate(v / s + z, dt::u8); };
+        const auto qdq = [&](double v, double s, int z) { return (q(v, s, z) - z) * s; };
+        const auto conv = [&](const std::vector<double> &x, const std::string &c) {
+            const auto &w = in.at(c + "_w").data, &sw = in.at(c + "_ws").data, &b = in.at(c + "_b").data;
+            std::vector<double> y(x.size());
+            for (int o = 0; o < 4; ++o)
+                for (int p = 0; p < 36; ++p) {
+                    double acc = b[o] * (0.02 * sw[o]);
+                    for (int i = 0; i < 4; ++i) acc += x[i * 36 + p] * w[o * 4 + i] * sw[o];
+                    y[o * 36 + p] = acc;
+                }
+            return y;
+        };
+        const graph::tensor x = random_tensor({1, 4, 6, 6}, -6.f, 6.f, 21);
+        std::vector<double> xd, h, a;
+        for (float v : x.data) xd.push_back(qdq(v, 0.02, zp_x));
+        for (double v : conv(xd, "c1")) h.push_back(qdq(v, 0.02, 110));
+        for (double v : conv(h, "c3")) a.push_back(qdq(v, 0.03, 120));
+        std::vector<float> want;
+        for (size_t i = 0; i < a.size(); ++i)
+            want.push_back(static_cast<float>(qdq(std::max(0.0, qdq(a[i] + xd[i], 0.04, 100)), 0.025, 0)));
+        for (const bool fuse : {false, true}) {
+            INFO((fuse ? "fused" : "unfused"));
+            graph::options opt;
+            opt.fuse = fuse;
+            const graph::compiled_model cm(m, opt);
+            const auto y = cm.run({{"x", x}}).at("rq_d");
+            // Within 2 steps of the output's scale (0.025): an intermediate that rounds the other
+            // way at a tie (reorders multiply by 1 / scale, f32 sums) moves the output by up to
+            // 0.03 / 0.025 steps; fused, the skipped roundings of c3's result and of the Add's
+            // are half a step of 0.03 and of 0.04 each. Unfused, most outputs match exactly.
+            REQUIRE(y.data.size() == want.size());
+            int wrong = 0, exact = 0;
+            for (size_t i = 0; i < want.size(); ++i) {
+                exact += y.data[i] == want[i];
+                if (!(std::fabs(y.data[i] - want[i]) <= 2 * 0.025 + 1e-6) && wrong++ < 5)
+                    UNSCOPED_INFO("index " << i << ": got " << y.data[i] << ", want " << want[i]);
+            }
+            CHECK(wrong == 0);
+            if (!fuse) CHECK(exact >= static_cast<int>(want.size()) * 3 / 4);
+            bool summed = false;
+            for (const auto &r : cm.fusion_log())
+                summed = summed || (r.fused && r.pattern == "DequantizeLinear+Conv+QuantizeLinear(int8)+Add(int8 sum)+"
+                                                             "Relu(requantized)");
+            CHECK(summed == fuse);
+        }
+    }
+}
+
+TEST_CASE("QDQ pooling and Flatten on u8, the final Gemm in int8 with f32 logits", "[onnx][quantized]") {
+    // x (1, 4, 6, 6) -> Q/DQ (0.02, 128) -> MaxPool 3x3 stride 2 pad 1 -> GlobalAveragePool ->
+    // Flatten, each with a Q/DQ of the same parameters after it -> Gemm (s8 weights (5, 4) per
+    // row, int32 bias) -> y f32.
+    const graph::model m = load_onnx(model_path("fuse_pool_gemm"));
+    const auto &w = m.initializers.at("fc_w").data, &sw = m.initializers.at("fc_ws").data,
+               &bias = m.initializers.at("fc_b").data;
+    const graph::tensor x = random_tensor({1, 4, 6, 6}, -3.f, 3.f, 22);
+    const auto q = [](double v) { return saturate(v / 0.02 + 128, dt::u8); };
+    std::vector<float> want;
+    std::vector<double> pooled(4);
+    for (int c = 0; c < 4; ++c) {
+        double sum = 0;
+        for (int oy = 0; oy < 3; ++oy)
+            for (int ox = 0; ox < 3; ++ox) {
+                double mx = -1e30;
+                for (int i = -1; i <= 1; ++i)
+                    for (int j = -1; j <= 1; ++j) {
+                        const int iy = 2 * oy + i, ix = 2 * ox + j;
+                        if (iy >= 0 && iy < 6 && ix >= 0 && ix < 6) mx = std::max(mx, double(q(x.data[(c * 6 + iy) * 6 + ix])));
+                    }
+                sum += mx;
+            }
+        pooled[c] = (q((sum / 9 - 128) * 0.02) - 128) * 0.02; // the average, quantized and dequantized
+    }
+    for (int o = 0; o < 5; ++o) {
+        double acc = bias[o] * 0.02 * sw[o];
+        for (int c = 0; c < 4; ++c) acc += pooled[c] * w[o * 4 + c] * sw[o];
+        want.push_back(static_cast<float>(acc));
+    }
+    for (const bool fuse : {false, true}) {
+        INFO((fuse ? "fused" : "unfused"));
+        graph::options opt;
+        opt.fuse = fuse;
+        const graph::compiled_model cm(m, opt);
+        compare(cm.run({{"x", x}}).at("y"), want, false);
+        bool u8_pool = false, int8_gemm = false;
+        for (const auto &st : cm.steps()) {
+            u8_pool = u8_pool || st.find("MaxPool_2+QuantizeLinear_3: pooling") != std::string::npos;
+            int8_gemm = int8_gemm || st.find(": inner product") != std::string::npos && st.find("u8:s8:f32") != std::string::npos;
+        }
+        CHECK(u8_pool == fuse);
+        CHECK(int8_gemm == fuse);
+    }
+}
+
 TEST_CASE("QLinearConv runs prim's int8 convolution", "[.verbose]") {
     const graph::model m = load_onnx(model_path("qlinear_conv_s8"));
     (void)run(m, {{"x", random_tensor({1, 3, 8, 8}, 0.f, 256.f, 9, dt::u8)}}, true);

@@ -11,6 +11,10 @@ import numpy as np
 from model_common import finish, graph_builder, parse_args, value_info, write_test_input
 
 
+# (expansion t, output channels, blocks n, first stride s) of the inverted residual stages.
+SETTINGS = ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1))
+
+
 def conv(b, x, cin, cout, k, stride, group, relu6, gain=2.0):
     w = b.init("conv_W", b.he((cout, cin // group, k, k), (cin // group) * k * k, gain))
     bias = b.init("conv_B", b.uniform(-0.05, 0.05, cout))
@@ -35,8 +39,7 @@ def main():
     b.hi = b.init("clip_max", np.float32(6.0))
     y = conv(b, "input", 3, 32, 3, 2, 1, True)
     c = 32
-    for t, cout, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
-                          (6, 160, 3, 2), (6, 320, 1, 1)):
+    for t, cout, n, s in SETTINGS:
         for k in range(n):
             y = inverted_residual(b, y, c, cout, s if k == 0 else 1, t)
             c = cout

@@ -163,6 +163,93 @@ def bad_cases():
     return c
 
 
+# The QDQ fuser's patterns (tests/test_onnx_qdq_fusion.cpp), each with x (1, 4, 6, 6) f32 in and
+# the quantized graph's f32 result y out; names say what the fuser must do with them.
+def qdq(x, s, z, name, nodes, inits, zdt=np.uint8):
+    inits += [const(name + "_s", s), const(name + "_z", z, zdt)]
+    nodes += [helper.make_node("QuantizeLinear", [x, name + "_s", name + "_z"], [name + "_q"]),
+              helper.make_node("DequantizeLinear", [name + "_q", name + "_s", name + "_z"], [name + "_d"])]
+    return name + "_d"
+
+
+def conv1x1(x, name, nodes, inits, seed):
+    """A QDQ 1x1 convolution of 4 channels (s8 weights per channel, int32 bias), the graph's
+    quantized input x's scale being 0.02."""
+    rng = np.random.default_rng(seed)
+    sw = np.array([0.01, 0.02, 0.015, 0.005], np.float32)
+    inits += [const(name + "_w", rng.integers(-127, 128, size=(4, 4, 1, 1)), np.int8), const(name + "_ws", sw),
+              const(name + "_wz", np.zeros(4), np.int8), const(name + "_b", [50, -30, 0, 100], np.int32),
+              const(name + "_bs", sw * np.float32(0.02)), const(name + "_bz", np.zeros(4), np.int32)]
+    nodes += [helper.make_node("DequantizeLinear", [name + "_w", name + "_ws", name + "_wz"], [name + "_wd"], axis=0),
+              helper.make_node("DequantizeLinear", [name + "_b", name + "_bs", name + "_bz"], [name + "_bd"], axis=0),
+              helper.make_node("Conv", [x, name + "_wd", name + "_bd"], [name + "_y"])]
+    return name + "_y"
+
+
+def fusion_cases():
+    c = {}
+    xin, yout = [vi("x", [1, 4, 6, 6])], [vi("y", [1, 4, 6, 6])]
+
+    # Residual (a ResNet block): Q(DQ(conv2(conv1(x))) + DQ(x)) -> DQ -> Relu -> Q -> DQ; every
+    # scale and zero point differ. late_reader: another convolution reads x's integers after
+    # conv2 (the sum may not overwrite them); x_zp: x's zero point (the sum's).
+    def residual(late_reader, x_zp=0):
+        nodes, inits = [], []
+        xd = qdq("x", 0.02, x_zp, "xq", nodes, inits)
+        h = qdq(conv1x1(xd, "c1", nodes, inits, 3), 0.02, 110, "hq", nodes, inits)
+        a = qdq(conv1x1(h, "c3", nodes, inits, 5), 0.03, 120, "aq", nodes, inits)
+        nodes.append(helper.make_node("Add", [a, xd], ["sum"]))
+        r = qdq("sum", 0.04, 100, "sq", nodes, inits)
+        nodes.append(helper.make_node("Relu", [r], ["relu"]))
+        y = qdq("relu", 0.025, 0, "rq", nodes, inits)
+        outs = [vi(y, [1, 4, 6, 6])]
+        if late_reader:
+            outs.append(vi(qdq(conv1x1(xd, "c2", nodes, inits, 4), 0.03, 110, "lq", nodes, inits), [1, 4, 6, 6]))
+        return model(nodes, xin, outs, inits)
+
+    c["fuse_residual"] = residual(False)
+    c["fuse_residual_late_reader"] = residual(True)
+    c["fuse_residual_zp"] = residual(False, 128)  # the sum with a zero point
+
+    # Pooling and Flatten on u8 (the same parameters), then the final Gemm in int8 with f32 logits.
+    def pool_gemm(other_params):
+        nodes, inits = [], []
+        xd = qdq("x", 0.02, 128, "xq", nodes, inits)
+        nodes.append(helper.make_node("MaxPool", [xd], ["mp"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]))
+        m = qdq("mp", 0.02, 128, "mq", nodes, inits) if not other_params else qdq("mp", 0.03, 100, "mq", nodes, inits)
+        nodes.append(helper.make_node("GlobalAveragePool", [m], ["gap"]))
+        g = qdq("gap", *((0.02, 128) if not other_params else (0.03, 100)), "gq", nodes, inits)
+        nodes.append(helper.make_node("Flatten", [g], ["flat"], axis=1))
+        f = qdq("flat", *((0.02, 128) if not other_params else (0.03, 100)), "fq", nodes, inits)
+        rng = np.random.default_rng(5)
+        sw = np.array([0.01, 0.02, 0.03, 0.015, 0.005], np.float32)
+        sx = np.float32(0.02 if not other_params else 0.03)
+        inits += [const("fc_w", rng.integers(-127, 128, size=(5, 4)), np.int8), const("fc_ws", sw),
+                  const("fc_wz", np.zeros(5), np.int8), const("fc_b", [10, -20, 30, 0, 5], np.int32),
+                  const("fc_bs", sw * sx), const("fc_bz", np.zeros(5), np.int32)]
+        nodes += [helper.make_node("DequantizeLinear", ["fc_w", "fc_ws", "fc_wz"], ["fc_wd"], axis=0),
+                  helper.make_node("DequantizeLinear", ["fc_b", "fc_bs", "fc_bz"], ["fc_bd"], axis=0),
+                  helper.make_node("Gemm", [f, "fc_wd", "fc_bd"], ["y"], transB=1)]
+        return model(nodes, xin, [vi("y", [1, 5])], inits)
+
+    c["fuse_pool_gemm"] = pool_gemm(False)
+    c["fuse_pool_other_params"] = pool_gemm(True)
+
+    # MatMul (s8 per column) + f32 bias -> Q, and a Sigmoid between DQ and Q (stays f32).
+    nodes, inits = [], []
+    xd = qdq("x", 0.02, 128, "xq", nodes, inits)
+    rng = np.random.default_rng(6)
+    inits += [const("mw", rng.integers(-127, 128, size=(6, 3)), np.int8), const("mws", [0.01, 0.02, 0.005]),
+              const("mwz", np.zeros(3), np.int8), const("mb", [0.1, -0.2, 0.05])]
+    nodes += [helper.make_node("DequantizeLinear", ["mw", "mws", "mwz"], ["mwd"], axis=1),
+              helper.make_node("MatMul", [xd, "mwd"], ["mm"]), helper.make_node("Add", ["mm", "mb"], ["mmb"])]
+    m = qdq("mmb", 0.01, 128, "mmq", nodes, inits)
+    nodes.append(helper.make_node("Sigmoid", [m], ["sig"]))
+    qdq("sig", 1 / 255.0, 0, "sgq", nodes, inits)
+    c["fuse_matmul_sigmoid"] = model(nodes, [vi("x", [1, 4, 6, 6])], [vi("sgq_d", [1, 4, 6, 3])], inits)
+    return c
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -178,6 +265,7 @@ def main():
                 files["round_trip_axis%d_%s_%s" % (axis, tname, "uniform" if uniform else "zps")] = \
                     round_trip(axis, elem, uniform)
     files.update(bad_cases())
+    files.update(fusion_cases())
     for name, m in files.items():
         save(m, os.path.join(out, name + ".onnx"))
 

@@ -10,6 +10,10 @@ import numpy as np
 from model_common import finish, graph_builder, parse_args, value_info, write_test_input
 
 
+# (width, blocks, stride) of the four stages of bottlenecks.
+STAGES = ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2))
+
+
 def conv_bn(b, x, cin, cout, k, stride, relu, gamma=(0.8, 1.2)):
     w = b.init("conv_W", b.he((cout, cin, k, k), cin * k * k))
     y = b.node("Conv", [x, w], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4)
@@ -39,7 +43,7 @@ def main():
     y = conv_bn(b, "data", 3, 64, 7, 2, True)
     y = b.node("MaxPool", [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
     c = 64
-    for width, blocks, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+    for width, blocks, stride in STAGES:
         for k in range(blocks):
             y, c = bottleneck(b, y, c, width, stride if k == 0 else 1)
     y = b.node("GlobalAveragePool", [y])

@@ -86,6 +86,9 @@ struct compiled_model::state {
         }
         if (opt.fuse) {
             fuse_qdq_convolutions(g);
+            fuse_qdq_matmuls(g);
+            fuse_qdq_residuals(g);
+            fuse_qdq_flow(g);
             fuse_activation_forms(g);
             fuse_post_op_chains(g);
         }

@@ -11,6 +11,19 @@ namespace detail {
 // its chain.
 void fuse_qdq_convolutions(graph_ir &g);
 
+// DequantizeLinear(x) -> Gemm | MatMul (weights, bias constant behind DequantizeLinear; a MatMul's
+// constant f32 bias Add) -> [QuantizeLinear] becomes one QLinearMatMul op (prim's int8 inner
+// product; an f32 dst without the QuantizeLinear).
+void fuse_qdq_matmuls(graph_ir &g);
+
+// Q(DQ(a) + DQ(b)) becomes a sum post-op of the int8 convolution writing a or b, in b's buffer;
+// then DQ -> Relu | Clip -> Q after an int8 convolution folds into its chain.
+void fuse_qdq_residuals(graph_ir &g);
+
+// Pooling and shape ops between a DQ and a Q with the same parameters run on the integers; what
+// stays in f32 between a DQ and a Q is logged.
+void fuse_qdq_flow(graph_ir &g);
+
 // Activations written as several ONNX ops become one "Eltwise" op: x * sigmoid(x) -> swish,
 // x * HardSigmoid(x) -> hardswish, the Erf and the tanh forms of GELU -> gelu_erf, gelu_tanh.
 void fuse_activation_forms(graph_ir &g);

@@ -7,68 +7,13 @@
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
 #include "graph/op_registry.hpp"
+#include "graph/qdq_match.hpp"
 
 namespace prim {
 namespace graph {
 namespace detail {
 
 namespace {
-
-// The live op writing t when it has type `type`, else nullptr.
-op *producer_of(graph_ir &g, const std::string &t, const char *type) {
-    const int p = g.producer(t);
-    return p >= 0 && g.ops[p].alive && g.ops[p].type == type ? &g.ops[p] : nullptr;
-}
-
-const tensor *initializer(const graph_ir &g, const std::string &t) {
-    auto it = g.m->initializers.find(t);
-    return it == g.m->initializers.end() ? nullptr : &it->second;
-}
-
-bool one_value(const graph_ir &g, const std::string &t) {
-    const tensor *v = initializer(g, t);
-    return v && v->data.size() == 1;
-}
-
-// A Q or DQ whose scale and zero point are one constant value each (or no zero point).
-bool per_tensor(const graph_ir &g, const op &q) {
-    return one_value(g, q.inputs[1]) && (q.inputs.size() < 3 || q.inputs[2].empty() || one_value(g, q.inputs[2]));
-}
-
-// Why DQ(w) cannot feed the int8 convolution's weights ("" when it can): s8 or u8 constants
-// with a scale per tensor or per output channel (axis 0), zero points constant.
-std::string weights_problem(const graph_ir &g, const op &dq) {
-    if (!initializer(g, dq.inputs[0])) return "the weights are not an initializer";
-    if (!initializer(g, dq.inputs[1])) return "the weights' scale is not an initializer";
-    if (dq.inputs.size() > 2 && !dq.inputs[2].empty() && !initializer(g, dq.inputs[2]))
-        return "the weights' zero point is not an initializer";
-    const size_t scales = initializer(g, dq.inputs[1])->data.size();
-    const auto &d = g.dims_of(dq.inputs[0]);
-    if (scales != 1 && !(attr_int(*dq.n, "axis", 1) == 0 && static_cast<int64_t>(scales) == d[0]))
-        return "the weights' scales are not per tensor or per output channel (axis 0)";
-    return "";
-}
-
-// Why DQ(b) cannot be the int8 convolution's bias: an int32 constant with zero point 0 and
-// scale x_scale * w_scale (the QLinearConv bias), per tensor or per channel.
-std::string bias_problem(const graph_ir &g, const op &dq, const op &dqx, const op &dqw) {
-    const tensor *b = initializer(g, dq.inputs[0]), *sb = initializer(g, dq.inputs[1]);
-    if (!b || g.type_of(dq.inputs[0]) != memory::data_type::s32 || !sb) return "the bias is not a constant int32";
-    if (dq.inputs.size() > 2 && !dq.inputs[2].empty()) {
-        const tensor *zb = initializer(g, dq.inputs[2]);
-        if (!zb) return "the bias's zero point is not an initializer";
-        for (float z : zb->data)
-            if (z != 0.f) return "the bias's zero point is not 0";
-    }
-    const float sx = initializer(g, dqx.inputs[1])->data[0];
-    const auto &sw = initializer(g, dqw.inputs[1])->data;
-    for (size_t c = 0; c < b->data.size(); ++c) {
-        const double want = double(sx) * sw[sw.size() == 1 ? 0 : c];
-        const double have = sb->data[sb->data.size() == 1 ? 0 : c];
-        if (std::fabs(have - want) > 1e-6 * std::fabs(want)) return "the bias's scale is not x_scale * w_scale";
-    }
-    return "";
-}
 
 // The Relu or Clip (constant bounds) writing t, with its function, else nullptr.
 op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn) {
@@ -98,7 +43,7 @@ void fuse_at(graph_ir &g, op &q) {
         return refuse("its input is not dequantized from u8 or s8");
     op *dqw = producer_of(g, conv->inputs[1], "DequantizeLinear");
     if (!dqw) return refuse("its weights are not a DequantizeLinear");
-    const std::string wp = weights_problem(g, *dqw);
+    const std::string wp = weights_problem(g, *dqw, 0);
     if (!wp.empty()) return refuse(wp);
     op *dqb = nullptr;
     if (conv->inputs.size() > 2 && !conv->inputs[2].empty()) {
@@ -109,7 +54,7 @@ void fuse_at(graph_ir &g, op &q) {
     }
     // QLinearConv's inputs: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B ("" for a zero
     // point left out).
-    const auto at = [](const op &o, size_t k) { return k < o.inputs.size() ? o.inputs[k] : std::string(); };
+    const auto at = input_at;
     conv->type = "QLinearConv";
     conv->inputs = {at(*dqx, 0), at(*dqx, 1), at(*dqx, 2), at(*dqw, 0), at(*dqw, 1), at(*dqw, 2),
                     at(q, 1),    at(q, 2)};
@@ -128,8 +73,7 @@ void fuse_at(graph_ir &g, op &q) {
     q.alive = false;
     if (relu) relu->alive = false;
     // The dequantized input, weights and bias stay when something else reads them.
-    for (op *dq : {dqx, dqw, dqb})
-        if (dq && g.readers(dq->outputs[0]) == 0 && !g.is_graph_output(dq->outputs[0])) dq->alive = false;
+    for (op *dq : {dqx, dqw, dqb}) drop_if_unread(g, dq);
     log_fused(g.log, conv->pattern, nodes);
 }
 

@@ -45,6 +45,9 @@ struct post_entry {
     eltwise_fn fn;            // eltwise
     algorithm alg = algorithm::undef; // binary
     std::string operand;      // sum, binary, bias_add, scale
+    // sum of a quantized operand (fuse_qdq_residual.cpp): x += sum_scale * (operand - sum_zero_point)
+    float sum_scale = 1.f;
+    int32_t sum_zero_point = 0;
     const node *bn = nullptr; // bnorm
 };
 

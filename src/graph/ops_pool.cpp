@@ -148,7 +148,8 @@ void lower_pool(plan_builder &b, const op &o) {
     const pool_geometry geo = geometry(*o.n, xd);
     lowered_chain c = lower_chain(b, o, geo.out, post_ops(), nullptr);
     const bool constant = b.all_constant(o);
-    const auto any = memory::desc(geo.out, memory::data_type::f32, memory::format_tag::any);
+    // An int8 output when the fuser runs the pooling on a quantized tensor (fuse_qdq_flow.cpp).
+    const auto any = memory::desc(geo.out, b.g.type_of(o.outputs[0]), memory::format_tag::any);
     const auto make_pd = [&](const memory::desc &src_md) {
         return pooling_forward::primitive_desc(
                 pooling_forward::desc(prop_kind::forward_inference, geo.alg, src_md, any, geo.strides,

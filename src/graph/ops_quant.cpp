@@ -11,6 +11,7 @@
 
 #include "graph/conv_geometry.hpp"
 #include "graph/op_registry.hpp"
+#include "graph/post_ops_lowering.hpp"
 
 namespace prim {
 namespace graph {
@@ -321,14 +322,18 @@ int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc,
     }
     if (!qlinear) return s;
     const qparams w = s.w = read_qparams(m, n, 4, 5, 0, oc, "w");
-    const qparams y = s.y = read_qparams(m, n, 6, 7, -1, 1, "y");
     s.attr.set_scales_mask(PRIM_ARG_SRC, 0);
     values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, &x.scales[0], dt::f32, 1);
     s.attr.set_scales_mask(PRIM_ARG_WEIGHTS, w.axis < 0 ? 0 : wei_mask);
     values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_WEIGHTS, w.scales.data(), dt::f32,
            static_cast<int64_t>(w.scales.size()));
-    s.attr.set_scales_mask(PRIM_ARG_DST, 0);
-    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, &y.scales[0], dt::f32, 1);
+    // A fused QDQ matmul without a QuantizeLinear after it (fuse_qdq_matmul.cpp) has no y scale:
+    // its dst is f32.
+    const qparams y = s.y = has_input(n, 6) ? read_qparams(m, n, 6, 7, -1, 1, "y") : s.y;
+    if (has_input(n, 6)) {
+        s.attr.set_scales_mask(PRIM_ARG_DST, 0);
+        values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, &y.scales[0], dt::f32, 1);
+    }
     if (y.zps[0] != 0) {
         s.attr.set_zero_points_mask(PRIM_ARG_DST, 0);
         values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, &y.zps[0], dt::s32, 1);
@@ -419,8 +424,18 @@ void lower_qconv(plan_builder &b, const op &o) {
         wdims[0] = wd[0] / geo.group;
         wdims.insert(wdims.begin(), geo.group);
     }
+    // The chain: activations, and a residual sum (fuse_qdq_residual.cpp) reading the other
+    // operand's integers in place of the dst.
     post_ops po;
-    for (const auto &e : o.post) po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+    lowered_chain chain;
+    for (const auto &e : o.post) {
+        if (e.k == post_entry::kind::sum) {
+            po.append_sum(e.sum_scale, e.sum_zero_point, b.g.type_of(e.operand));
+            chain.sum_operand = e.operand;
+        } else {
+            po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+        }
+    }
     int8_setup s = quant_setup(b, n, qlinear, oc, geo.group > 1 ? 3 : 1, po);
     // Weights shifted by their zero point (per tensor or per output channel): s8 when they fit,
     // else the f32 route.
@@ -449,7 +464,9 @@ void lower_qconv(plan_builder &b, const op &o) {
     args[PRIM_ARG_SRC] = f32.src(pd.src_desc());
     args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wplain, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
-    memory dst = b.alloc(pd.dst_desc());
+    if (!chain.sum_operand.empty() && !fits)
+        fail(n, "a fused residual sum needs weights within s8", status::unimplemented);
+    memory dst = host_destination(b, chain, pd.dst_desc(), constant);
     args[PRIM_ARG_DST] = dst;
     b.primitive_step(f32.names + ": convolution " + pd.impl_name() + " " + f32.types_text() + " src " +
                              pd.src_desc().layout() + " dst " + pd.dst_desc().layout(),
@@ -488,20 +505,37 @@ std::vector<memory::dims> infer_qmatmul(const model &, const node &n, const std:
     return {out};
 }
 
+// The f32 bias a fused QDQ MatMul's Add gave (fuse_qdq_matmul.cpp) added to s's bias.
+void add_f32_bias(const model &m, const op &o, int64_t channels, int8_setup &s) {
+    for (const auto &e : o.post) {
+        if (e.k != post_entry::kind::bias_add) continue;
+        if (s.bias.empty()) s.bias.assign(static_cast<size_t>(channels), 0.f);
+        const tensor &v = m.initializers.at(e.operand);
+        for (size_t c = 0; c < s.bias.size(); ++c) s.bias[c] += v.data[c];
+    }
+}
+
 void lower_qmatmul(plan_builder &b, const op &o) {
-    const node &n = *o.n;
+    // The node with the op's inputs: a QDQ Gemm or MatMul (fuse_qdq_matmul.cpp) is its node given
+    // QLinearMatMul's inputs; a Gemm's B may be transposed (N, K).
+    node n = *o.n;
+    n.inputs = o.inputs;
     const model &m = *b.g.m;
-    const bool qlinear = n.op_type == "QLinearMatMul";
+    const bool qlinear = o.type == "QLinearMatMul";
+    const bool trans_b = n.op_type == "Gemm" && attr_int(n, "transB", 0) != 0;
     const size_t bi = qlinear ? 3 : 1;
-    const memory::dims &ad = b.g.dims_of(o.inputs[0]), &bd = b.g.dims_of(o.inputs[bi]);
+    const memory::dims &ad = b.g.dims_of(o.inputs[0]);
+    memory::dims bd = b.g.dims_of(o.inputs[bi]);
+    if (trans_b) std::swap(bd[0], bd[1]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
     int8_setup s = quant_setup(b, n, qlinear, sh.n, 1);
+    add_f32_bias(m, o, sh.n, s);
     // B (K, N) less its zero point (per tensor or per column), as the weights (N, K) of each
     // batch: s8 when they fit, else the f32 route.
     const tensor &w = constant_input(m, n, bi, "B");
     tensor wt = w;
     const int64_t nk = sh.n * sh.k;
-    for (int64_t bt = 0; bt < sh.batches; ++bt)
+    for (int64_t bt = 0; bt < sh.batches && !trans_b; ++bt)
         for (int64_t k = 0; k < sh.k; ++k)
             for (int64_t c = 0; c < sh.n; ++c)
                 wt.data[static_cast<size_t>(bt * nk + c * sh.k + k)] = w.data[static_cast<size_t>(bt * nk + k * sh.n + c)];

@@ -146,7 +146,7 @@ void lower_shape_op(plan_builder &b, const op &o) {
     }
     memory p = b.plain(o.inputs[0]);
     if (o.type != "Transpose") {
-        b.set(o.outputs[0], b.view(p, plan_builder::plain_desc(out)), constant, false);
+        b.set(o.outputs[0], b.view(p, plan_builder::plain_desc(out, p.get_desc().get_data_type())), constant, false);
         return;
     }
     const memory::dims &x = b.g.dims_of(o.inputs[0]);
@@ -156,7 +156,7 @@ void lower_shape_op(plan_builder &b, const op &o) {
         for (size_t i = 0; i < x.size(); ++i) perm.insert(perm.begin(), static_cast<int64_t>(i));
     memory::dims strides;
     for (auto q : perm) strides.push_back(in_strides[q]);
-    b.set(o.outputs[0], b.view(p, memory::desc(out, memory::data_type::f32, strides)),
+    b.set(o.outputs[0], b.view(p, memory::desc(out, p.get_desc().get_data_type(), strides)),
           constant, false);
 }
 

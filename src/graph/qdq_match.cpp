@@ -1,0 +1,93 @@
+// The QDQ passes' questions about the graph (qdq_match.hpp).
+#include "graph/qdq_match.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+op *producer_of(graph_ir &g, const std::string &t, const char *type) {
+    const int p = g.producer(t);
+    return p >= 0 && g.ops[p].alive && g.ops[p].type == type ? &g.ops[p] : nullptr;
+}
+
+const tensor *initializer(const graph_ir &g, const std::string &t) {
+    auto it = g.m->initializers.find(t);
+    return it == g.m->initializers.end() ? nullptr : &it->second;
+}
+
+namespace {
+bool one_value(const graph_ir &g, const std::string &t) {
+    const tensor *v = initializer(g, t);
+    return v && v->data.size() == 1;
+}
+} // namespace
+
+bool per_tensor(const graph_ir &g, const op &q) {
+    return one_value(g, q.inputs[1]) && (input_at(q, 2).empty() || one_value(g, q.inputs[2]));
+}
+
+std::string input_at(const op &o, size_t k) { return k < o.inputs.size() ? o.inputs[k] : std::string(); }
+
+float scale_of(const graph_ir &g, const op &q) { return initializer(g, q.inputs[1])->data[0]; }
+
+int32_t zero_point_of(const graph_ir &g, const op &q) {
+    return input_at(q, 2).empty() ? 0 : static_cast<int32_t>(initializer(g, q.inputs[2])->data[0]);
+}
+
+bool same_quantization(const graph_ir &g, const op &a, const op &b) {
+    return per_tensor(g, a) && per_tensor(g, b) && scale_of(g, a) == scale_of(g, b) &&
+           zero_point_of(g, a) == zero_point_of(g, b);
+}
+
+void drop_if_unread(graph_ir &g, op *o) {
+    if (o && g.readers(o->outputs[0]) == 0 && !g.is_graph_output(o->outputs[0])) o->alive = false;
+}
+
+op *only_reader(graph_ir &g, const std::string &t) {
+    if (g.readers(t) != 1 || g.is_graph_output(t)) return nullptr;
+    for (auto &o : g.ops)
+        if (o.alive && std::count(o.inputs.begin(), o.inputs.end(), t)) return &o;
+    return nullptr;
+}
+
+std::string weights_problem(const graph_ir &g, const op &dq, int out_axis) {
+    if (!initializer(g, dq.inputs[0])) return "the weights are not an initializer";
+    if (!initializer(g, dq.inputs[1])) return "the weights' scale is not an initializer";
+    if (dq.inputs.size() > 2 && !dq.inputs[2].empty() && !initializer(g, dq.inputs[2]))
+        return "the weights' zero point is not an initializer";
+    const size_t scales = initializer(g, dq.inputs[1])->data.size();
+    const auto &d = g.dims_of(dq.inputs[0]);
+    int64_t axis = attr_int(*dq.n, "axis", 1);
+    if (axis < 0) axis += static_cast<int64_t>(d.size());
+    if (scales != 1 && !(static_cast<size_t>(out_axis) < d.size() && axis == out_axis && static_cast<int64_t>(scales) == d[out_axis]))
+        return "the weights' scales are not per tensor or per output channel (axis " + std::to_string(out_axis) + ")";
+    return "";
+}
+
+std::string bias_problem(const graph_ir &g, const op &dq, const op &dqx, const op &dqw) {
+    const tensor *b = initializer(g, dq.inputs[0]), *sb = initializer(g, dq.inputs[1]);
+    if (!b || g.type_of(dq.inputs[0]) != memory::data_type::s32 || !sb) return "the bias is not a constant int32";
+    if (dq.inputs.size() > 2 && !dq.inputs[2].empty()) {
+        const tensor *zb = initializer(g, dq.inputs[2]);
+        if (!zb) return "the bias's zero point is not an initializer";
+        for (float z : zb->data)
+            if (z != 0.f) return "the bias's zero point is not 0";
+    }
+    const float sx = initializer(g, dqx.inputs[1])->data[0];
+    const auto &sw = initializer(g, dqw.inputs[1])->data;
+    for (size_t count : {sw.size(), sb->data.size()})
+        if (count != 1 && count != b->data.size()) return "the bias's and the weights' scales disagree on the channels";
+    for (size_t c = 0; c < b->data.size(); ++c) {
+        const double want = double(sx) * sw[sw.size() == 1 ? 0 : c];
+        const double have = sb->data[sb->data.size() == 1 ? 0 : c];
+        if (std::fabs(have - want) > 1e-6 * std::fabs(want)) return "the bias's scale is not x_scale * w_scale";
+    }
+    return "";
+}
+
+} // namespace detail
+} // namespace graph
+} // namespace prim

@@ -1,0 +1,38 @@
+// What the QDQ passes (fuse_qdq*.cpp) ask of the graph: the Q / DQ around a tensor, their
+// constant parameters, and whether two of them quantize alike.
+#pragma once
+#include <string>
+
+#include "graph/graph_ir.hpp"
+
+namespace prim {
+namespace graph {
+namespace detail {
+
+// The live op writing t when it has type `type`, else nullptr.
+op *producer_of(graph_ir &g, const std::string &t, const char *type);
+// The initializer named t, else nullptr.
+const tensor *initializer(const graph_ir &g, const std::string &t);
+// A Q or DQ whose scale and zero point are one constant value each (or no zero point).
+bool per_tensor(const graph_ir &g, const op &q);
+// Input k of o, "" when left out.
+std::string input_at(const op &o, size_t k);
+// The scale and zero point of a per-tensor Q or DQ (zero point 0 when left out).
+float scale_of(const graph_ir &g, const op &q);
+int32_t zero_point_of(const graph_ir &g, const op &q);
+// Two per-tensor Q / DQ with the same scale and zero point values.
+bool same_quantization(const graph_ir &g, const op &a, const op &b);
+// Marks o dead when nothing reads its output any more.
+void drop_if_unread(graph_ir &g, op *o);
+// The only live op reading t (as an input), or nullptr when t has another reader or is a graph output.
+op *only_reader(graph_ir &g, const std::string &t);
+// Why DQ(w) cannot give an int8 primitive its weights ("" when it can): s8 or u8 constants with
+// a scale per tensor or per output channel (along out_axis), zero points constant.
+std::string weights_problem(const graph_ir &g, const op &dq, int out_axis);
+// Why DQ(b) cannot be the int8 primitive's bias: an int32 constant with zero point 0 and scale
+// x_scale * w_scale (QLinearConv's bias), per tensor or per channel.
+std::string bias_problem(const graph_ir &g, const op &dq, const op &dqx, const op &dqw);
+
+} // namespace detail
+} // namespace graph
+} // namespace prim
