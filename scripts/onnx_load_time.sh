@@ -14,7 +14,7 @@ lines=()
 for r in $(seq "$runs"); do
   out=$("$bdl" --onnx --mode=C -v2 ${data:+--data="$data"} "$model")
   line=$(echo "$out" | grep -o 'load=.*') || { echo "$out"; exit 1; }
-  echo "$out" | grep -q '^0:PASSED' || { echo "$out"; exit 1; }
+  grep -q '^0:PASSED' <<< "$out" || { echo "$out"; exit 1; }
   echo "run $r: $line"
   total=$(echo "$line" | grep -o '[0-9.]*ms' | head -2 | tr -d ms | awk '{s += $1} END {print s}')
   lines+=("$line total=${total}ms")

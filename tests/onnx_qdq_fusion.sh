@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 check() { # MODEL EXPECTED_LOG_TEXT
   out=$(PRIM_VERBOSE=2 "$bdl" --onnx --fused=both "$tmp/$1.onnx" 2>&1) || { echo "$1: FAILED"; echo "$out" | grep -v '^prim_verbose,exec'; status=1; return; }
-  if echo "$out" | grep -qF -- "$2"; then echo "$1: passed, logged: $2"
+  if grep -qF -- "$2" <<< "$out"; then echo "$1: passed, logged: $2"
   else echo "$1: the log lacks: $2"; echo "$out" | grep '^prim_verbose,\(fuse\|info\)'; status=1; fi
 }
 check fuse_residual "fuse,fused,DequantizeLinear+Conv+QuantizeLinear(int8)+Add(int8 sum)+Relu(requantized)"

@@ -21,9 +21,10 @@ for f in "$tmp"/mut/*.onnx; do
   name=$(basename "$f" .onnx)
   if [ $rc -ge 128 ]; then
     echo "$name: crashed (exit $rc)"; status=1
-  elif echo "$out" | grep -q '^0:PASSED'; then
+  # Here-strings, not pipes: under pipefail, grep -q leaving early fails the echo (SIGPIPE).
+  elif grep -q '^0:PASSED' <<< "$out"; then
     ran=$((ran + 1))
-  elif echo "$out" | grep -qE "^0:(INVALID_ARGUMENTS|UNIMPLEMENTED) \((load|compile|inputs|run): (node '[^']+' \(|[A-Za-z0-9_+]+ \()"; then
+  elif grep -qE "^0:(INVALID_ARGUMENTS|UNIMPLEMENTED) \((load|compile|inputs|run): (node '[^']+' \(|[A-Za-z0-9_+]+ \()" <<< "$out"; then
     refused=$((refused + 1))
   else
     echo "$name: neither refused naming a node nor passed:"; echo "$out" | head -3; status=1
