@@ -556,9 +556,13 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     const memory::desc src2d = plan_builder::plain_desc({sh.m, sh.k}, f32.src_type),
                        wei2d = plan_builder::plain_desc({sh.n, sh.k}, f32.wei_type),
                        dst2d = plan_builder::plain_desc({sh.m, sh.n}, f32.dst_type);
+    // One batch: the weights in the layout the inner product picks, reordered once at compile
+    // (plain ones would be repacked at every call); batches slice plain weights.
+    const memory::desc wei_req = sh.batches == 1
+            ? memory::desc(wei2d.get_dims(), wei2d.get_data_type(), memory::format_tag::any) : wei2d;
     const auto d = bias.is_empty()
-            ? inner_product_forward::desc(prop_kind::forward_inference, src2d, wei2d, dst2d)
-            : inner_product_forward::desc(prop_kind::forward_inference, src2d, wei2d, bias.get_desc(), dst2d);
+            ? inner_product_forward::desc(prop_kind::forward_inference, src2d, wei_req, dst2d)
+            : inner_product_forward::desc(prop_kind::forward_inference, src2d, wei_req, bias.get_desc(), dst2d);
     inner_product_forward::primitive_desc pd(d, f32.attr);
     exec_args args = f32.args;
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
