@@ -1,6 +1,7 @@
 // Each primitive's implementations, fastest first, reference last. The first whose create()
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
 #include "common/concat_request.hpp"
+#include "common/pool_int8_loop.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/softmax_request.hpp"
 #include "jit/jit_convolution.hpp"
@@ -89,6 +90,7 @@ const std::vector<impl_entry<pool_request>> &pool_impl_list() {
     static const std::vector<impl_entry<pool_request>> list = {
             {"jit:plain", create_jit_pool_nchw},
             {"jit", create_jit_pool},
+            {"loop", create_pool_int8_loop, true}, // int8 data, channels-last
             {"ref", create_ref_pool, true},
     };
     return list;

@@ -1,0 +1,102 @@
+// Pooling on int8 data as vectorizable loops (pool_int8_loop.hpp).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "common/convert_types.hpp"
+#include "common/pool_int8_loop.hpp"
+#include "common/pool_problem.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+using dt = memory::data_type;
+
+// The channels-last layout of dims ("acdb", "acb", "acdeb").
+memory::desc channels_last(const memory::desc &md) {
+    const memory::dims &dims = md.get_dims();
+    std::string p = "a";
+    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
+    return memory::desc(dims, md.get_data_type(), p + "b");
+}
+
+class pool_int8_loop : public primitive_impl {
+public:
+    pool_int8_loop(const pool_problem &prb, arg_layouts layouts)
+        : primitive_impl(std::move(layouts)), prb_(prb) {}
+
+    std::string name() const override { return "loop"; }
+
+    void execute(const exec_ptrs &args) const override {
+        if (src_md().get_data_type() == dt::u8) return run<uint8_t>(args);
+        run<int8_t>(args);
+    }
+
+private:
+    template <typename T>
+    void run(const exec_ptrs &args) const {
+        const pool_problem &p = prb_;
+        const T *src = reinterpret_cast<const T *>(args.src);
+        const dt dst_dt = dst_md().get_data_type();
+        const int64_t C = p.ic, lines = p.mb * p.o[0] * p.o[1];
+#pragma omp parallel for schedule(static) if (p.dst_nelems() * p.kernel_volume() > (1 << 16))
+        for (int64_t line = 0; line < lines; ++line) {
+            const int64_t oh = line % p.o[1], od = line / p.o[1] % p.o[0], n = line / p.o[1] / p.o[0];
+            std::vector<int32_t> acc(static_cast<size_t>(C));
+            int32_t *a = acc.data();
+            const tap_range rd = real_taps(p, 0, od), rh = real_taps(p, 1, oh);
+            for (int64_t ow = 0; ow < p.o[2]; ++ow) {
+                const tap_range rw = real_taps(p, 2, ow);
+                const int32_t init = p.is_max() ? -256 : 0; // below every int8 value
+                std::fill(acc.begin(), acc.end(), init);
+                for (int64_t kd = rd.first; kd < rd.first + rd.count; ++kd)
+                    for (int64_t kh = rh.first; kh < rh.first + rh.count; ++kh)
+                        for (int64_t kw = rw.first; kw < rw.first + rw.count; ++kw) {
+                            const int64_t id = od * p.s[0] - p.p[0] + kd * (p.d[0] + 1);
+                            const int64_t ih = oh * p.s[1] - p.p[1] + kh * (p.d[1] + 1);
+                            const int64_t iw = ow * p.s[2] - p.p[2] + kw * (p.d[2] + 1);
+                            const T *v = src + (((n * p.i[0] + id) * p.i[1] + ih) * p.i[2] + iw) * C;
+                            if (p.is_max()) {
+#pragma omp simd
+                                for (int64_t c = 0; c < C; ++c) a[c] = std::max<int32_t>(a[c], v[c]);
+                            } else {
+#pragma omp simd
+                                for (int64_t c = 0; c < C; ++c) a[c] += v[c];
+                            }
+                        }
+                const int64_t taps = rd.count * rh.count * rw.count;
+                const double divisor = static_cast<double>(
+                        p.alg == algorithm::pooling_avg_include_padding ? p.kernel_volume() : taps);
+                const int64_t out = (((n * p.o[0] + od) * p.o[1] + oh) * p.o[2] + ow) * C;
+                for (int64_t c = 0; c < C; ++c) {
+                    // As the reference: the exact sum divided in double, then rounded to f32.
+                    const float x = p.is_max() ? static_cast<float>(a[c])
+                                               : static_cast<float>(static_cast<double>(a[c]) / divisor);
+                    store_from_f32(dst_dt, args.dst, out + c, x);
+                }
+            }
+        }
+    }
+
+    pool_problem prb_;
+};
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_pool_int8_loop(const pool_request &req, cpu_isa,
+                                                      std::string &why_not) {
+    const dt s = req.src.get_data_type();
+    PRIM_DISPATCH(why_not, s == dt::u8 || s == dt::s8, "src is not u8 or s8");
+    PRIM_DISPATCH(why_not, req.attr.get_post_ops().len() == 0, "a post-ops chain (the reference runs it)");
+    const memory::desc src = channels_last(req.src), dst = channels_last(req.dst);
+    PRIM_DISPATCH(why_not, req.src.is_any() || req.src == src, "src is not channels-last");
+    PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst, "dst is not channels-last");
+    arg_layouts layouts;
+    layouts.src = src;
+    layouts.dst = dst;
+    return std::make_unique<pool_int8_loop>(req.prb, std::move(layouts));
+}
+
+} // namespace impl
+} // namespace prim
