@@ -90,6 +90,14 @@ TEST_CASE("int8 reorder: same type between layouts is exact, s32 included", "[in
             reorder(src, mid).execute(src, mid);
             reorder(mid, back).execute(mid, back);
             INFO(data_type_name(t) << " " << layout);
+            if (std::string(layout) == "acdb") // every element where nhwc puts it
+                for (int64_t i = 0; i < 2 * 19 * 3 * 5; ++i) {
+                    const int64_t w = i % 5, h = i / 5 % 3, c = i / 15 % 19, n = i / 285;
+                    const int64_t at = ((n * 3 + h) * 5 + w) * 19 + c;
+                    const size_t size = data_type_size(t);
+                    REQUIRE(std::memcmp(static_cast<const char *>(mid.get_data_handle()) + at * size,
+                                        static_cast<const char *>(src.get_data_handle()) + i * size, size) == 0);
+                }
             CHECK(std::memcmp(src.get_data_handle(), back.get_data_handle(), src.get_desc().get_size()) == 0);
         }
     }

@@ -65,6 +65,42 @@ struct dim_offsets {
         return best;
     }
 };
+// True when md has no inner blocks and no gaps: its strides() are its elements' strides.
+bool unblocked_dense(const memory::desc &md) {
+    return md.is_dense() && md.layout().find_first_of("0123456789") == std::string::npos;
+}
+
+// Elements of one type moved, unchanged, between two unblocked dense layouts (nchw <-> nhwc):
+// dst walked in its own order, its two innermost dims in loops of their own (nhwc's c is only 3
+// wide in a first layer's input).
+template <typename T>
+void move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, const T *src, T *dst) {
+    const memory::dims &dims = dst_md.get_dims(), &ss = src_md.strides(), &ds = dst_md.strides();
+    std::vector<int> order(dims.size()); // dims by dst stride, outermost first
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ds[a] > ds[b]; });
+    const int r = static_cast<int>(order.size());
+    const int in0 = order[static_cast<size_t>(r - 1)];
+    const int in1 = r > 1 ? order[static_cast<size_t>(r - 2)] : -1;
+    const memory::dim n0 = dims[in0], n1 = in1 >= 0 ? dims[in1] : 1;
+    const memory::dim s0 = ss[in0], d0 = ds[in0], s1 = in1 >= 0 ? ss[in1] : 0, d1 = in1 >= 0 ? ds[in1] : 0;
+    memory::dim outer = 1;
+    for (int k = 0; k + 2 < r; ++k) outer *= dims[order[static_cast<size_t>(k)]];
+#pragma omp parallel for schedule(static) if (outer * n1 * n0 > (1 << 18))
+    for (memory::dim o = 0; o < outer; ++o) {
+        memory::dim rest = o, so = 0, dof = 0;
+        for (int k = r - 3; k >= 0; --k) {
+            const int i = order[static_cast<size_t>(k)];
+            const memory::dim x = rest % dims[i];
+            rest /= dims[i];
+            so += x * ss[i];
+            dof += x * ds[i];
+        }
+        for (memory::dim y = 0; y < n1; ++y)
+            for (memory::dim x = 0; x < n0; ++x) dst[dof + y * d1 + x * d0] = src[so + y * s1 + x * s0];
+    }
+}
+
 } // namespace
 
 void check_reorder_descs(const memory::desc &src, const memory::desc &dst) {
@@ -98,6 +134,12 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
     }
     const bool f32_copy = src_md.get_data_type() == memory::data_type::f32
             && dst_md.get_data_type() == memory::data_type::f32 && map.identity();
+    const memory::data_type t = src_md.get_data_type();
+    if (t == dst_md.get_data_type() && map.identity() && unblocked_dense(src_md) && unblocked_dense(dst_md)) {
+        const size_t size = data_type_size(t);
+        if (size == 1) return move_unblocked(src_md, dst_md, static_cast<const uint8_t *>(src), static_cast<uint8_t *>(dst));
+        if (size == 4) return move_unblocked(src_md, dst_md, static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst));
+    }
     if (!f32_copy) {
         convert_by_offsets(src_md, dst_md, src, dst, map);
         return;
