@@ -78,7 +78,7 @@ const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
 
 const std::vector<impl_entry<concat_request>> &concat_impl_list() {
     static const std::vector<impl_entry<concat_request>> list = {
-            {"copy", create_concat_copy},
+            {"copy", create_concat_copy, true}, // any one data type: it copies bytes
             {"ref", create_ref_concat, true},
     };
     return list;
