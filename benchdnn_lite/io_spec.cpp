@@ -38,10 +38,10 @@ std::string read_io_types(driver_kind d, const settings &s, io_spec &q) {
         if (names.size() != 2) return "data type " + s.dt + " does not name src and dst";
         if (d == driver_kind::eltwise && names[0] != names[1])
             return "data type " + s.dt + ": eltwise takes one type (--dt=TYPE)";
-        why = read_types(names, src);
+        if (!(why = read_types(names, src)).empty()) return why;
         q.src = {src[0]};
         q.dst = src[1];
-        return why;
+        return "";
     }
     if (s.dt != "f32") return "--dt=" + s.dt + " is not an option of --" + driver_name(d) + ": use --sdt and --ddt";
     std::vector<std::string> names = split(extra_of(s, "--sdt"), ':');
