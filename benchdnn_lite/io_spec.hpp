@@ -29,8 +29,8 @@ struct io_spec {
     bool any_scale() const { return src_scale.given || src1_scale.given || dst_scale.given || oscale.given; }
 };
 
-// Reads the case's types and scales for driver d (eltwise, pool, binary, softmax, concat); "" when prim runs them, else the reason the
-// case is skipped.
+// Reads the case's types and scales for driver d (eltwise, pool, binary, softmax, concat): ""
+// when prim runs them, else the reason the case is skipped.
 std::string parse_io_spec(driver_kind d, const settings &s, io_spec &q);
 
 // What one case does with its io_spec.

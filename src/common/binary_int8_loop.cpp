@@ -2,7 +2,8 @@
 // of the dense buffers: src0 and dst in one dense unpadded layout; src1 in that layout too, or
 // one value, or one per channel. Each block is read as f32 times its source's scale, combined,
 // put through the chain (sums and relu as loops, any other chain through ref_chain per element:
-// the reference's own arithmetic either way), then stored rounded half to even and saturated. The reference takes the rest.
+// the reference's own arithmetic either way), then stored rounded half to even and saturated.
+// The reference takes the rest.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
