@@ -8,19 +8,6 @@ namespace {
 
 const dt all_types[] = {dt::f32, dt::s32, dt::s8, dt::u8};
 
-// The row-major index into a tensor of dims `from` (each dim equal to dst's or 1) of element i of
-// dst's dims.
-int64_t broadcast_index(int64_t i, const dims &dst, const dims &from) {
-    int64_t at = 0, stride = 1;
-    for (int d = static_cast<int>(dst.size()) - 1; d >= 0; --d) {
-        const int64_t idx = i % dst[d];
-        i /= dst[d];
-        if (from[d] != 1) at += idx * stride;
-        stride *= from[d];
-    }
-    return at;
-}
-
 struct binary_run {
     algorithm alg = algorithm::binary_add;
     dims d0, d1;
