@@ -310,3 +310,38 @@ TEST_CASE("int8 softmax: 2.x output scales, refusals", "[int8][softmax][bad_inpu
     both.set_scales_mask(PRIM_ARG_DST, 0);
     CHECK_INVALID(make(f, u8, both), "cannot be mixed");
 }
+
+TEST_CASE("int8 binary: in place on u8, the loop's blocks and tails", "[int8][binary]") {
+    // 3 blocks of the loop and a tail; src0 is dst.
+    const dims d = {1, 5, 13, 47};
+    std::vector<float> a, b;
+    const memory inout = ints(d, dt::u8, 0, 255, a, 41);
+    const memory src1 = ints({1, 5, 1, 1}, dt::s8, -128, 127, b, 42);
+    primitive_attr attr;
+    attr.set_scales_mask(PRIM_ARG_SRC_1, 0);
+    attr.set_post_ops(parse_post_ops("sum:0.5+relu"));
+    binary::primitive_desc pd(binary::desc(algorithm::binary_add, inout.get_desc(), src1.get_desc(),
+                                           inout.get_desc()), attr);
+    CHECK(pd.impl_name() == "loop");
+    binary(pd).execute({{PRIM_ARG_SRC_0, inout}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, inout},
+                        {PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_1, scale_value(0.75f)}});
+    for (size_t i = 0; i < a.size(); ++i) {
+        const float x = a[i] + 0.75f * b[i / (13 * 47)];
+        REQUIRE(at(inout, i) == quantized(std::max(x + 0.5 * a[i], 0.0), dt::u8));
+    }
+}
+
+TEST_CASE("int8 binary: an s32 dst rounds half to even at every magnitude", "[int8][binary]") {
+    // f32 sources whose sums are halves near 2^22 and 2^23 (where f32 steps by 0.5 and 1) and
+    // small ones: the loop's rounding must be nearbyint's.
+    const std::vector<float> a = {4194305.f, 4194306.f, -4194305.f, 8388607.f, 2.f, -2.f, 1e9f, -3e9f},
+                             b = {0.5f, 0.5f, -0.5f, 0.5f, 0.5f, -0.5f, 0.5f, 0.f};
+    const memory::desc f({8}, dt::f32, tag::x), s32({8}, dt::s32, tag::x);
+    binary::primitive_desc pd(binary::desc(algorithm::binary_add, f, f, s32), primitive_attr());
+    memory src0(f), src1(f), dst(s32);
+    std::copy(a.begin(), a.end(), data(src0));
+    std::copy(b.begin(), b.end(), data(src1));
+    CHECK(pd.impl_name() == "loop");
+    binary(pd).execute({{PRIM_ARG_SRC_0, src0}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, dst}});
+    for (size_t i = 0; i < a.size(); ++i) REQUIRE(at(dst, i) == quantized(a[i] + b[i], dt::s32));
+}

@@ -37,10 +37,12 @@ void load_block(dt t, const void *p, int64_t at, int64_t n, float scale, float *
 }
 
 // Half to even, as nearbyint in the default rounding mode, in a form the compiler vectorizes
-// (nearbyint is a libm call on the x86-64 baseline): adding 1.5 * 2^23 leaves no fraction bits.
+// (nearbyint is a libm call on the x86-64 baseline): below 2^23, adding 2^23 to |v| leaves no
+// fraction bits; from 2^23 on every f32 is whole.
 inline float round_half_even(float v) {
-    constexpr float magic = 12582912.f;
-    return std::fabs(v) < 4194304.f ? (v + magic) - magic : v; // beyond 2^22: already whole
+    constexpr float two23 = 8388608.f;
+    const float a = std::fabs(v);
+    return std::copysign(a < two23 ? (a + two23) - two23 : a, v);
 }
 
 // NaN to 0, clamped to [lo, hi], rounded: convert_types.hpp's store_from_f32, vectorizable.
