@@ -1,16 +1,21 @@
-// Binary on int8 data and with scales (doc/int8.md) as loops the compiler vectorizes, over blocks
-// of the dense buffers: src0 and dst in one dense unpadded layout; src1 in that layout too, or
-// one value, or one per channel. Each block is read as f32 times its source's scale, combined,
-// put through the chain (sums and relu as loops, any other chain through ref_chain per element:
-// the reference's own arithmetic either way), then stored rounded half to even and saturated.
-// The reference takes the rest.
+// Binary on int8 data and with scales (doc/int8.md) as loops the compiler vectorizes (the store
+// in SSE2), over blocks of the dense buffers: src0 and dst in one dense unpadded layout; src1 in
+// that layout too, one value, or one per channel. Each block is read as f32 times its source's
+// scale, combined, put through the chain (sums and relu as loops, any other chain through
+// ref_chain per element: the reference's own arithmetic either way), then stored rounded half to
+// even and saturated. The reference takes the rest.
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "attr/binary_table.hpp"
 #include "common/binary_chain.hpp"
 #include "common/binary_int8_loop.hpp"
+#include "common/convert_types.hpp"
 #include "ref/ref_chain_operands.hpp"
 
 namespace prim {
@@ -36,23 +41,30 @@ void load_block(dt t, const void *p, int64_t at, int64_t n, float scale, float *
     }
 }
 
-// Half to even, as nearbyint in the default rounding mode, in a form the compiler vectorizes
-// (nearbyint is a libm call on the x86-64 baseline): below 2^23, adding 2^23 to |v| leaves no
-// fraction bits; from 2^23 on every f32 is whole.
-inline float round_half_even(float v) {
-    constexpr float two23 = 8388608.f;
-    const float a = std::fabs(v);
-    return std::copysign(a < two23 ? (a + two23) - two23 : a, v);
+// 4 int32 lanes stored as T (u8, s8: narrowed by packs, the values already in T's range).
+template <typename T>
+void store4(__m128i q, T *d) {
+    if (std::is_same<T, int32_t>::value) return _mm_storeu_si128(reinterpret_cast<__m128i *>(d), q);
+    const __m128i w = _mm_packs_epi32(q, q);
+    const __m128i b = std::is_same<T, uint8_t>::value ? _mm_packus_epi16(w, w) : _mm_packs_epi16(w, w);
+    const int32_t four = _mm_cvtsi128_si32(b);
+    std::memcpy(d, &four, sizeof four);
 }
 
-// NaN to 0, clamped to [lo, hi], rounded: convert_types.hpp's store_from_f32, vectorizable.
+// NaN to 0, clamped to [lo, hi], rounded half to even: convert_types.hpp's store_from_f32, 4
+// values at a time with SSE2 (the x86-64 baseline; the compiler does not vectorize nearbyint):
+// max then min clamp (a NaN becomes lo), an ordered-compare mask sends a NaN to 0, cvtps2dq
+// rounds half to even under the default MXCSR.
 template <typename T>
 void store_typed(const float *x, int64_t n, float lo, float hi, T *d) {
-    for (int64_t i = 0; i < n; ++i) {
-        float v = x[i] == x[i] ? x[i] : 0.f;
-        v = std::min(std::max(v, lo), hi);
-        d[i] = static_cast<T>(static_cast<int32_t>(round_half_even(v)));
+    const __m128 l = _mm_set1_ps(lo), h = _mm_set1_ps(hi);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const __m128 v = _mm_loadu_ps(x + i);
+        const __m128 c = _mm_and_ps(_mm_min_ps(_mm_max_ps(v, l), h), _mm_cmpord_ps(v, v));
+        store4(_mm_cvtps_epi32(c), d + i);
     }
+    for (; i < n; ++i) d[i] = static_cast<T>(saturate_round(x[i], lo, hi));
 }
 
 void store_block(dt t, const float *x, int64_t n, void *p, int64_t at) {
