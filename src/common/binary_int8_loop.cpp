@@ -111,6 +111,8 @@ void block_chain(const post_ops &po, float *x, int64_t n, dt td, const void *dst
             const double scale = e.scale, zp = e.zero_point;
             for (int64_t i = 0; i < n; ++i)
                 x[i] = static_cast<float>(static_cast<double>(x[i]) + scale * (static_cast<double>(old[i]) - zp));
+        } else if (e.scale == 1.f) { // relu
+            for (int64_t i = 0; i < n; ++i) x[i] = x[i] > 0.f ? x[i] : 0.f;
         } else { // relu, then its scale (ref_chain: f rounded to f32, then one rounded product)
             const double scale = e.scale;
             for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(scale * (x[i] > 0.f ? x[i] : 0.f));
