@@ -36,7 +36,9 @@ bool chain_is_quantized(const post_ops &chain);
 
 // One quantization value list a primitive reads at execute: its argument id, its name for
 // messages, its desc (f32 or s32, {count}).
-enum class quant_slot { output_scales, src_scales, wei_scales, dst_scales, src1_scales, src_zero_points, dst_zero_points };
+enum class quant_slot {
+    output_scales, src_scales, wei_scales, dst_scales, src1_scales, src_zero_points, dst_zero_points
+};
 struct quant_arg {
     quant_slot slot;
     int id;
