@@ -1,5 +1,6 @@
 // The cross product of the option lists, and the cases prim skips.
 #include "case_list.hpp"
+#include "io_spec.hpp"
 #include "quant_spec.hpp"
 
 #include <cstdio>
@@ -159,18 +160,30 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (is_backward(s.dir)) return "backward directions are not implemented";
     const bool weighted = driver == driver_kind::conv || driver == driver_kind::ip;
     quant_spec q;
-    std::string why = weighted ? parse_quant_spec(s, q) : dt_skip_reason(s.dt);
+    io_spec io;
+    const bool io_driver = !weighted && !is_norm(driver);
+    std::string why = weighted ? parse_quant_spec(s, q)
+            : io_driver ? parse_io_spec(driver, s, io) : dt_skip_reason(s.dt);
     if (!why.empty()) return why;
-    if (!q.types.int8()) {
-        if (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty())
-            return weighted ? "scales and zero points are supported in int8 inference only"
-                            : "scales and zero points are not supported";
-        if (!c.chain.needs_int8.empty())
+    const bool int8 = q.types.int8() || io.int8();
+    const dt dst_type = weighted ? q.types.dst : io.dst;
+    if (!int8) {
+        if (weighted && (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty()))
+            return "scales and zero points are supported in int8 inference only";
+        if (is_norm(driver) && (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty()))
+            return "scales and zero points are not supported";
+        // The other drivers' reference runs integer operands on f32 data too.
+        if (!c.chain.needs_int8.empty() && !io_driver)
             return c.chain.needs_int8 + " needs an int8 convolution or inner product";
     }
-    for (const prim::post_ops::entry &e : c.chain.po.entries())
-        if (e.kind == prim::post_ops::kind::sum && e.zero_point != 0 && q.types.dst == dt::f32)
+    for (const prim::post_ops::entry &e : c.chain.po.entries()) {
+        if (e.kind != prim::post_ops::kind::sum) continue;
+        if (e.zero_point != 0 && dst_type == dt::f32)
             return "oneDNN refuses: a sum zero point needs an integer dst";
+        if (e.dt != dt::undef && e.dt != dst_type && prim::data_type_size(e.dt) != prim::data_type_size(dst_type))
+            return std::string("oneDNN refuses: a sum data type (") + prim::data_type_name(e.dt)
+                   + ") must have the size of dst's (" + prim::data_type_name(dst_type) + ")";
+    }
     if (driver == driver_kind::conv && s.calg == conv_alg::wino)
         return "Winograd convolution is not implemented";
     if (s.inplace && driver != driver_kind::eltwise) return "in-place runs apply to eltwise only";
@@ -179,10 +192,10 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
-    why = dw_skip_reason(c, driver, q.types.int8());
+    why = dw_skip_reason(c, driver, int8);
     if (!why.empty()) return why;
     why = knobs_skip_reason(s.knobs, s.mode_p);
-    if (why.empty()) why = extras_skip_reason(s.extra);
+    if (why.empty()) why = extras_skip_reason(s.extra, io_driver);
     if (!why.empty()) return why;
     if (driver == driver_kind::binary && s.balg == algorithm::undef)
         return "binary SELECT (three sources) is not supported";

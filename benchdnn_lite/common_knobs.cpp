@@ -194,9 +194,10 @@ std::string knobs_skip_reason(const common_knobs &knobs, bool mode_p) {
     return "";
 }
 
-std::string extras_skip_reason(const extra_values &extras) {
+std::string extras_skip_reason(const extra_values &extras, bool types_read) {
     for (const auto &kv : extras) {
         const std::string &key = kv.first, &v = kv.second;
+        if (types_read && (key == "--sdt" || key == "--ddt")) continue;
         if (key == "--sdt" || key == "--ddt" || key == "--ss_dt") {
             const std::string other = first_not_f32(v);
             if (!other.empty())

@@ -40,7 +40,8 @@ bool apply_other_option(const std::string &token, common_knobs &knobs, extra_lis
 
 // Why a case with these values is skipped ("" when it runs). mode_p: the case is timed.
 std::string knobs_skip_reason(const common_knobs &knobs, bool mode_p);
-std::string extras_skip_reason(const extra_values &extras);
+// types_read: the driver read --sdt and --ddt itself (io_spec.hpp), only the others are checked.
+std::string extras_skip_reason(const extra_values &extras, bool types_read = false);
 
 // "--KEY=VALUE " for each extra value that is not its option's default.
 std::string extras_repro(const extra_values &extras);

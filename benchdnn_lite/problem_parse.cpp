@@ -2,6 +2,7 @@
 // spatial groups copied, o and p derived, then the library's validity check.
 #include "problem_parse.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -291,9 +292,10 @@ binary_problem parse_binary_problem_named(const std::string &s, std::string *nam
     } catch (const prim::error &e) {
         fail(std::string("src1: ") + e.what());
     }
-    if (p.src0.size() != p.src1.size())
-        fail("src0 and src1 must have the same rank (" + num(p.src0.size()) + " and "
-             + num(p.src1.size()) + " dims)");
+    // As benchdnn: the shorter one gets trailing dims of 1 (32x17x2x3:32x17 is 32x17x1x1).
+    const size_t rank = std::max(p.src0.size(), p.src1.size());
+    p.src0.resize(rank, 1);
+    p.src1.resize(rank, 1);
     for (size_t j = 0; j < p.src0.size(); ++j)
         if (p.src1[j] != p.src0[j] && p.src1[j] != 1)
             fail("src1 dim " + num(j) + " (" + num(p.src1[j]) + ") must be src0's ("

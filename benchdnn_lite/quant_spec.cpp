@@ -6,8 +6,6 @@
 
 namespace bdl {
 
-namespace {
-
 bool type_of(const std::string &name, dt &t) {
     for (dt x : {dt::f32, dt::s32, dt::s8, dt::u8})
         if (name == prim::data_type_name(x)) {
@@ -36,9 +34,8 @@ std::vector<std::string> split_cfg(const std::string &cfg) {
     return out;
 }
 
-// POLICY[:VALUE[*]]: common or per-channel; "" or the reason.
-std::string read_param(const std::string &what, const std::vector<std::string> &f, size_t at,
-                       bool channel_ok, quant_param &p) {
+std::string read_quant_param(const std::string &what, const std::vector<std::string> &f, size_t at,
+                             bool channel_ok, quant_param &p) {
     p.given = true;
     const std::string &policy = f[at];
     if (policy == "common") p.per_channel = false;
@@ -55,8 +52,6 @@ std::string read_param(const std::string &what, const std::vector<std::string> &
     }
     return "";
 }
-
-} // namespace
 
 std::string weighted_types::str() const {
     return std::string(prim::data_type_name(src)) + ":" + prim::data_type_name(wei) + ":"
@@ -83,7 +78,7 @@ std::string parse_quant_spec(const settings &s, quant_spec &q) {
         return "bias data type " + s.bia_dt + " is not supported (f32, s32)";
     if (!s.oscale.empty()) {
         const std::vector<std::string> f = split(s.oscale, ':');
-        const std::string why = read_param("output scales", f, 0, true, q.oscale);
+        const std::string why = read_quant_param("output scales", f, 0, true, q.oscale);
         if (!why.empty()) return why;
     }
     for (const std::string &item : s.scales.empty() ? std::vector<std::string>() : split(s.scales, '+')) {
@@ -93,14 +88,14 @@ std::string parse_quant_spec(const settings &s, quant_spec &q) {
         if (!p && f[0].compare(0, 13, "attr_post_op_") == 0)
             return "scales of the dw post-op (" + f[0] + ") are not built yet (int8)";
         if (!p) return "scales of " + f[0] + " are not supported";
-        const std::string why = read_param(f[0] + " scales", f, 1, f[0] == "wei", *p);
+        const std::string why = read_quant_param(f[0] + " scales", f, 1, f[0] == "wei", *p);
         if (!why.empty()) return why;
     }
     for (const std::string &item : s.zero_points.empty() ? std::vector<std::string>() : split(s.zero_points, '+')) {
         const std::vector<std::string> f = split(item, ':');
         quant_param *p = f[0] == "src" ? &q.src_zp : f[0] == "dst" ? &q.dst_zp : nullptr;
         if (!p) return "zero points of " + f[0] + " are not supported";
-        const std::string why = read_param(f[0] + " zero points", f, 1, true, *p);
+        const std::string why = read_quant_param(f[0] + " zero points", f, 1, true, *p);
         if (!why.empty()) return why;
         if (f.size() > 3 && f[3] != "s32" && f[3] != "s8" && f[3] != "u8")
             return "zero points of type " + f[3] + " are not supported";

@@ -33,6 +33,15 @@ struct quant_spec {
     bool any() const;
 };
 
+// f32, s32, s8 or u8 by name into t; false for another name.
+bool type_of(const std::string &name, dt &t);
+// A 2.x --cfg ("u8s8u8") as its type names; {cfg} when it does not split into them.
+std::vector<std::string> split_cfg(const std::string &cfg);
+// f[at] a POLICY (common, or per channel when channel_ok), f[at + 1] an optional VALUE: "" when
+// read into p, else the reason; what names the parameter.
+std::string read_quant_param(const std::string &what, const std::vector<std::string> &f, size_t at,
+                             bool channel_ok, quant_param &p);
+
 // Reads the case's settings; "" when prim runs them, else the reason the case is skipped.
 std::string parse_quant_spec(const settings &s, quant_spec &q);
 

@@ -98,6 +98,19 @@ memory::desc plain(const dims &d) {
 // The JIT instruction sets this run checks (isa_under_test.hpp).
 [[maybe_unused]] std::vector<cpu_isa> jit_isas() { return prim_test::jit_isas_under_test(); }
 
+// src1's plain index for src0's plain index i, src1 broadcast against src0 (each of its dims
+// src0's or 1): broadcast dims read index 0.
+[[maybe_unused]] int64_t broadcast_index(int64_t i, const dims &d0, const dims &d1) {
+    int64_t off = 0, stride = 1;
+    for (int d = static_cast<int>(d0.size()) - 1; d >= 0; --d) {
+        const int64_t c = i % d0[d];
+        i /= d0[d];
+        if (d1[d] != 1) off += c * stride;
+        stride *= d1[d];
+    }
+    return off;
+}
+
 // The number of elements of dims.
 [[maybe_unused]] int64_t count(const dims &d) {
     int64_t n = 1;

@@ -1,4 +1,4 @@
-// What the JIT int8 tests (test_jit_int8_ip.cpp, test_jit_int8_conv.cpp) share: the tested
+// What the int8 tests share. The JIT ones (test_jit_int8_ip.cpp, test_jit_int8_conv.cpp): the tested
 // ISA, typed memories in plain layouts, random integer fills, the quantization attributes and
 // their execute values, typed post-op operands, and the comparison with the reference.
 #pragma once
@@ -316,6 +316,62 @@ inline void compare_with_reference(const std::vector<float> &got, const std::vec
                              << static_cast<int64_t>(i) % pixels << ": jit " << got[i] << " ref "
                              << want[i]);
     CHECK(bad == 0);
+}
+
+// The primitives on int8 data (binary, concat, softmax, eltwise, pooling): memories of
+// integers in a type's range, an element read back as a number, what an integer dst holds.
+// A plain memory of type t holding integers in [lo, hi], and those values as f32.
+inline memory ints(const dims &d, dt t, int lo, int hi, std::vector<float> &values,
+                             uint32_t seed) {
+    std::string p;
+    for (size_t i = 0; i < d.size(); ++i) p += static_cast<char>('a' + i);
+    memory m(memory::desc(d, t, p));
+    std::mt19937 gen(seed);
+    const size_t n = static_cast<size_t>(m.get_desc().nelems_padded());
+    values.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const int v = std::uniform_int_distribution<int>(lo, hi)(gen);
+        values[i] = static_cast<float>(v);
+        if (t == dt::u8) static_cast<uint8_t *>(m.get_data_handle())[i] = static_cast<uint8_t>(v);
+        else if (t == dt::s8) static_cast<int8_t *>(m.get_data_handle())[i] = static_cast<int8_t>(v);
+        else if (t == dt::s32) static_cast<int32_t *>(m.get_data_handle())[i] = v;
+        else static_cast<float *>(m.get_data_handle())[i] = static_cast<float>(v);
+    }
+    return m;
+}
+
+// The whole range of an integer type as ints() takes it (s32 and f32: [-300, 300], beyond s8's
+// and u8's bounds, so that a narrower dst saturates).
+inline std::pair<int, int> full_range(dt t) {
+    if (t == dt::u8) return {0, 255};
+    if (t == dt::s8) return {-128, 127};
+    return {-300, 300};
+}
+
+inline double at(const memory &m, size_t i) {
+    const void *h = m.get_data_handle();
+    switch (m.get_desc().get_data_type()) {
+    case dt::u8: return static_cast<const uint8_t *>(h)[i];
+    case dt::s8: return static_cast<const int8_t *>(h)[i];
+    case dt::s32: return static_cast<const int32_t *>(h)[i];
+    default: return static_cast<const float *>(h)[i];
+    }
+}
+
+// x stored as t: f32 rounded to float; an integer type rounded half to even and saturated.
+inline double quantized(double x, dt t) {
+    if (t == dt::f32) return static_cast<float>(x);
+    if (std::isnan(x)) return 0;
+    const double lo = t == dt::u8 ? 0 : t == dt::s8 ? -128 : -2147483648.0;
+    const double hi = t == dt::u8 ? 255 : t == dt::s8 ? 127 : 2147483520.0;
+    return std::nearbyint(std::min(std::max(x, lo), hi));
+}
+
+// A {1} f32 memory holding v: a scale given at execute.
+inline memory scale_value(float v) {
+    memory m(memory::desc({1}, dt::f32, tag::x));
+    *static_cast<float *>(m.get_data_handle()) = v;
+    return m;
 }
 
 } // namespace

@@ -67,13 +67,24 @@ TEST_CASE("what prim cannot do is a skipped case with its reason", "[benchdnn][c
     CHECK(describe(state({"--conv", "--cold-cache=all"})) == std::vector<std::string> {"--cold-cache=all |"});
     CHECK(describe(state({"--conv", "--mode=P", "--cold-cache=wei"})) == std::vector<std::string> {
             "--mode=P --cold-cache=wei |cold-cache measurement (--cold-cache=wei) is not implemented"});
-    // Data types per tensor: f32 runs, each other value is a case of its own, skipped.
+    // Data types per tensor: f32, s32, s8 and u8 run (doc/int8.md), each other value is a case of
+    // its own, skipped; the normalizations run f32 only.
     // (These lists vary innermost, in the order of their names: --ddt, then --sdt.)
     CHECK(describe(state({"--binary", "--sdt=f32:f32,bf16:f32", "--ddt=f32,s8"})) == std::vector<std::string> {
             "--sdt=f32:f32 |",
-            "--sdt=bf16:f32 |--sdt=bf16:f32: data type bf16 is not supported (prim computes f32)",
-            "--ddt=s8 --sdt=f32:f32 |--ddt=s8: data type s8 is not supported (prim computes f32)",
-            "--ddt=s8 --sdt=bf16:f32 |--ddt=s8: data type s8 is not supported (prim computes f32)"});
+            "--sdt=bf16:f32 |data type bf16 is not supported (f32, s32, s8, u8)",
+            "--ddt=s8 --sdt=f32:f32 |",
+            "--ddt=s8 --sdt=bf16:f32 |data type bf16 is not supported (f32, s32, s8, u8)"});
+    CHECK(describe(state({"--concat", "--sdt=u8", "--ddt=s8"})) == std::vector<std::string> {
+            "--ddt=s8 --sdt=u8 |concat does not convert data types (--sdt=u8 --ddt=s8)"});
+    CHECK(describe(state({"--softmax", "--sdt=f32", "--ddt=s32"})) == std::vector<std::string> {
+            "--ddt=s32 |oneDNN refuses: s32 softmax (f32, u8, s8)"});
+    CHECK(describe(state({"--softmax", "--attr-scales=src:common:2"})) == std::vector<std::string> {
+            "--attr-scales=src:common:2 |oneDNN refuses: scales need an int8 softmax"});
+    CHECK(describe(state({"--binary", "--attr-scales=dst:common:2"})) == std::vector<std::string> {
+            "--attr-scales=dst:common:2 |scales of dst are not supported by --binary"});
+    CHECK(describe(state({"--lnorm", "--ddt=s8"})) == std::vector<std::string> {
+            "--ddt=s8 |--ddt=s8: data type s8 is not supported (prim computes f32)"});
     // --bia-dt is the int8 option (doc/int8.md): undef runs without bias, bf16 is skipped.
     CHECK(describe(state({"--conv", "--bia-dt=undef"})) == std::vector<std::string> {"--bia-dt=undef |"});
     CHECK(describe(state({"--conv", "--bia-dt=bf16"}))

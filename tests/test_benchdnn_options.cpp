@@ -436,7 +436,9 @@ TEST_CASE("binary, bnorm and lnorm descriptors", "[benchdnn][parse]") {
         return std::string();
     };
     CHECK_THAT(binary_error("2x3"), Catch::Contains("SRC0:SRC1"));
-    CHECK_THAT(binary_error("2x3:2x3x1"), Catch::Contains("same rank"));
+    // benchdnn's rule: the shorter gets trailing dims of 1.
+    CHECK(parse_binary_problem_named("32x17x2x3:32x17", nullptr).src1 == std::vector<int64_t> {32, 17, 1, 1});
+    CHECK_THAT(binary_error("2x3:2x3x4"), Catch::Contains("src1 dim 2 (4) must be src0's (1) or 1"));
     CHECK_THAT(binary_error("2x3:2x2"), Catch::Contains("src1 dim 1 (2) must be src0's (3) or 1"));
     CHECK_THAT(binary_error("2xa:2x1"), Catch::Contains("src0"));
 

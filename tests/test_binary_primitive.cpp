@@ -25,18 +25,6 @@ std::vector<float> integers(size_t n, unsigned seed, bool nonzero) {
     return v;
 }
 
-// src1's plain index for src0's plain index i: broadcast dims read index 0.
-int64_t broadcast_index(int64_t i, const dims &d0, const dims &d1) {
-    int64_t off = 0, stride = 1;
-    for (int d = static_cast<int>(d0.size()) - 1; d >= 0; --d) {
-        const int64_t c = i % d0[d];
-        i /= d0[d];
-        if (d1[d] != 1) off += c * stride;
-        stride *= d1[d];
-    }
-    return off;
-}
-
 struct run_result {
     std::vector<float> got;
     std::string impl;

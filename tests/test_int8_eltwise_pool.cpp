@@ -1,47 +1,7 @@
 // Eltwise and pooling on int8 data (doc/int8.md), as a quantized network meets them: the values
 // read as f32, the result rounded half to even and saturated to dst's type, against values
 // computed here; the JIT implementations decline such requests and the reference runs.
-#include "api_test_util.hpp"
-
-namespace {
-
-// A plain memory of type t holding integers in [lo, hi], and those values as f32.
-memory ints(const dims &d, dt t, int lo, int hi, std::vector<float> &values, uint32_t seed) {
-    std::string p;
-    for (size_t i = 0; i < d.size(); ++i) p += static_cast<char>('a' + i);
-    memory m(memory::desc(d, t, p));
-    std::mt19937 gen(seed);
-    const size_t n = static_cast<size_t>(m.get_desc().nelems_padded());
-    values.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        const int v = std::uniform_int_distribution<int>(lo, hi)(gen);
-        values[i] = static_cast<float>(v);
-        if (t == dt::u8) static_cast<uint8_t *>(m.get_data_handle())[i] = static_cast<uint8_t>(v);
-        else if (t == dt::s8) static_cast<int8_t *>(m.get_data_handle())[i] = static_cast<int8_t>(v);
-        else if (t == dt::s32) static_cast<int32_t *>(m.get_data_handle())[i] = v;
-        else static_cast<float *>(m.get_data_handle())[i] = static_cast<float>(v);
-    }
-    return m;
-}
-
-double at(const memory &m, size_t i) {
-    const void *h = m.get_data_handle();
-    switch (m.get_desc().get_data_type()) {
-    case dt::u8: return static_cast<const uint8_t *>(h)[i];
-    case dt::s8: return static_cast<const int8_t *>(h)[i];
-    case dt::s32: return static_cast<const int32_t *>(h)[i];
-    default: return static_cast<const float *>(h)[i];
-    }
-}
-
-double quantized(double x, dt t) {
-    if (t == dt::f32) return static_cast<float>(x);
-    const double lo = t == dt::u8 ? 0 : t == dt::s8 ? -128 : -2147483648.0;
-    const double hi = t == dt::u8 ? 255 : t == dt::s8 ? 127 : 2147483520.0;
-    return std::nearbyint(std::min(std::max(x, lo), hi));
-}
-
-} // namespace
+#include "int8_test_util.hpp"
 
 TEST_CASE("int8 eltwise: computed in f32, rounded and saturated", "[int8][eltwise]") {
     const dims d = {2, 5, 3, 7};
@@ -109,10 +69,8 @@ TEST_CASE("int8 pooling: max and average on u8 and s8", "[int8][pooling]") {
 }
 
 TEST_CASE("int8: primitives that take f32 only say so", "[int8][bad_input]") {
-    const memory::desc u8({2, 8}, dt::u8, tag::ab), f({2, 8}, dt::f32, tag::ab);
-    CHECK_INVALID(binary::primitive_desc(binary::desc(algorithm::binary_add, u8, f, f)),
-                  "src0 data type must be f32");
-    CHECK_INVALID(softmax_forward::primitive_desc(softmax_forward::desc(prop_kind::forward_inference,
-                          algorithm::softmax_accurate, u8, u8, 1)),
-                  "data type must be f32");
+    const memory::desc u8({2, 8, 3, 3}, dt::u8, tag::nchw);
+    CHECK_INVALID(batch_normalization_forward::primitive_desc(batch_normalization_forward::desc(
+                          prop_kind::forward_inference, u8, 1e-5f, normalization_flags::none)),
+                  "src data type must be f32");
 }

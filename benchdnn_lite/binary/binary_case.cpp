@@ -5,6 +5,7 @@
 #include "common/post_op_operands.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "io_spec.hpp"
 #include "operands.hpp"
 #include "problem_parse.hpp"
 #include "tags.hpp"
@@ -37,8 +38,9 @@ std::string stag_of(const std::string &stag, int which) {
 
 class binary_case : public problem_case {
 public:
-    binary_case(const prim::impl::binary_problem &prb, const std::string &name, const settings &s)
-        : prb_(prb), name_(name), s_(s) {
+    binary_case(const prim::impl::binary_problem &prb, const std::string &name, const settings &s,
+                const io_spec &io)
+        : prb_(prb), name_(name), s_(s), q_(io) {
         dst_dims_ = prb.src0;
         check_memory_budget(4.0 * (5 * volume_f(prb.src0) + volume_f(prb.src1)), desc());
         // Small halves: every result of add, sub, mul, max, min is exact; div by a non-zero
@@ -56,6 +58,13 @@ public:
         }
         dst_old_ = buffer(volume(prb.src0));
         fill_dst_old(dst_old_);
+        if (io.int8()) { // benchdnn's int8 filling; a divisor is never 0
+            q_.fill_src(src0_, tensor_id::src, 0);
+            q_.fill_src(src1_, tensor_id::wei, 1);
+            if (s.balg == prim::algorithm::binary_div)
+                for (float &v : src1_) v = v == 0.f ? 1.f : v;
+            q_.fill_dst_old(dst_old_);
+        }
     }
 
     std::string desc() const override { return binary_desc(prb_, name_); }
@@ -67,11 +76,13 @@ public:
     bound_primitive create(const prim::primitive_attr &attr) const override {
         const std::string t0 = stag_of(s_.stag, 0), t1 = stag_of(s_.stag, 1);
         // The user's sources have a layout: 'any' means plain. dst 'any' lets prim choose.
-        const memory::desc src0_md = t0 == "any" ? plain_desc(prb_.src0) : make_desc(prb_.src0, t0, "--stag");
-        const memory::desc src1_md = t1 == "any" ? plain_desc(prb_.src1) : make_desc(prb_.src1, t1, "--stag");
-        const memory::desc dst_md = make_desc(prb_.src0, s_.dtag, "--dtag");
+        const memory::desc src0_md = q_.src_typed(
+                t0 == "any" ? plain_desc(prb_.src0) : make_desc(prb_.src0, t0, "--stag"), 0);
+        const memory::desc src1_md = q_.src_typed(
+                t1 == "any" ? plain_desc(prb_.src1) : make_desc(prb_.src1, t1, "--stag"), 1);
+        const memory::desc dst_md = q_.dst_typed(make_desc(prb_.src0, s_.dtag, "--dtag"));
         const prim::binary::desc d(s_.balg, src0_md, src1_md, dst_md);
-        const timed_creation<prim::binary> c = create_timed<prim::binary>(d, attr);
+        const timed_creation<prim::binary> c = create_timed<prim::binary>(d, q_.with_scales(attr));
         const auto &pd = c.pd;
         bound_primitive b;
         b.prim = c.prim;
@@ -81,8 +92,13 @@ public:
         b.args[prim::PRIM_ARG_SRC_1] = from_plain(src1_, prb_.src1, pd.src1_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
         bind_operands(pd, b.args);
+        q_.bind_scales(b.args);
         return b;
     }
+
+    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
+    std::string data_types() const override { return q_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
 
     std::vector<float> input(int arg) const override {
         return arg == prim::PRIM_ARG_SRC_0 ? src0_ : arg == prim::PRIM_ARG_SRC_1 ? src1_ : std::vector<float>();
@@ -99,6 +115,9 @@ public:
                 st *= prb_.src1[j];
             }
             ref_ = buffer(n);
+            const io_spec &q = q_.spec();
+            const float s0 = q.src_scale.given ? q.src_scale.value : 1.f;
+            const float s1 = q.src1_scale.given ? q.src1_scale.value : 1.f;
 #pragma omp parallel for schedule(static)
             for (int64_t i = 0; i < n; ++i) {
                 int64_t rem = i, off1 = 0;
@@ -106,7 +125,7 @@ public:
                     off1 += (rem % prb_.src0[j]) * stride1[j];
                     rem /= prb_.src0[j];
                 }
-                ref_[i] = prim::impl::binary_fwd(s_.balg, src0_[i], src1_[off1]);
+                ref_[i] = prim::impl::binary_fwd(s_.balg, s0 * src0_[i], s1 * src1_[off1]);
             }
             ref_done_ = true;
         }
@@ -125,6 +144,7 @@ private:
     prim::impl::binary_problem prb_;
     std::string name_;
     settings s_;
+    io_quant q_;
     std::vector<float> src0_, src1_, ref_;
     bool ref_done_ = false;
 };
@@ -139,7 +159,9 @@ std::string binary_case_desc(const std::string &text, const settings &s) {
 std::unique_ptr<problem_case> make_binary_case(const std::string &text, const settings &s) {
     std::string name;
     const prim::impl::binary_problem prb = parse_with_mb(text, s, &name);
-    return std::make_unique<binary_case>(prb, name, s);
+    io_spec io;
+    parse_io_spec(driver_kind::binary, s, io); // the case list skipped what it refuses
+    return std::make_unique<binary_case>(prb, name, s, io);
 }
 
 } // namespace bdl

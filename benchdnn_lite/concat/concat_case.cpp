@@ -5,6 +5,7 @@
 #include "common/verbose.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "io_spec.hpp"
 #include "operands.hpp"
 #include "problem_parse.hpp"
 #include "tags.hpp"
@@ -67,7 +68,7 @@ std::string stag_of(const std::string &stag, size_t which) {
 
 class concat_case : public problem_case {
 public:
-    concat_case(const concat_desc &d, const settings &s) : d_(d), s_(s) {
+    concat_case(const concat_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), q_(io) {
         dst_dims_ = d.dst;
         check_memory_budget(4.0 * 4 * volume_f(d.dst), desc());
         for (size_t i = 0; i < d.srcs.size(); ++i) {
@@ -75,6 +76,10 @@ public:
             // Each input's own values: a misplaced element is seen.
             for (size_t e = 0; e < srcs_.back().size(); ++e)
                 srcs_.back()[e] = static_cast<float>(i * 1000 + e % 997);
+            if (io.dst != dt::f32) { // the same, wrapped into the type's range
+                const auto [lo, hi] = int_range(io.dst);
+                for (float &v : srcs_.back()) v = static_cast<float>(lo + static_cast<int>(v) % (hi - lo + 1));
+            }
         }
         dst_old_ = buffer(volume(d.dst));
         fill_dst_old(dst_old_);
@@ -91,9 +96,9 @@ public:
         std::vector<memory::desc> mds;
         for (size_t i = 0; i < d_.srcs.size(); ++i) {
             const std::string t = stag_of(s_.stag, i);
-            mds.push_back(t == "any" ? plain_desc(d_.srcs[i]) : make_desc(d_.srcs[i], t, "--stag"));
+            mds.push_back(q_.src_typed(t == "any" ? plain_desc(d_.srcs[i]) : make_desc(d_.srcs[i], t, "--stag")));
         }
-        const memory::desc dst_md = make_desc(d_.dst, s_.dtag, "--dtag");
+        const memory::desc dst_md = q_.dst_typed(make_desc(d_.dst, s_.dtag, "--dtag"));
         const prim::concat::primitive_desc pd(dst_md, s_.axis, mds, attr);
         bound_primitive b;
         b.prim = std::make_shared<prim::concat>(pd);
@@ -125,12 +130,16 @@ public:
         return ref_;
     }
 
+    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
+    std::string data_types() const override { return q_.data_types(); }
+
     // Bytes: every input read, dst written.
     double work(const prim::post_ops &) const override { return 4.0 * 2 * volume_f(d_.dst); }
 
 private:
     concat_desc d_;
     settings s_;
+    io_quant q_;
     std::vector<std::vector<float>> srcs_;
     std::vector<float> ref_;
     bool ref_done_ = false;
@@ -143,7 +152,9 @@ std::string concat_case_desc(const std::string &text, const settings &s) {
 }
 
 std::unique_ptr<problem_case> make_concat_case(const std::string &text, const settings &s) {
-    return std::make_unique<concat_case>(parse_with_mb(text, s), s);
+    io_spec io;
+    parse_io_spec(driver_kind::concat, s, io); // the case list skipped what it refuses
+    return std::make_unique<concat_case>(parse_with_mb(text, s), s, io);
 }
 
 } // namespace bdl

@@ -5,6 +5,7 @@
 #include "common/post_op_operands.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "io_spec.hpp"
 #include "operands.hpp"
 #include "pool/pool_parse.hpp"
 #include "ref/ref_pooling.hpp"
@@ -31,13 +32,15 @@ memory::dims out_dims(const pool_problem &p) {
 
 class pool_case : public problem_case {
 public:
-    pool_case(const pool_problem &prb, const settings &s) : prb_(prb), s_(s) {
+    pool_case(const pool_problem &prb, const settings &s, const io_spec &io) : prb_(prb), s_(s), q_(io) {
         dst_dims_ = out_dims(prb);
         check_memory_budget(4.0 * (volume_f(src_dims(prb)) + 4 * volume_f(dst_dims_)), desc());
         src_ = buffer(volume(src_dims(prb)));
         fill_src(src_, tensor_id::src);
+        q_.fill_src(src_, tensor_id::src); // an integer type: its whole range
         dst_old_ = buffer(volume(dst_dims_));
         fill_dst_old(dst_old_);
+        q_.fill_dst_old(dst_old_);
     }
 
     std::string desc() const override { return prim::impl::descriptor_string(prb_); }
@@ -48,8 +51,8 @@ public:
 
     bound_primitive create(const prim::primitive_attr &attr) const override {
         // --tag (or --stag) is src's layout, --dtag dst's; 'any' lets prim choose.
-        const memory::desc src_md = make_desc(src_dims(prb_), s_.stag, "--tag");
-        const memory::desc dst_md = make_desc(dst_dims_, s_.dtag, "--dtag");
+        const memory::desc src_md = q_.src_typed(make_desc(src_dims(prb_), s_.stag, "--tag"));
+        const memory::desc dst_md = q_.dst_typed(make_desc(dst_dims_, s_.dtag, "--dtag"));
         memory::dims strides, kernel, dilation, pl, pr;
         for (int sp = 3 - prb_.nsp; sp < 3; ++sp) {
             strides.push_back(prb_.s[sp]);
@@ -88,6 +91,10 @@ public:
     // where the JIT divides in f32 and the reference in double.
     double base_tolerance() const override { return prb_.is_max() ? 0.0 : 1e-6; }
 
+    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
+    std::string data_types() const override { return q_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
+
     // Bytes: src read, dst written, dst read for a sum, each operand read once.
     double work(const prim::post_ops &po) const override {
         double elems = volume_f(src_dims(prb_)) + volume_f(dst_dims_) * (po.has_sum() ? 2 : 1);
@@ -100,6 +107,7 @@ public:
 private:
     pool_problem prb_;
     settings s_;
+    io_quant q_;
     std::vector<float> src_, ref_;
     bool ref_done_ = false;
 };
@@ -111,7 +119,9 @@ std::string pool_case_desc(const std::string &text, const settings &s) {
 }
 
 std::unique_ptr<problem_case> make_pool_case(const std::string &text, const settings &s) {
-    return std::make_unique<pool_case>(parse_pool_problem(text, s), s);
+    io_spec io;
+    parse_io_spec(driver_kind::pool, s, io); // the case list skipped what it refuses
+    return std::make_unique<pool_case>(parse_pool_problem(text, s), s, io);
 }
 
 } // namespace bdl

@@ -7,6 +7,7 @@
 #include "common/verbose.hpp"
 #include "drivers.hpp"
 #include "fill.hpp"
+#include "io_spec.hpp"
 #include "operands.hpp"
 #include "problem_parse.hpp"
 #include "tags.hpp"
@@ -42,7 +43,7 @@ std::string desc_string(const softmax_desc &d) {
 
 class softmax_case : public problem_case {
 public:
-    softmax_case(const softmax_desc &d, const settings &s) : d_(d), s_(s) {
+    softmax_case(const softmax_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), q_(io) {
         dst_dims_ = d.dims;
         check_memory_budget(4.0 * 5 * volume_f(d.dims), desc());
         // Multiples of 1/4 in [-2.5, 4]: x - max is exact, and rows hold distinct values.
@@ -50,26 +51,34 @@ public:
         fill_src(src_, tensor_id::src);
         for (size_t i = 0; i < src_.size(); ++i)
             src_[i] = src_[i] * 0.5f + static_cast<float>(i % 7) * 0.25f - 0.5f;
+        q_.fill_src(src_, tensor_id::src); // an integer type: its whole range
         dst_old_ = buffer(volume(d.dims));
         fill_dst_old(dst_old_);
+        q_.fill_dst_old(dst_old_);
     }
 
     std::string desc() const override { return desc_string(d_); }
 
     bound_primitive create(const prim::primitive_attr &attr) const override {
-        const memory::desc src_md = s_.stag == "any" ? plain_desc(d_.dims) : make_desc(d_.dims, s_.stag, "--stag");
-        const memory::desc dst_md = make_desc(d_.dims, s_.dtag, "--dtag");
+        const memory::desc src_md = q_.src_typed(
+                s_.stag == "any" ? plain_desc(d_.dims) : make_desc(d_.dims, s_.stag, "--stag"));
+        const memory::desc dst_md = q_.dst_typed(make_desc(d_.dims, s_.dtag, "--dtag"));
         const prim::softmax_forward::desc d(prim::prop_kind::forward_inference, s_.salg, src_md,
                                             dst_md, s_.axis);
-        const prim::softmax_forward::primitive_desc pd(d, attr);
+        const prim::softmax_forward::primitive_desc pd(d, q_.with_scales(attr));
         bound_primitive b;
         b.prim = std::make_shared<prim::softmax_forward>(pd);
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, d_.dims, pd.src_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, d_.dims, pd.dst_desc());
         bind_operands(pd, b.args);
+        q_.bind_scales(b.args);
         return b;
     }
+
+    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
+    std::string data_types() const override { return q_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
 
     std::vector<float> input(int arg) const override {
         return arg == prim::PRIM_ARG_SRC ? src_ : std::vector<float>();
@@ -83,6 +92,9 @@ public:
         for (size_t i = static_cast<size_t>(axis) + 1; i < d_.dims.size(); ++i) inner *= d_.dims[i];
         const int64_t len = d_.dims[static_cast<size_t>(axis)];
         const bool log = s_.salg == prim::algorithm::softmax_log;
+        // int8 (doc/int8.md): src's scale (or 2.x's output scale) on the result, before the chain.
+        const io_spec &q = q_.spec();
+        const float scale = q.src_scale.given ? q.src_scale.value : q.oscale.given ? q.oscale.value : 1.f;
         ref_ = buffer(volume(d_.dims));
 #pragma omp parallel for collapse(2) schedule(static)
         for (int64_t o = 0; o < outer; ++o)
@@ -93,8 +105,8 @@ public:
                 for (int64_t a = 0; a < len; ++a) m = std::max(m, static_cast<double>(x[a * inner]));
                 for (int64_t a = 0; a < len; ++a) sum += std::exp(x[a * inner] - m);
                 for (int64_t a = 0; a < len; ++a)
-                    y[a * inner] = static_cast<float>(log ? x[a * inner] - m - std::log(sum)
-                                                          : std::exp(x[a * inner] - m) / sum);
+                    y[a * inner] = scale * static_cast<float>(log ? x[a * inner] - m - std::log(sum)
+                                                                  : std::exp(x[a * inner] - m) / sum);
             }
         ref_done_ = true;
         return ref_;
@@ -113,6 +125,7 @@ public:
 private:
     softmax_desc d_;
     settings s_;
+    io_quant q_;
     std::vector<float> src_, ref_;
     bool ref_done_ = false;
 };
@@ -124,7 +137,9 @@ std::string softmax_case_desc(const std::string &text, const settings &s) {
 }
 
 std::unique_ptr<problem_case> make_softmax_case(const std::string &text, const settings &s) {
-    return std::make_unique<softmax_case>(parse_with_mb(text, s), s);
+    io_spec io;
+    parse_io_spec(driver_kind::softmax, s, io); // the case list skipped what it refuses
+    return std::make_unique<softmax_case>(parse_with_mb(text, s), s, io);
 }
 
 } // namespace bdl

@@ -228,6 +228,9 @@ struct PRIM_API quantization {
     // oneDNN v3: per argument (PRIM_ARG_SRC, PRIM_ARG_WEIGHTS, PRIM_ARG_DST) a mask, the values
     // at execute as PRIM_ARG_ATTR_SCALES | arg. -1: no scale for that argument.
     int src_scale_mask = -1, wei_scale_mask = -1, dst_scale_mask = -1;
+    // Binary's second source (PRIM_ARG_SRC_1; its first, PRIM_ARG_SRC_0, is PRIM_ARG_SRC):
+    // dst = binary(src_scale * src0, src1_scale * src1), as oneDNN. -1: none.
+    int src1_scale_mask = -1;
     // Zero points of PRIM_ARG_SRC and PRIM_ARG_DST (PRIM_ARG_WEIGHTS is refused by convolution
     // and inner product, as oneDNN does): a mask, the s32 values at execute as
     // PRIM_ARG_ATTR_ZERO_POINTS | arg. -1: none.
@@ -252,8 +255,9 @@ public:
     // list or a negative mask.
     void set_output_scales(int mask, const std::vector<float> &scales);
     void get_output_scales(int &mask, std::vector<float> &scales) const;
-    // oneDNN v3 scales of PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST; throws
-    // invalid_arguments for another argument or a negative mask.
+    // oneDNN v3 scales of PRIM_ARG_SRC (= PRIM_ARG_SRC_0), PRIM_ARG_SRC_1 (binary),
+    // PRIM_ARG_WEIGHTS or PRIM_ARG_DST; throws invalid_arguments for another argument or a
+    // negative mask. Which arguments and masks a primitive takes is checked at its creation.
     void set_scales_mask(int arg, int mask);
     // Zero points of PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST (primitives say which they
     // take); throws invalid_arguments for another argument or a negative mask.

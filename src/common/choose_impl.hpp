@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attr/runtime_params.hpp"
+#include "common/concat_request.hpp"
 #include "common/dw_post_op.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/primitive_impl.hpp"
@@ -28,14 +29,26 @@ inline cpu_isa request_isa(const primitive_attr &attr) {
 }
 
 // The data types of a request when they are not all f32 (else ""): "src:weights:dst" for a
-// convolution or inner product, "src:dst" for a primitive with one src (eltwise, pooling); the
-// others take f32 only (their creation refuses other types).
+// convolution or inner product, "src0:src1:dst" for binary, "src:dst" for a primitive with one
+// src (eltwise, pooling, softmax) and for concat (its inputs have one type); the others take
+// f32 only (their creation refuses other types).
 // (The int/long argument ranks the overloads: those taking int win where they apply.)
 template <typename request>
 std::string request_data_types(const request &, long) { return ""; }
 template <typename request>
 auto request_data_types(const request &req, int) -> decltype(req.src, req.dst, std::string()) {
     const memory::data_type s = req.src.get_data_type(), d = req.dst.get_data_type();
+    if (s == memory::data_type::f32 && d == s) return "";
+    return std::string(data_type_name(s)) + ":" + data_type_name(d);
+}
+inline std::string request_data_types(const binary_request &req, int) {
+    const memory::data_type s0 = req.src0.get_data_type(), s1 = req.src1.get_data_type(),
+                            d = req.dst.get_data_type(), f = memory::data_type::f32;
+    if (s0 == f && s1 == f && d == f) return "";
+    return std::string(data_type_name(s0)) + ":" + data_type_name(s1) + ":" + data_type_name(d);
+}
+inline std::string request_data_types(const concat_request &req, int) {
+    const memory::data_type s = req.srcs[0].get_data_type(), d = req.dst.get_data_type();
     if (s == memory::data_type::f32 && d == s) return "";
     return std::string(data_type_name(s)) + ":" + data_type_name(d);
 }
@@ -62,8 +75,11 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     if (bad.empty()) bad = check_chain_types(chain, req.dst.get_data_type());
     if (bad.empty()) bad = check_dw_chain(chain, kind == primitive_kind::convolution);
     const bool weighted = kind == primitive_kind::convolution || kind == primitive_kind::inner_product;
-    if (bad.empty() && !weighted && req.attr.get_quantization().any())
-        bad = "scales and zero points are supported by convolution, inner product and reorder only";
+    // Binary and softmax check their own scales at creation (quant_attr.hpp).
+    const bool own_scales = weighted || kind == primitive_kind::binary || kind == primitive_kind::softmax;
+    if (bad.empty() && !own_scales && req.attr.get_quantization().any())
+        bad = "scales and zero points are supported by convolution, inner product and reorder "
+              "only (and scales by binary and softmax)";
     if (!bad.empty())
         throw error(status::invalid_arguments, std::string(kind_name) + " " + problem_str + ": " + bad);
     const std::string data_types = request_data_types(req, 0);

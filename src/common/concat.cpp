@@ -27,7 +27,12 @@ memory::dims concat_dims(int axis, const std::vector<memory::desc> &srcs) {
     if (srcs.empty()) check.fail("no inputs: give at least one src desc");
     for (size_t i = 0; i < srcs.size(); ++i) {
         const std::string name = "src " + std::to_string(i);
-        check.f32(srcs[i], name.c_str());
+        check.f32_or_int(srcs[i], name.c_str());
+        // One type for every input and dst (doc/int8.md): concat copies, it does not convert.
+        if (srcs[i].get_data_type() != srcs[0].get_data_type())
+            check.fail(name + " data type " + data_type_name(srcs[i].get_data_type())
+                       + " differs from src 0's " + data_type_name(srcs[0].get_data_type())
+                       + ": every input must have one type");
         if (srcs[i].is_any())
             check.fail(name + " desc is 'any': concat inputs must have a layout");
     }
@@ -83,9 +88,13 @@ concat::primitive_desc::primitive_desc(const memory::desc &dst, int axis,
     req.attr = attr;
     if (dst.is_zero() || dst.is_any()) {
         // As oneDNN: the first input's layout, dense, over the concatenated dims.
-        req.dst = memory::desc(dims, memory::data_type::f32, srcs[0].layout());
+        req.dst = memory::desc(dims, srcs[0].get_data_type(), srcs[0].layout());
     } else {
-        check.f32(dst, "dst");
+        check.f32_or_int(dst, "dst");
+        if (dst.get_data_type() != srcs[0].get_data_type())
+            check.fail(std::string("dst data type ") + data_type_name(dst.get_data_type())
+                       + " differs from the inputs' " + data_type_name(srcs[0].get_data_type())
+                       + ": concat does not convert types");
         if (dst.get_dims() != dims)
             check.fail("dst dims " + impl::dims_str(dst.get_dims())
                        + " differ from the concatenated dims " + impl::dims_str(dims));

@@ -1,7 +1,8 @@
 // Concat's fast path: every input and dst dense in one layout whose axis is not blocked. Then
 // each input is, for each index of the memory dims outside the axis ("outer"), one contiguous
 // chunk of dims[axis] * stride[axis] elements, and dst holds the inputs' chunks one after the
-// other: the copy is a memcpy per (outer index, input), threaded over both.
+// other: the copy is a memcpy per (outer index, input), threaded over both. Any one data type:
+// the plan counts elements, the copy bytes.
 #include <omp.h>
 
 #include <algorithm>
@@ -26,7 +27,8 @@ struct chunk_plan {
 class concat_copy : public primitive_impl {
 public:
     concat_copy(const concat_request &req, chunk_plan plan)
-        : primitive_impl(concat_layouts(req)), plan_(std::move(plan)) {}
+        : primitive_impl(concat_layouts(req)), plan_(std::move(plan)),
+          size_(data_type_size(req.dst.get_data_type())) {}
 
     std::string name() const override { return "copy"; }
 
@@ -36,9 +38,9 @@ public:
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const int64_t total = p.outer * p.dst_chunk;
         const auto copy = [&](int64_t o, int64_t i, int64_t from, int64_t to) {
-            std::memcpy(args.dst + o * p.dst_chunk + p.dst_at[i] + from,
-                        args.multiple_src[i] + o * p.chunk[i] + from,
-                        static_cast<size_t>(to - from) * sizeof(float));
+            const auto *in = reinterpret_cast<const char *>(args.multiple_src[i]);
+            std::memcpy(reinterpret_cast<char *>(args.dst) + (o * p.dst_chunk + p.dst_at[i] + from) * size_,
+                        in + (o * p.chunk[i] + from) * size_, static_cast<size_t>(to - from) * size_);
         };
         if (p.outer >= 4 * max_threads || total < min_split_elems) {
 #pragma omp parallel for collapse(2) schedule(static) if (total >= min_split_elems)
@@ -59,6 +61,7 @@ public:
 
 private:
     chunk_plan plan_;
+    int64_t size_; // bytes per element
 };
 
 // The axis' letter is uppercase in a pattern when the axis has an inner block.

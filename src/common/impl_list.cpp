@@ -1,5 +1,6 @@
 // Each primitive's implementations, fastest first, reference last. The first whose create()
 // accepts the request is used; the others say why not under PRIM_VERBOSE=2.
+#include "common/binary_int8_loop.hpp"
 #include "common/concat_request.hpp"
 #include "common/pool_int8_loop.hpp"
 #include "common/primitive_impl.hpp"
@@ -48,6 +49,7 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
 const std::vector<impl_entry<binary_request>> &binary_impl_list() {
     static const std::vector<impl_entry<binary_request>> list = {
             {"jit", create_jit_binary},
+            {"loop", create_binary_int8_loop, true}, // int8 data and scales
             {"ref", create_ref_binary, true},
     };
     return list;
@@ -80,7 +82,7 @@ const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
 
 const std::vector<impl_entry<concat_request>> &concat_impl_list() {
     static const std::vector<impl_entry<concat_request>> list = {
-            {"copy", create_concat_copy},
+            {"copy", create_concat_copy, true}, // any one data type: it copies bytes
             {"ref", create_ref_concat, true},
     };
     return list;

@@ -54,6 +54,7 @@ struct exec_ptrs {
     struct quant_values {
         const float *output_scales = nullptr;
         const float *src_scales = nullptr, *wei_scales = nullptr, *dst_scales = nullptr;
+        const float *src1_scales = nullptr; // binary's
         const int32_t *src_zero_points = nullptr, *dst_zero_points = nullptr;
     } quant;
 };

@@ -75,6 +75,7 @@ std::string check_weighted_quantization(const quantization &q, bool int8, bool g
     if (q.dst_scale_mask > 0)
         return "dst scales mask " + std::to_string(q.dst_scale_mask) + " must be 0 (one value)";
     if (q.wei_zp_mask >= 0) return "weights zero points are not supported (as oneDNN)";
+    if (q.src1_scale_mask >= 0) return "src1 scales are binary's (PRIM_ARG_SRC_1)";
     for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_zp_mask, "src"),
                                      {q.dst_zp_mask, "dst"}})
         if (mask > 0 && mask != per_oc)
@@ -96,6 +97,44 @@ std::string check_chain_types(const post_ops &chain, memory::data_type dst_dt) {
             return who + "reading a " + name(dst_dt) + " dst as " + name(e.dt)
                    + " is not supported (only s8 and u8 may stand for each other)";
     }
+    return "";
+}
+
+std::string check_binary_quantization(const quantization &q) {
+    if (!q.any()) return "";
+    if (q.has_output_scales) return "output scales are not supported: give src0 and src1 scales";
+    if (q.wei_scale_mask >= 0 || q.dst_scale_mask >= 0)
+        return std::string(q.dst_scale_mask >= 0 ? "dst" : "weights")
+               + " scales are not supported (as oneDNN: scales of src0 and src1 only)";
+    if (q.src_zp_mask >= 0 || q.wei_zp_mask >= 0 || q.dst_zp_mask >= 0)
+        return "zero points are not supported (as oneDNN)";
+    for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_scale_mask, "src0"),
+                                     {q.src1_scale_mask, "src1"}})
+        if (mask > 0)
+            return std::string(what) + " scales mask " + std::to_string(mask) + " must be 0 (one value)";
+    return "";
+}
+
+std::string check_softmax_quantization(const quantization &q, memory::data_type src_dt,
+                                       memory::data_type dst_dt) {
+    if (!q.any()) return "";
+    if (src_dt == dt::f32 && dst_dt == dt::f32)
+        return "scales are supported in int8 softmax only (src and dst are f32)";
+    const bool v3 = q.src_scale_mask >= 0 || q.dst_scale_mask >= 0;
+    if (q.has_output_scales && v3)
+        return "output scales (oneDNN 2.x) and per-argument scales (oneDNN v3) cannot be mixed "
+               "in one attribute";
+    if (q.wei_scale_mask >= 0 || q.src1_scale_mask >= 0)
+        return std::string(q.wei_scale_mask >= 0 ? "weights" : "src1")
+               + " scales are not supported (softmax takes src and dst scales)";
+    if (q.src_zp_mask >= 0 || q.wei_zp_mask >= 0 || q.dst_zp_mask >= 0)
+        return "zero points are not supported (as oneDNN)";
+    for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_scale_mask, "src scales"),
+                                     {q.dst_scale_mask, "dst scales"},
+                                     {q.has_output_scales ? q.output_scales_mask : -1, "output scales"}})
+        if (mask > 0) return std::string(what) + " mask " + std::to_string(mask) + " must be 0 (one value)";
+    if (q.has_output_scales && q.output_scales.size() != 1)
+        return "output scales have " + std::to_string(q.output_scales.size()) + " values, mask 0 needs 1";
     return "";
 }
 
@@ -125,6 +164,8 @@ std::vector<quant_arg> quant_args(const quantization &q, const memory::desc &src
         q.src_scale_mask, src.get_dims(), dt::f32);
     add(quant_slot::wei_scales, PRIM_ARG_ATTR_SCALES | PRIM_ARG_WEIGHTS, "weights scales",
         q.wei_scale_mask, wei.get_dims(), dt::f32);
+    add(quant_slot::src1_scales, PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_1, "src1 scales",
+        q.src1_scale_mask, dst.get_dims(), dt::f32);
     add(quant_slot::dst_scales, PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, "dst scales",
         q.dst_scale_mask, dst.get_dims(), dt::f32);
     add(quant_slot::src_zero_points, PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, "src zero points",

@@ -24,13 +24,21 @@ std::string check_weighted_quantization(const quantization &q, bool int8, bool g
 // integer dst, its data type dst's size; "" when valid.
 std::string check_chain_types(const post_ops &chain, memory::data_type dst_dt);
 
+// Binary's quantization: src0 (PRIM_ARG_SRC) and src1 scales, mask 0, as oneDNN; "" when valid.
+std::string check_binary_quantization(const quantization &q);
+// Softmax's: src and dst scales (v3) or output scales (2.x), mask 0, when src or dst is int8.
+std::string check_softmax_quantization(const quantization &q, memory::data_type src_dt,
+                                       memory::data_type dst_dt);
+
 // True when the chain needs more than f32 kernels: a sum with a zero point or its own type, an
 // operand that is not f32.
 bool chain_is_quantized(const post_ops &chain);
 
 // One quantization value list a primitive reads at execute: its argument id, its name for
 // messages, its desc (f32 or s32, {count}).
-enum class quant_slot { output_scales, src_scales, wei_scales, dst_scales, src_zero_points, dst_zero_points };
+enum class quant_slot {
+    output_scales, src_scales, wei_scales, dst_scales, src1_scales, src_zero_points, dst_zero_points
+};
 struct quant_arg {
     quant_slot slot;
     int id;

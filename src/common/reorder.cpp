@@ -78,7 +78,7 @@ reorder::reorder(const memory::desc &src, const memory::desc &dst, const primiti
     const bool v3 = q.src_scale_mask >= 0 || q.dst_scale_mask >= 0;
     if (q.has_output_scales && v3)
         invalid("output scales (oneDNN 2.x) and per-argument scales (oneDNN v3) cannot be mixed");
-    if (q.wei_scale_mask >= 0 || q.wei_zp_mask >= 0)
+    if (q.wei_scale_mask >= 0 || q.wei_zp_mask >= 0 || q.src1_scale_mask >= 0)
         invalid("scales and zero points are for PRIM_ARG_SRC and PRIM_ARG_DST");
     for (int mask : {q.src_scale_mask, q.dst_scale_mask, q.src_zp_mask, q.dst_zp_mask})
         if (mask > 0) invalid("mask " + std::to_string(mask) + " of src or dst scales or zero "

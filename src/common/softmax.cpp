@@ -1,6 +1,7 @@
 // Softmax creation: check the descriptor, turn it into a problem, choose an implementation.
 #include "common/choose_impl.hpp"
 #include "common/desc_checks.hpp"
+#include "common/quant_attr.hpp"
 #include "common/softmax_request.hpp"
 #include "common/verbose.hpp"
 #include "prim/softmax.hpp"
@@ -43,6 +44,14 @@ std::string to_string(const softmax_problem &prb) {
 
 namespace {
 const impl::desc_checks check {"softmax"};
+
+// As oneDNN: f32, u8 or s8 for src and dst (int8 softmax, doc/int8.md).
+void check_type(const memory::desc &md, const char *name) {
+    check.f32_or_int(md, name);
+    const memory::data_type t = md.get_data_type();
+    if (t == memory::data_type::s32)
+        check.fail(std::string(name) + " data type s32 is not supported (f32, u8 or s8)");
+}
 } // namespace
 
 softmax_forward::primitive_desc::primitive_desc(const desc &d, const primitive_attr &attr) {
@@ -50,7 +59,7 @@ softmax_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
     if (d.alg != algorithm::softmax_accurate && d.alg != algorithm::softmax_log)
         check.fail("algorithm " + std::to_string(static_cast<int>(d.alg))
                    + " is not softmax_accurate or softmax_log");
-    check.f32(d.src, "src");
+    check_type(d.src, "src");
     const memory::dims &s = d.src.get_dims();
     const int rank = d.src.ndims();
     if (rank < 1 || rank > 5)
@@ -65,10 +74,13 @@ softmax_forward::primitive_desc::primitive_desc(const desc &d, const primitive_a
             check.fail("problem too large or negative: src dims must be non-negative with at "
                        "most 2^60 elements");
     const memory::desc dst = d.dst.is_zero() ? d.src : d.dst;
-    check.f32(dst, "dst");
+    check_type(dst, "dst");
     if (dst.get_dims() != s)
         check.fail("dst dims " + impl::dims_str(dst.get_dims()) + " differ from src dims "
                    + impl::dims_str(s));
+    const std::string bad_scales = impl::check_softmax_quantization(
+            attr.get_quantization(), d.src.get_data_type(), dst.get_data_type());
+    if (!bad_scales.empty()) check.fail(bad_scales);
 
     impl::softmax_request req;
     req.prb.dims = s;

@@ -36,15 +36,18 @@ struct softmax_request {
     primitive_attr attr;
 };
 
-// src and dst as both implementations run them: 'any' takes the other's layout, plain when both
-// are 'any'.
+// src and dst as both implementations run them: 'any' takes the other's layout (keeping its own
+// type), plain when both are 'any'.
 inline arg_layouts softmax_layouts(const softmax_request &req) {
     arg_layouts l;
     l.src = req.src;
     l.dst = req.dst;
-    if (l.src.is_any() && l.dst.is_any()) l.src = l.dst = plain_desc(req.prb.dims);
-    if (l.src.is_any()) l.src = l.dst;
-    if (l.dst.is_any()) l.dst = l.src;
+    if (l.src.is_any() && l.dst.is_any()) {
+        l.src = plain_desc(req.prb.dims, req.src.get_data_type());
+        l.dst = plain_desc(req.prb.dims, req.dst.get_data_type());
+    }
+    if (l.src.is_any()) l.src = retyped(l.dst, req.src.get_data_type());
+    if (l.dst.is_any()) l.dst = retyped(l.src, req.dst.get_data_type());
     return l;
 }
 

@@ -1,8 +1,10 @@
 // The reference concat: every element of every input placed by the layouts' offset(), for any
-// pair of layouts. dst's padding (a blocked dim's tail) is zeroed first, as a reorder does.
+// pair of layouts and any one data type (copied bit for bit). dst's padding (a blocked dim's
+// tail) is zeroed first, as a reorder does.
 #include <cstring>
 
 #include "common/concat_request.hpp"
+#include "common/convert_types.hpp"
 
 namespace prim {
 namespace impl {
@@ -18,6 +20,7 @@ public:
     void execute(const exec_ptrs &args) const override {
         const memory::desc &dst = dst_md();
         const int rank = dst.ndims();
+        const size_t size = data_type_size(dst.get_data_type());
         // Only a blocked layout pads, and its buffer has no gaps: zeroing it all is safe.
         if (dst.padded_dims() != dst.get_dims()) std::memset(args.dst, 0, dst.get_size());
         int64_t at = 0; // where the input starts along the axis
@@ -25,7 +28,7 @@ public:
             const memory::desc &src = layouts().multiple_src[i];
             const memory::dims &d = src.get_dims();
             const int64_t n = nelems(d);
-            const float *in = args.multiple_src[i];
+            const void *in = args.multiple_src[i];
 #pragma omp parallel for schedule(static)
             for (int64_t e = 0; e < n; ++e) {
                 memory::dim idx[6];
@@ -36,7 +39,7 @@ public:
                 }
                 const memory::dim from = src.offset(idx);
                 idx[axis_] += at;
-                args.dst[dst.offset(idx)] = in[from];
+                copy_element(size, in, from, args.dst, dst.offset(idx));
             }
             at += d[axis_];
         }
