@@ -18,6 +18,14 @@ inline memory::desc plain_desc(const memory::dims &dims,
     return memory::desc(dims, dt, pattern);
 }
 
+// The channels-last layout of a shape (mb, c, spatial...): "acb", "acdb", "acdeb".
+inline memory::desc channels_last_desc(const memory::dims &dims,
+                                       memory::data_type dt = memory::data_type::f32) {
+    std::string pattern = "a";
+    for (size_t i = 2; i < dims.size(); ++i) pattern += static_cast<char>('a' + i);
+    return memory::desc(dims, dt, pattern + "b");
+}
+
 // Equal to plain_desc(md.get_dims()) (dense, row-major, no blocks), checked without building
 // that desc: execute() asks this for every argument on every call.
 inline bool is_plain(const memory::desc &md) {

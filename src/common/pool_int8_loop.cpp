@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/convert_types.hpp"
+#include "common/plain_layout.hpp"
 #include "common/pool_int8_loop.hpp"
 #include "common/pool_problem.hpp"
 
@@ -13,14 +14,6 @@ namespace impl {
 namespace {
 
 using dt = memory::data_type;
-
-// The channels-last layout of dims ("acdb", "acb", "acdeb").
-memory::desc channels_last(const memory::desc &md) {
-    const memory::dims &dims = md.get_dims();
-    std::string p = "a";
-    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
-    return memory::desc(dims, md.get_data_type(), p + "b");
-}
 
 class pool_int8_loop : public primitive_impl {
 public:
@@ -102,7 +95,8 @@ std::unique_ptr<primitive_impl> create_pool_int8_loop(const pool_request &req, c
     const dt s = req.src.get_data_type();
     PRIM_DISPATCH(why_not, s == dt::u8 || s == dt::s8, "src is not u8 or s8");
     PRIM_DISPATCH(why_not, req.attr.get_post_ops().len() == 0, "a post-ops chain (the reference runs it)");
-    const memory::desc src = channels_last(req.src), dst = channels_last(req.dst);
+    const memory::desc src = channels_last_desc(req.src.get_dims(), req.src.get_data_type());
+    const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
     PRIM_DISPATCH(why_not, req.src.is_any() || req.src == src, "src is not channels-last");
     PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst, "dst is not channels-last");
     arg_layouts layouts;

@@ -5,22 +5,11 @@
 
 namespace prim {
 namespace impl {
-namespace {
-
-// The channels-last layout of dims ("acdb", "acb", "acdeb"), dense.
-memory::desc channels_last(const memory::desc &md) {
-    const memory::dims &dims = md.get_dims();
-    std::string p = "a";
-    for (size_t i = 2; i < dims.size(); ++i) p += static_cast<char>('a' + i);
-    return memory::desc(dims, md.get_data_type(), p + "b");
-}
-
-} // namespace
-
 std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
                                                      std::string &why_not) {
     const conv_problem &p = req.prb;
-    const memory::desc src = channels_last(req.src), dst = channels_last(req.dst);
+    const memory::desc src = channels_last_desc(req.src.get_dims(), req.src.get_data_type());
+    const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
     PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst,
                   "dst is not channels-last (nhwc): the GEMM writes pixel rows");
     int8_gemm_request g;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/internal_reorder.hpp"
+#include "common/plain_layout.hpp"
 #include "common/post_op_operands.hpp"
 #include "jit/isa_traits.hpp"
 #include "jit/jit_pooling.hpp"
@@ -29,11 +30,6 @@ int64_t channel_block(const memory::desc &md) {
     for (size_t i = 0; i + 1 < inner.size(); ++i)
         if (inner[i] < '0' || inner[i] > '9') return -1; // a second block
     return std::stoll(inner.substr(0, inner.size() - 1));
-}
-
-memory::desc channels_last(const memory::dims &dims) {
-    static const char *pattern[] = {"acb", "acdb", "acdeb"};
-    return memory::desc(dims, memory::data_type::f32, pattern[dims.size() - 3]);
 }
 
 // The layouts the kernel runs on, when a user's layout is another one (plain ncw/nchw/ncdhw):
@@ -187,15 +183,15 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const pool_problem &prb = req.prb;
     memory::desc src = req.src, dst = req.dst;
-    if (src.is_any() && dst.is_any()) src = channels_last(src.get_dims());
+    if (src.is_any() && dst.is_any()) src = channels_last_desc(src.get_dims());
     if (src.is_any()) src = memory::desc(src.get_dims(), memory::data_type::f32, dst.layout());
     if (dst.is_any()) dst = memory::desc(dst.get_dims(), memory::data_type::f32, src.layout());
     // The kernel reads channels-last or channel-blocked src and dst of one kind; other layouts
     // (plain ncw/nchw/ncdhw) are repacked per call into channels-last.
     kernel_layouts k {src, dst};
     if (channel_block(src) < 0 || channel_block(src) != channel_block(dst)) {
-        if (channel_block(src) != 0) k.src = channels_last(src.get_dims());
-        if (channel_block(dst) != 0) k.dst = channels_last(dst.get_dims());
+        if (channel_block(src) != 0) k.src = channels_last_desc(src.get_dims());
+        if (channel_block(dst) != 0) k.dst = channels_last_desc(dst.get_dims());
     }
     const int64_t block = channel_block(k.src);
     PRIM_DISPATCH(why_not, block == 0 || block == 8 || block == 16,
