@@ -315,11 +315,24 @@ TEST_CASE("dw post-op: the entry's parameters, descs and implementation", "[dw]"
             {0, 0}, {0, 0}, {0, 0});
     primitive_attr attr;
     attr.set_post_ops(po);
+    attr.set_max_cpu_isa(cpu_isa::none);
     const convolution_forward::primitive_desc pd(desc, attr);
-    CHECK(pd.impl_name().rfind(get_effective_cpu_isa() == cpu_isa::none ? "ref" : "jit:", 0) == 0);
+    CHECK(pd.impl_name() == "ref");
     CHECK(pd.dst_desc().get_dims() == dims({2, 16, 5, 5}));
     CHECK(pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS)
           == memory::desc({16, 1, 1, 3, 3}, dt::f32, tag::goihw));
+    // The fused JIT pass takes the depthwise weights in its kernel's layout, channels in blocks of
+    // the vector's lanes.
+    for (cpu_isa isa : prim_test::jit_isas_under_test()) {
+        primitive_attr jit_attr = attr;
+        jit_attr.set_max_cpu_isa(isa);
+        const convolution_forward::primitive_desc jit_pd(desc, jit_attr);
+        CHECK(jit_pd.impl_name().rfind(std::string("jit:") + cpu_isa_name(isa), 0) == 0);
+        const std::string blocked = isa == cpu_isa::avx512 ? "Abcde16a" : "Abcde8a";
+        CHECK(jit_pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS)
+              == memory::desc({16, 1, 1, 3, 3}, dt::f32, blocked));
+    }
+    attr.set_max_cpu_isa(cpu_isa::all);
     CHECK(pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS) == memory::desc({16}, dt::f32, tag::x));
     CHECK(PRIM_ARG_ATTR_POST_OP_DW == 8192);
 

@@ -108,7 +108,6 @@ public:
           pc_(pw_.conf), dc_(dw_.conf), plan_(plan_chunks(pc_, dc_, u)), dw_at_(dw_at),
           chain_len_(chain_len), src_reorder_(jit::reorder_if_differ(pw_.user.src, pw_.ksrc)),
           wei_reorder_(jit::reorder_if_differ(pw_.user.wei, pw_.kwei)),
-          dw_wei_reorder_(jit::reorder_if_differ(dw_.user.wei, dw_.kwei)),
           dst_out_reorder_(jit::reorder_if_differ(dw_.kdst, dw_.user.dst)),
           pw_operands_(pw_, pw_.operands), dw_operands_(dw_, dw_.operands),
           pw_kernels_(isa, pw_), dw_kernels_(isa, dw_) {
@@ -120,11 +119,9 @@ public:
 
     void execute(const exec_ptrs &args) const override {
         if (pc_.mb == 0) return;
-        std::unique_ptr<jit::scratch> src_s, wei_s, dw_wei_s, dst_s;
+        std::unique_ptr<jit::scratch> src_s, wei_s, dst_s;
         const float *src = repacked(src_reorder_.get(), pw_.user.src, pw_.ksrc, args.src, src_s);
         const float *wei = repacked(wei_reorder_.get(), pw_.user.wei, pw_.kwei, args.wei, wei_s);
-        const float *dw_wei
-                = repacked(dw_wei_reorder_.get(), dw_.user.wei, dw_.kwei, args.dw_wei, dw_wei_s);
         float *dst = args.dst;
         if (dst_out_reorder_) {
             dst_s = std::make_unique<jit::scratch>(dw_.kdst.get_size());
@@ -137,7 +134,7 @@ public:
             after.assign(args.post_op.begin() + dw_at_ + 1, args.post_op.begin() + chain_len_);
         }
         std::vector<std::vector<float>> copies;
-        const call_data d {src, wei, args.bias, dw_wei, args.dw_bias, dst,
+        const call_data d {src, wei, args.bias, args.dw_wei, args.dw_bias, dst,
                            pw_operands_.prepare(before, copies), dw_operands_.prepare(after, copies),
                            jit::runtime_tables({pw_kernels_.main.get(), pw_kernels_.last.get(),
                                                 dw_kernels_.main.get(), dw_kernels_.last.get()},
@@ -242,8 +239,7 @@ private:
     const fused_plan plan_;
     const int dw_at_, chain_len_; // the dw entry's index, the chain's length
     std::string name_;
-    const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dw_wei_reorder_,
-            dst_out_reorder_;
+    const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_out_reorder_;
     const jit::conv_operands pw_operands_, dw_operands_;
     const half_kernels pw_kernels_, dw_kernels_;
 };
@@ -296,7 +292,9 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_for(const jit::uarch &u,
     // The depthwise half: its src is the ring (set below), its weights and bias the dw entry's.
     conv_request dw_req = half_request(req, dwp, at + 1, chain.len());
     dw_req.src = memory::desc(mid.get_dims(), dt::f32, memory::format_tag::any);
-    dw_req.wei = dw_weights_desc(dwp);
+    // Its weights in the kernel's packed layout (query_md gives it, as oneDNN's does for its
+    // fused dw): packing them per call would cost a pass over K·K·C values each execute.
+    dw_req.wei = memory::desc(dw_weights_desc(dwp).get_dims(), dt::f32, memory::format_tag::any);
     dw_req.bias = dw_bias_desc(dwp, e);
     dw_req.with_bias = !dw_req.bias.is_zero();
     conv_setup dw;
@@ -321,7 +319,7 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_for(const jit::uarch &u,
 
     arg_layouts layouts(pw.user.src, pw.user.wei, req.with_bias ? pw.user.bias : memory::desc(),
                         dw.user.dst);
-    layouts.dw_wei = dw_req.wei;
+    layouts.dw_wei = dw.user.wei;
     layouts.dw_bias = dw_req.bias;
     layouts.dw_src = mid;
     return jit::generating(
