@@ -288,6 +288,10 @@ TEST_CASE("dw post-op: the fused JIT pass, channel tails, short and wide images"
             {2, 9, 16, 13, 3, 5, 2, 2},   // narrow rows
             // Rows so wide that the ring takes a chunk of the channels at a time.
             {1, 3, 80, 6, 400, 5, 1, 2},
+            // One image of one or two channel blocks, large enough for two threads: strips of
+            // rows, each recomputing its halo.
+            {1, 8, 16, 64, 64, 3, 1, 1},
+            {1, 8, 16, 61, 37, 5, 2, 2},
     };
     for (cpu_isa isa : prim_test::jit_isas_under_test())
         for (const dw_shape &p : shapes)

@@ -78,26 +78,55 @@ struct half_kernels {
     }
 };
 
-// The ring's geometry and the channel chunks.
-struct fused_plan {
-    int64_t ring_rows = 0;    // K: the rows of one depthwise output's taps
-    int64_t ring_ocb = 0;     // bytes between channel blocks in a ring row
-    int64_t chunk_blocks = 0; // channel blocks per chunk: whole oc block groups of both kernels
-    int64_t n_chunks = 0;
-    int64_t ring_bytes() const { return ring_rows * chunk_blocks * ring_ocb; }
+// The ring's geometry, and the channel blocks it may hold: whole oc block groups of both kernels
+// (units of lcm of their blocks per call), as many as its budget takes.
+struct ring_geometry {
+    int64_t rows = 0;      // K: the rows of one depthwise output's taps
+    int64_t ocb_bytes = 0; // bytes between channel blocks in a ring row
+    int64_t unit = 0;      // channel blocks per unit
+    int64_t n_units = 0;   // units of the whole channel range (the last one may be partial)
+    int64_t max_units = 0; // units per chunk at most
+    ring_geometry(const conv_conf &pw, const conv_conf &dw, const jit::uarch &u)
+        : rows(dw.k[1]), ocb_bytes(dw.i[2] * dw.simd_w * static_cast<int64_t>(sizeof(float))),
+          unit(std::lcm(pw.nb_oc, dw.nb_oc)), n_units(div_up(dw.n_ocb, unit)),
+          max_units(std::min(n_units, std::max<int64_t>(1, u.conv_dw_ring_bytes / (rows * unit * ocb_bytes)))) {}
 };
 
-// The chunks: as many channel blocks as the ring budget takes, in units that are whole oc block
-// groups of both kernels.
-fused_plan plan_chunks(const conv_conf &pw, const conv_conf &dw, const jit::uarch &u) {
-    fused_plan p;
-    p.ring_rows = dw.k[1];
-    p.ring_ocb = dw.i[2] * dw.simd_w * static_cast<int64_t>(sizeof(float));
-    const int64_t unit = std::lcm(pw.nb_oc, dw.nb_oc);
-    const int64_t units_fit = u.conv_dw_ring_bytes / (p.ring_rows * unit * p.ring_ocb);
-    p.chunk_blocks = std::min(dw.n_ocb, unit * std::max<int64_t>(1, units_fit));
-    p.n_chunks = div_up(dw.n_ocb, p.chunk_blocks);
-    return p;
+// How one execute cuts the work into items (image, chunk of channel blocks, strip of depthwise
+// output rows).
+struct work_split {
+    int64_t chunk_blocks = 1, n_chunks = 1, strips = 1;
+    int64_t items(int64_t mb) const { return mb * n_chunks * strips; }
+};
+
+// The split whose slowest thread finishes first, by a count of FMAs: an item of b blocks and r
+// output rows costs b times (1x1 rows it computes · ic · iw + r · K · K · ow), the 1x1 rows
+// being r · S plus the halo K - S of a strip; items are taken in rounds of `threads`. Channel
+// chunks cost nothing but the rounds; strips cost their halo. Ties: fewer items.
+work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_conf &dw, int threads) {
+    const int64_t OH = dw.o[1], S = dw.s[1], K = g.rows;
+    const double pw_row = double(pw.icg) * pw.o[2], dw_row = double(K) * dw.k[2] * dw.o[2];
+    work_split best;
+    double best_cost = -1.0;
+    const int64_t most = 4 * static_cast<int64_t>(threads);
+    const int64_t min_chunks = div_up(g.n_units, g.max_units);
+    for (int64_t chunks = min_chunks; chunks <= std::max(min_chunks, std::min(g.n_units, most)); ++chunks)
+        for (int64_t strips = 1; strips <= std::min(OH, most); ++strips) {
+            work_split w;
+            w.chunk_blocks = div_up(g.n_units, chunks) * g.unit;
+            w.n_chunks = div_up(dw.n_ocb, w.chunk_blocks);
+            w.strips = strips;
+            const int64_t rows = div_up(OH, strips);
+            const int64_t pw_rows = std::min(rows * S + std::max<int64_t>(0, K - S), pw.o[1]);
+            const int64_t rounds = div_up(w.items(dw.mb), threads);
+            const double cost = double(rounds) * std::min(w.chunk_blocks, dw.n_ocb)
+                                * (pw_rows * pw_row + rows * dw_row);
+            if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
+                best_cost = cost;
+                best = w;
+            }
+        }
+    return best;
 }
 
 class jit_conv_dw_fused : public primitive_impl {
@@ -105,7 +134,7 @@ public:
     jit_conv_dw_fused(arg_layouts layouts, conv_setup pw, conv_setup dw, cpu_isa isa,
                       const jit::uarch &u, int dw_at, int chain_len)
         : primitive_impl(std::move(layouts)), pw_(std::move(pw)), dw_(std::move(dw)),
-          pc_(pw_.conf), dc_(dw_.conf), plan_(plan_chunks(pc_, dc_, u)), dw_at_(dw_at),
+          pc_(pw_.conf), dc_(dw_.conf), ring_(pc_, dc_, u), dw_at_(dw_at),
           chain_len_(chain_len), src_reorder_(jit::reorder_if_differ(pw_.user.src, pw_.ksrc)),
           wei_reorder_(jit::reorder_if_differ(pw_.user.wei, pw_.kwei)),
           dst_out_reorder_(jit::reorder_if_differ(dw_.kdst, dw_.user.dst)),
@@ -163,35 +192,33 @@ private:
         return holder->get();
     }
 
-    // The items: (image, chunk, strip), strips innermost. Enough strips of rows that each
-    // thread has an item (each strip after the first recomputes K - S rows of the 1x1).
+    // The items: (image, chunk, strip), strips innermost (split_work()).
     void run(const call_data &d) const {
-        const int64_t max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const int64_t per_strip = pc_.mb * plan_.n_chunks;
-        const int64_t strips = std::max<int64_t>(1, std::min(dc_.o[1], div_up(max_threads, per_strip)));
-        const int64_t items = per_strip * strips;
+        const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const double flops = 2.0 * pc_.mb * pc_.ocg
                              * (pc_.icg * pc_.o[1] * pc_.o[2] + dc_.o[1] * dc_.o[2] * dc_.k[1] * dc_.k[2]);
-        const int threads = jit::threads_for_work(flops, items);
+        const int threads = jit::threads_for_work(flops, pc_.mb * ring_.n_units * dc_.o[1]);
+        const work_split w = split_work(ring_, pc_, dc_, std::min(threads, max_threads));
         const auto item = [&](int64_t i) {
-            const int64_t strip = i % strips, chunk = i / strips % plan_.n_chunks;
-            run_item(d, i / strips / plan_.n_chunks, chunk, strip, strips);
+            const int64_t strip = i % w.strips, chunk = i / w.strips % w.n_chunks;
+            run_item(d, w, i / w.strips / w.n_chunks, chunk, strip);
         };
         if (threads == 1) {
-            for (int64_t i = 0; i < items; ++i) item(i);
+            for (int64_t i = 0; i < w.items(pc_.mb); ++i) item(i);
             return;
         }
-        jit::run_chunks(items, threads, item);
+        jit::run_chunks(w.items(pc_.mb), threads, item);
     }
 
-    // One item: image n, channel chunk, strip of depthwise output rows (of `strips`).
-    void run_item(const call_data &d, int64_t n, int64_t chunk, int64_t strip, int64_t strips) const {
-        const int64_t OH = dc_.o[1], K = plan_.ring_rows;
-        const int64_t oh0 = OH * strip / strips, oh1 = OH * (strip + 1) / strips;
-        const int64_t blk0 = chunk * plan_.chunk_blocks;
-        const int64_t blk1 = std::min(dc_.n_ocb, blk0 + plan_.chunk_blocks);
-        const int64_t row_bytes = (blk1 - blk0) * plan_.ring_ocb;
-        float *ring = thread_ring(static_cast<size_t>(plan_.ring_bytes()));
+    // One item of split w: image n, channel chunk, strip of depthwise output rows.
+    void run_item(const call_data &d, const work_split &w, int64_t n, int64_t chunk,
+                  int64_t strip) const {
+        const int64_t OH = dc_.o[1], K = ring_.rows;
+        const int64_t oh0 = OH * strip / w.strips, oh1 = OH * (strip + 1) / w.strips;
+        const int64_t blk0 = chunk * w.chunk_blocks;
+        const int64_t blk1 = std::min(dc_.n_ocb, blk0 + w.chunk_blocks);
+        const int64_t row_bytes = (blk1 - blk0) * ring_.ocb_bytes;
+        float *ring = thread_ring(static_cast<size_t>(K * row_bytes));
         const auto ring_row = [&](int64_t ih) { return offset_ptr(ring, ih % K * row_bytes); };
         std::vector<const float *> rows(static_cast<size_t>(K));
         std::vector<int64_t> op_values(std::max(d.before_ops.size(), d.after_ops.size()));
@@ -206,7 +233,7 @@ private:
                     a.src = offset_ptr(d.src, n * pc_.src_n + ih * pc_.src_sp[1]);
                     a.wei = offset_ptr(d.wei, ocb * pc_.wei_ocb);
                     a.bias = d.bias ? d.bias + ocb * pc_.simd_w : nullptr;
-                    a.dst = offset_ptr(ring_row(ih), (ocb - blk0) * plan_.ring_ocb);
+                    a.dst = offset_ptr(ring_row(ih), (ocb - blk0) * ring_.ocb_bytes);
                     a.kd_count = a.kh_count = 1;
                     if (pw_operands_.any())
                         pw_operands_.values(d.before_ops, nullptr, n, 0, ocb, 0, ih, op_values.data());
@@ -215,7 +242,7 @@ private:
             next_ih = std::max(next_ih, end);
             for (int64_t t = 0; t < th.count; ++t) rows[t] = ring_row(first + t);
             for (int64_t ocb = blk0; ocb < blk1; ocb += dc_.nb_oc) {
-                a.src = offset_ptr<const float>(nullptr, (ocb - blk0) * plan_.ring_ocb);
+                a.src = offset_ptr<const float>(nullptr, (ocb - blk0) * ring_.ocb_bytes);
                 a.src_rows = rows.data();
                 a.wei = offset_ptr(d.dw_wei, ocb * dc_.wei_ocb + th.lo * dc_.wei_sp[1]);
                 a.bias = d.dw_bias ? d.dw_bias + ocb * dc_.simd_w : nullptr;
@@ -236,7 +263,7 @@ private:
 
     const conv_setup pw_, dw_; // the 1x1 half (its dst: the ring) and the depthwise half
     const conv_conf &pc_, &dc_;
-    const fused_plan plan_;
+    const ring_geometry ring_;
     const int dw_at_, chain_len_; // the dw entry's index, the chain's length
     std::string name_;
     const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_out_reorder_;
