@@ -294,6 +294,7 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_for(const jit::uarch &u,
     PRIM_DISPATCH(why_not, prb.g == 1, "the fused dw pass takes an ungrouped 1x1 convolution");
     const post_ops &chain = req.attr.get_post_ops();
     const int at = chain.dw_index();
+    PRIM_DISPATCH(why_not, at >= 0, "no dw post-op: this is the pass of a 1x1 convolution and its dw");
     const post_ops::entry &e = chain.entries()[at];
     const conv_problem dwp = dw_problem(prb, e);
     // The 1x1's output, as the operands before the dw see it (arg_layouts::dw_src).
