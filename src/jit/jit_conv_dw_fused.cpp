@@ -63,11 +63,11 @@ float *thread_ring(size_t bytes) {
     return ring->get();
 }
 
-// One half's kernels: for its oc block groups before the last one, and for the last one (fewer
+// The 1x1's kernels: for its oc block groups before the last one, and for the last one (fewer
 // blocks or the channel tail).
-struct half_kernels {
+struct pw_kernels {
     std::shared_ptr<const jit::jit_generator> main, last;
-    half_kernels(cpu_isa isa, const conv_setup &s) {
+    pw_kernels(cpu_isa isa, const conv_setup &s) {
         const conv_conf &c = s.conf;
         const int last_nb = static_cast<int>(c.n_ocb - (c.n_ocbg - 1) * c.nb_oc);
         last = jit::make_conv_kernel(isa, s, last_nb, c.oc_tail);
@@ -78,8 +78,33 @@ struct half_kernels {
     }
 };
 
-// The ring's geometry, and the channel blocks it may hold: whole oc block groups of both kernels
-// (units of lcm of their blocks per call), as many as its budget takes.
+// The depthwise kernels: one per count of channel blocks up to nb_oc, as a chunk's last call
+// may take fewer, each without and with the channel tail.
+struct dw_kernels {
+    std::vector<std::shared_ptr<const jit::jit_generator>> full, tail; // index: blocks - 1
+    dw_kernels(cpu_isa isa, const conv_setup &s) {
+        const conv_conf &c = s.conf;
+        for (int nb = 1; nb <= c.nb_oc && nb <= c.n_ocb; ++nb) {
+            full.push_back(jit::make_conv_kernel(isa, s, nb, 0));
+            tail.push_back(c.oc_tail ? jit::make_conv_kernel(isa, s, nb, c.oc_tail) : full.back());
+        }
+    }
+    // The kernel of nb blocks, the last of them the channel tail when last is set.
+    const jit::jit_generator &of(int64_t nb, bool last) const {
+        return *(last ? tail : full)[static_cast<size_t>(nb - 1)];
+    }
+    std::vector<const jit::jit_generator *> all() const {
+        std::vector<const jit::jit_generator *> v;
+        for (const auto &k : full) v.push_back(k.get());
+        for (const auto &k : tail) v.push_back(k.get());
+        return v;
+    }
+};
+
+// The ring's geometry, and the channel blocks a chunk may have: whole oc block groups of the 1x1
+// kernel (units; the depthwise kernel's last call in a chunk may take fewer blocks), as many as
+// the ring's budget takes and as keep the 1x1's weights of the chunk in half the L2
+// (conv_ocbg_inner_weights_bytes): every row of an item reads all of them.
 struct ring_geometry {
     int64_t rows = 0;      // K: the rows of one depthwise output's taps
     int64_t ocb_bytes = 0; // bytes between channel blocks in a ring row
@@ -88,8 +113,12 @@ struct ring_geometry {
     int64_t max_units = 0; // units per chunk at most
     ring_geometry(const conv_conf &pw, const conv_conf &dw, const jit::uarch &u)
         : rows(dw.k[1]), ocb_bytes(dw.i[2] * dw.simd_w * static_cast<int64_t>(sizeof(float))),
-          unit(std::lcm(pw.nb_oc, dw.nb_oc)), n_units(div_up(dw.n_ocb, unit)),
-          max_units(std::min(n_units, std::max<int64_t>(1, u.conv_dw_ring_bytes / (rows * unit * ocb_bytes)))) {}
+          unit(pw.nb_oc), n_units(div_up(dw.n_ocb, unit)) {
+        const int64_t unit_weights = pw.icg * unit * pw.simd_w * static_cast<int64_t>(sizeof(float));
+        max_units = std::min({n_units, u.conv_dw_ring_bytes / (rows * unit * ocb_bytes),
+                              u.conv_ocbg_inner_weights_bytes / unit_weights});
+        max_units = std::max<int64_t>(1, max_units);
+    }
 };
 
 // How one execute cuts the work into items (image, chunk of channel blocks, strip of depthwise
@@ -102,7 +131,8 @@ struct work_split {
 // The split whose slowest thread finishes first, by a count of FMAs: an item of b blocks and r
 // output rows costs b times (1x1 rows it computes · ic · iw + r · K · K · ow), the 1x1 rows
 // being r · S plus the halo K - S of a strip; items are taken in rounds of `threads`. Channel
-// chunks cost nothing but the rounds; strips cost their halo. Ties: fewer items.
+// chunks cost nothing but the rounds and their balance; strips cost their halo. Ties: fewer
+// items. (At most 4 · threads chunks and strips are tried: a few hundred sums per execute.)
 work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_conf &dw, int threads) {
     const int64_t OH = dw.o[1], S = dw.s[1], K = g.rows;
     const double pw_row = double(pw.icg) * pw.o[2], dw_row = double(K) * dw.k[2] * dw.o[2];
@@ -118,9 +148,17 @@ work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_co
             w.strips = strips;
             const int64_t rows = div_up(OH, strips);
             const int64_t pw_rows = std::min(rows * S + std::max<int64_t>(0, K - S), pw.o[1]);
-            const int64_t rounds = div_up(w.items(dw.mb), threads);
-            const double cost = double(rounds) * std::min(w.chunk_blocks, dw.n_ocb)
-                                * (pw_rows * pw_row + rows * dw_row);
+            // Items in their order, `threads` to a round; a round lasts its largest item (the
+            // last chunk may be smaller).
+            double cost = 0.0;
+            for (int64_t first = 0; first < w.items(dw.mb); first += threads) {
+                int64_t blocks = 0;
+                for (int64_t i = first; i < std::min(first + threads, w.items(dw.mb)); ++i) {
+                    const int64_t chunk = i / strips % w.n_chunks;
+                    blocks = std::max(blocks, std::min(w.chunk_blocks, dw.n_ocb - chunk * w.chunk_blocks));
+                }
+                cost += double(blocks) * (pw_rows * pw_row + rows * dw_row);
+            }
             if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
                 best_cost = cost;
                 best = w;
@@ -165,9 +203,7 @@ public:
         std::vector<std::vector<float>> copies;
         const call_data d {src, wei, args.bias, args.dw_wei, args.dw_bias, dst,
                            pw_operands_.prepare(before, copies), dw_operands_.prepare(after, copies),
-                           jit::runtime_tables({pw_kernels_.main.get(), pw_kernels_.last.get(),
-                                                dw_kernels_.main.get(), dw_kernels_.last.get()},
-                                               args.runtime_params)};
+                           jit::runtime_tables(kernels_with_tables(), args.runtime_params)};
         run(d);
         if (dst_out_reorder_)
             dst_out_reorder_->execute(memory(dw_.kdst, dst), memory(dw_.user.dst, args.dst));
@@ -181,6 +217,13 @@ private:
         std::vector<const float *> before_ops, after_ops;
         jit::runtime_tables tables;
     };
+
+    std::vector<const jit::jit_generator *> kernels_with_tables() const {
+        std::vector<const jit::jit_generator *> v = dw_kernels_.all();
+        v.push_back(pw_kernels_.main.get());
+        v.push_back(pw_kernels_.last.get());
+        return v;
+    }
 
     // ptr, or a copy of it in the kernel's layout (made into holder) when reorder is set.
     static const float *repacked(const internal_reorder *reorder, const memory::desc &from,
@@ -242,6 +285,7 @@ private:
             next_ih = std::max(next_ih, end);
             for (int64_t t = 0; t < th.count; ++t) rows[t] = ring_row(first + t);
             for (int64_t ocb = blk0; ocb < blk1; ocb += dc_.nb_oc) {
+                const int64_t nb = std::min<int64_t>(dc_.nb_oc, blk1 - ocb);
                 a.src = offset_ptr<const float>(nullptr, (ocb - blk0) * ring_.ocb_bytes);
                 a.src_rows = rows.data();
                 a.wei = offset_ptr(d.dw_wei, ocb * dc_.wei_ocb + th.lo * dc_.wei_sp[1]);
@@ -251,7 +295,7 @@ private:
                 a.kh_count = th.count;
                 if (dw_operands_.any())
                     dw_operands_.values(d.after_ops, d.dst, n, 0, ocb, 0, oh, op_values.data());
-                call(dw_kernels_.of(dc_, ocb / dc_.nb_oc), d, a);
+                call(dw_kernels_.of(nb, ocb + nb == dc_.n_ocb), d, a);
             }
         }
     }
@@ -268,7 +312,8 @@ private:
     std::string name_;
     const std::unique_ptr<internal_reorder> src_reorder_, wei_reorder_, dst_out_reorder_;
     const jit::conv_operands pw_operands_, dw_operands_;
-    const half_kernels pw_kernels_, dw_kernels_;
+    const pw_kernels pw_kernels_;
+    const dw_kernels dw_kernels_;
 };
 
 // The request of one half: prb with src, weights, bias and dst, the chain's entries [begin, end).
