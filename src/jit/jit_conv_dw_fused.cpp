@@ -19,8 +19,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <numeric>
 #include <vector>
+
+#include <omp.h>
 
 #include "common/dw_post_op.hpp"
 #include "common/plain_layout.hpp"

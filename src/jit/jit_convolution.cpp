@@ -35,6 +35,7 @@ using kernel_fn = void (*)(const conv_call_args *);
 
 using jit::scratch;
 
+using jit::offset_ptr;
 using jit::reorder_if_differ;
 using jit::tap_range;
 using jit::taps;
@@ -168,13 +169,13 @@ private:
                 const int64_t n = idx[N], g = idx[G];
                 const tap_range &td = taps_d_[od], &th = taps_h_[oh];
                 const int64_t ocb0 = ocbg * c_.nb_oc;
-                a.src = jit::offset_ptr(src, n * c_.src_n + c_.src_group(g) + ocb0 * c_.src_ocb
+                a.src = offset_ptr(src, n * c_.src_n + c_.src_group(g) + ocb0 * c_.src_ocb
                                                 + td.first_in * c_.src_sp[0]
                                                 + th.first_in * c_.src_sp[1]);
-                a.wei = jit::offset_ptr(wei, g * c_.wei_g + ocb0 * c_.wei_ocb + td.lo * c_.wei_sp[0]
+                a.wei = offset_ptr(wei, g * c_.wei_g + ocb0 * c_.wei_ocb + td.lo * c_.wei_sp[0]
                                                 + th.lo * c_.wei_sp[1]);
                 a.bias = bias ? bias + g * c_.ocg + ocb0 * c_.simd_w : nullptr;
-                a.dst = jit::offset_ptr(dst, n * c_.dst_n + c_.dst_group(g) + ocb0 * c_.dst_ocb
+                a.dst = offset_ptr(dst, n * c_.dst_n + c_.dst_group(g) + ocb0 * c_.dst_ocb
                                                 + od * c_.dst_sp[0] + oh * c_.dst_sp[1]);
                 a.kd_count = td.count;
                 a.kh_count = th.count;
