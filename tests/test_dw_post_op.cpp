@@ -6,6 +6,7 @@
 // after the dw; the argument descs (query_md), the entry's parameters, the fusion string; every refusal
 // with its message.
 #include "api_test_util.hpp"
+#include "isa_under_test.hpp"
 
 namespace {
 
@@ -111,7 +112,7 @@ std::vector<float> run_fused(const dw_shape &p, const layouts &l, bool dst_as_1x
                              const std::vector<float> &src, const std::vector<float> &wei,
                              const std::vector<float> &bias, const std::vector<float> &dw_wei,
                              const std::vector<float> &dw_bias, exec_args extra = {},
-                             std::string *impl = nullptr) {
+                             std::string *impl = nullptr, cpu_isa isa = cpu_isa::all) {
     const dims src_d {p.mb, p.ic, p.ih, p.iw};
     const dims dst_d = dst_as_1x1 ? dims {p.mb, p.oc, p.ih, p.iw} : dims {p.mb, p.oc, p.oh(), p.ow()};
     const convolution_forward::desc d(prop_kind::forward_inference, algorithm::convolution_direct,
@@ -120,6 +121,7 @@ std::vector<float> run_fused(const dw_shape &p, const layouts &l, bool dst_as_1x
             {0, 0}, {0, 0});
     primitive_attr attr;
     attr.set_post_ops(po);
+    attr.set_max_cpu_isa(isa);
     const convolution_forward::primitive_desc pd(d, attr);
     if (impl) *impl = pd.impl_name();
     REQUIRE(pd.dst_desc().get_dims() == dims({p.mb, p.oc, p.oh(), p.ow()}));
@@ -137,8 +139,9 @@ std::vector<float> run_fused(const dw_shape &p, const layouts &l, bool dst_as_1x
     return to_plain(args[PRIM_ARG_DST]);
 }
 
+// isa: the primitive's ISA cap; with a JIT ISA, the fused pass of that ISA must run it.
 void check_case(const dw_shape &p, const layouts &l, bool dst_as_1x1, const oracle_chain &c,
-                bool with_bias, bool with_dw_bias) {
+                bool with_bias, bool with_dw_bias, cpu_isa isa = cpu_isa::none) {
     INFO("mb" << p.mb << "ic" << p.ic << "oc" << p.oc << "ih" << p.ih << "iw" << p.iw << " dw:k" << p.k
               << "s" << p.s << "p" << p.p << " layout " << l.name << (dst_as_1x1 ? " dst 1x1 dims" : "")
               << (with_bias ? "" : " no bias") << (with_dw_bias ? "" : " no dw bias"));
@@ -148,8 +151,11 @@ void check_case(const dw_shape &p, const layouts &l, bool dst_as_1x1, const orac
     const std::vector<float> bias = with_bias ? small_ints(p.oc, seed + 2, -3, 3) : std::vector<float>();
     const std::vector<float> dw_wei = small_ints(p.oc * p.k * p.k, seed + 3, -1, 1);
     const std::vector<float> dw_bias = with_dw_bias ? small_ints(p.oc, seed + 4, -3, 3) : std::vector<float>();
+    std::string impl;
     const std::vector<float> got = run_fused(p, l, dst_as_1x1, make_chain(c, p, with_dw_bias), src, wei,
-                                             bias, dw_wei, dw_bias);
+                                             bias, dw_wei, dw_bias, {}, &impl, isa);
+    if (isa == cpu_isa::none) CHECK(impl == "ref");
+    else CHECK(impl.rfind(std::string("jit:") + cpu_isa_name(isa), 0) == 0);
     const std::vector<float> want = oracle(p, src, wei, bias, dw_wei, dw_bias, c);
     REQUIRE(got.size() == want.size());
     int64_t bad = 0;
@@ -226,23 +232,71 @@ TEST_CASE("dw post-op: a binary entry before the dw reads the 1x1 output's opera
     po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
     po.append_dw_k3s2p1(dt::f32, dt::f32, dt::f32, 0, {});
     po.append_binary(algorithm::binary_add, post_ops::policy::per_oc);
-    for (const layouts &l : all_layouts) {
-        INFO(l.name);
-        const convolution_forward::desc d(prop_kind::forward_inference, algorithm::convolution_direct,
-                data_desc({p.mb, p.ic, p.ih, p.iw}, l), plain({p.oc, p.ic, 1, 1}), memory::desc(),
-                data_desc({p.mb, p.oc, p.oh(), p.ow()}, l), {1, 1}, {0, 0}, {0, 0}, {0, 0});
-        primitive_attr attr;
-        attr.set_post_ops(po);
-        const convolution_forward::primitive_desc pd(d, attr);
-        const int arg0 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
-        const int arg3 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(3) | PRIM_ARG_SRC_1;
-        CHECK(pd.query_md(arg0).get_dims() == dims({1, p.oc, 1, 1}));
-        exec_args extra;
-        extra[arg0] = from_plain(before, pd.query_md(arg0));
-        extra[arg3] = from_plain(after, pd.query_md(arg3));
-        const std::vector<float> got = run_fused(p, l, false, po, src, wei, {}, dw_wei, dw_bias, extra);
-        CHECK(got == oracle(p, src, wei, {}, dw_wei, dw_bias, {{"relu"}, {}}, &after, &before));
+    // The reference, then the fused JIT pass of each ISA under test.
+    for (cpu_isa isa : prim_test::isas_under_test())
+        for (const layouts &l : all_layouts) {
+            INFO(l.name << " " << cpu_isa_name(isa));
+            const convolution_forward::desc d(prop_kind::forward_inference, algorithm::convolution_direct,
+                    data_desc({p.mb, p.ic, p.ih, p.iw}, l), plain({p.oc, p.ic, 1, 1}), memory::desc(),
+                    data_desc({p.mb, p.oc, p.oh(), p.ow()}, l), {1, 1}, {0, 0}, {0, 0}, {0, 0});
+            primitive_attr attr;
+            attr.set_post_ops(po);
+            attr.set_max_cpu_isa(isa);
+            const convolution_forward::primitive_desc pd(d, attr);
+            const int arg0 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(1) | PRIM_ARG_SRC_1;
+            const int arg3 = PRIM_ARG_ATTR_MULTIPLE_POST_OP(3) | PRIM_ARG_SRC_1;
+            CHECK(pd.query_md(arg0).get_dims() == dims({1, p.oc, 1, 1}));
+            exec_args extra;
+            extra[arg0] = from_plain(before, pd.query_md(arg0));
+            extra[arg3] = from_plain(after, pd.query_md(arg3));
+            std::string impl;
+            const std::vector<float> got
+                    = run_fused(p, l, false, po, src, wei, {}, dw_wei, dw_bias, extra, &impl, isa);
+            CHECK(impl.rfind(isa == cpu_isa::none ? "ref" : std::string("jit:") + cpu_isa_name(isa), 0) == 0);
+            CHECK(got == oracle(p, src, wei, {}, dw_wei, dw_bias, {{"relu"}, {}}, &after, &before));
+        }
+}
+
+// The fused JIT pass (jit_conv_dw_fused.cpp): shapes none of the cases above has, each run
+// capped to one ISA under test and checked to run on its JIT.
+TEST_CASE("dw post-op: the fused JIT pass, kernels 3 and 5, strides 1 and 2, every padding", "[dw]") {
+    const oracle_chain chains[] = {{{"relu"}, {"relu"}}, {{}, {}}, {{"linear:2:-1"}, {"abs", "clip:-3:4"}},
+                                   {{"abs", "linear:0.5:1"}, {}}};
+    const layouts jit_layouts[] = {all_layouts[1], all_layouts[2], all_layouts[4], all_layouts[3],
+                                   all_layouts[0]};
+    for (cpu_isa isa : prim_test::jit_isas_under_test()) {
+        int ci = 0;
+        for (int64_t k : {3, 5})
+            for (int64_t s : {1, 2})
+                for (int64_t pad = 0; pad < k; ++pad) {
+                    // 40 channels: two and a half blocks of 16, five of 8; rows of 9 and 11.
+                    const dw_shape p {2, 13, 40, 11, 9, k, s, pad};
+                    check_case(p, jit_layouts[ci % 5], ci % 3 == 1, chains[ci % 4], ci % 2 == 0,
+                               ci % 3 != 2, isa);
+                    ++ci;
+                }
     }
+}
+
+TEST_CASE("dw post-op: the fused JIT pass, channel tails, short and wide images", "[dw]") {
+    const oracle_chain c {{"relu"}, {"linear:2:-1", "relu"}};
+    const dw_shape shapes[] = {
+            {1, 3, 2, 5, 5, 3, 1, 1},     // two channels
+            {3, 7, 7, 1, 1, 3, 1, 1},     // one pixel: every tap but the centre in the padding
+            {1, 16, 33, 2, 23, 3, 2, 0},  // two rows, stride 2 without padding
+            {1, 24, 72, 14, 14, 3, 1, 1}, // a MobileNet-like short layer
+            {2, 9, 16, 13, 3, 5, 2, 2},   // narrow rows
+            // Rows so wide that the ring takes a chunk of the channels at a time.
+            {1, 3, 80, 6, 400, 5, 1, 2},
+            // One image of one or two channel blocks, large enough for two threads: strips of
+            // rows, each recomputing its halo.
+            {1, 8, 16, 64, 64, 3, 1, 1},
+            {1, 8, 16, 61, 37, 5, 2, 2},
+    };
+    for (cpu_isa isa : prim_test::jit_isas_under_test())
+        for (const dw_shape &p : shapes)
+            for (const layouts &l : {all_layouts[1], all_layouts[4]})
+                check_case(p, l, false, c, true, true, isa);
 }
 
 TEST_CASE("dw post-op: the entry's parameters, descs and implementation", "[dw]") {
@@ -265,11 +319,24 @@ TEST_CASE("dw post-op: the entry's parameters, descs and implementation", "[dw]"
             {0, 0}, {0, 0}, {0, 0});
     primitive_attr attr;
     attr.set_post_ops(po);
+    attr.set_max_cpu_isa(cpu_isa::none);
     const convolution_forward::primitive_desc pd(desc, attr);
     CHECK(pd.impl_name() == "ref");
     CHECK(pd.dst_desc().get_dims() == dims({2, 16, 5, 5}));
     CHECK(pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS)
           == memory::desc({16, 1, 1, 3, 3}, dt::f32, tag::goihw));
+    // The fused JIT pass takes the depthwise weights in its kernel's layout, channels in blocks of
+    // the vector's lanes.
+    for (cpu_isa isa : prim_test::jit_isas_under_test()) {
+        primitive_attr jit_attr = attr;
+        jit_attr.set_max_cpu_isa(isa);
+        const convolution_forward::primitive_desc jit_pd(desc, jit_attr);
+        CHECK(jit_pd.impl_name().rfind(std::string("jit:") + cpu_isa_name(isa), 0) == 0);
+        const std::string blocked = isa == cpu_isa::avx512 ? "Abcde16a" : "Abcde8a";
+        CHECK(jit_pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS)
+              == memory::desc({16, 1, 1, 3, 3}, dt::f32, blocked));
+    }
+    attr.set_max_cpu_isa(cpu_isa::all);
     CHECK(pd.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS) == memory::desc({16}, dt::f32, tag::x));
     CHECK(PRIM_ARG_ATTR_POST_OP_DW == 8192);
 
@@ -281,11 +348,17 @@ TEST_CASE("dw post-op: the entry's parameters, descs and implementation", "[dw]"
     CHECK(pd2.query_md(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS).is_zero());
     CHECK(pd2.dst_desc().get_dims() == dims({2, 16, 10, 9}));
 
-    // Strict mode refuses the reference, naming why the JIT declined.
+    // Strict mode refuses the reference, naming why the fused pass declined: a per-tensor operand
+    // before the dw.
+    post_ops per_tensor;
+    per_tensor.append_binary(algorithm::binary_add, post_ops::policy::per_tensor);
+    per_tensor.append_dw_k3s1p1(dt::f32, dt::f32, dt::f32, 0, {});
+    attr.set_post_ops(per_tensor);
     attr.set_strict(true);
     if (get_effective_cpu_isa() != cpu_isa::none)
         CHECK_PRIM_ERROR(convolution_forward::primitive_desc(desc, attr), status::unimplemented,
-                         "the dw post-op runs on the reference only");
+                         "jit_dw_fused: a binary operand before the dw varying along the channels "
+                         "and pixels");
 }
 
 TEST_CASE("dw post-op: fusion strings", "[dw]") {

@@ -94,7 +94,7 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
     for (const auto &entry : list) {
         std::string why_not = "int8 data, quantization or int8 post-op operands are not supported";
         if (dw && !entry.dw_post_op)
-            why_not = "the dw post-op runs on the reference only (its fused JIT pass is not built yet)";
+            why_not = "a chain with a dw post-op runs on the implementations that fuse it";
         std::unique_ptr<primitive_impl> impl;
         if ((!quantized || entry.quantized) && (!dw || entry.dw_post_op))
             impl = entry.create(slotted, isa, why_not);

@@ -5,6 +5,7 @@
 #include "common/pool_int8_loop.hpp"
 #include "common/primitive_impl.hpp"
 #include "common/softmax_request.hpp"
+#include "jit/jit_conv_dw_fused.hpp"
 #include "jit/jit_convolution.hpp"
 #include "jit/jit_binary.hpp"
 #include "jit/jit_eltwise.hpp"
@@ -24,6 +25,7 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list() {
     static const std::vector<impl_entry<conv_request>> list = {
             {"jit", create_jit_conv},
             {"jit_int8", create_jit_conv_int8, true},
+            {"jit_dw_fused", create_jit_conv_dw, false, true},
             {"ref", create_ref_conv, true, true},
     };
     return list;

@@ -479,7 +479,8 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     // Read by the blocking, as the kernel's registers depend on them.
     s.conf.merged_cg = s.merged_groups.enabled() ? prb.icg() : 0;
     s.conf.evex = isa == cpu_isa::avx2 && max_isa >= cpu_isa::avx512;
-    merge_rows_if_better(kernel_prb, src_geom, dst_geom, isa, dense_aux, s.conf, arch);
+    if (!s.rows_apart)
+        merge_rows_if_better(kernel_prb, src_geom, dst_geom, isa, dense_aux, s.conf, arch);
     if (init_blocking(s.conf, kernel_prb, isa, dense_aux, arch) < 0)
         return too_many_spares(aux_vecs);
 

@@ -80,7 +80,12 @@ struct conv_kernel_conf {
     // one register. At stride 1 a block of ur pixels then loads ur + kw - 1 broadcasts per
     // channel instead of ur * kw.
     bool share_taps = false;
-    bool pad_[3] = {};        // explicit zero padding: every byte of the struct is in its key
+    // Depthwise kernel only: the src rows of the kh taps come from a table of row pointers
+    // (conv_call_args::src_rows), not at a fixed stride: the fused dw pass keeps the 1x1's rows
+    // in a ring (jit_conv_dw_fused.cpp). src is then the byte offset of the call's first channel
+    // block within each row.
+    bool src_rows = false;
+    bool pad_[2] = {};        // explicit zero padding: every byte of the struct is in its key
 
     // Vector registers the FMAs may use: n_vregs, or 32 for 8-lane kernels with AVX-512VL. The
     // accumulators and the post-ops stay within n_vregs (the AVX2 injector's encodings).
@@ -138,6 +143,9 @@ struct conv_setup {
     memory::desc ksrc, kwei, kdst;   // what the kernel reads
     jit::unit_stride_src unit_stride; // strided 1x1: the kernel reads a dense copy of src
     jit::merged_groups merged_groups; // small groups: block-diagonal weights, expanded per call
+    // Set before init_conv_conf(): never merge output rows into longer kernel rows (the fused
+    // dw pass computes the 1x1's output one row at a time).
+    bool rows_apart = false;
 };
 
 // The vector ISA of the convolution's kernels when the CPU allows max_isa (avx2 or above):
@@ -169,6 +177,8 @@ struct conv_call_args {
     int64_t kh_count;   // valid kh taps
     const int64_t *post_op; // per chain entry, its operand's per-call value (conv_operand.hpp)
     const void *table;      // the constant table with runtime parameters (runtime_table.hpp)
+    // conv_kernel_conf::src_rows: the row of each valid kh tap, first valid tap first.
+    const float *const *src_rows;
 };
 
 // The blocks of one output row, in order: each covers ur pixels from ow0; count > 1 means

@@ -114,15 +114,25 @@ void conv_dw_kernel<isa>::emit_block(int ur, int64_t ow0, bool interior, const r
     test(reg_kd_cnt, reg_kd_cnt);
     jz(kd_done, T_NEAR);
     {
-        mov(reg_src_kh, reg_src_kd);
+        // With a row table (conv_kernel_conf::src_rows, 2D only) reg_src_kd holds the block's
+        // byte offset within a row, and each kh tap's row comes from the table.
+        if (c_.src_rows) mov(reg_row, ARG(src_rows));
+        else mov(reg_src_kh, reg_src_kd);
         mov(reg_wei_kh, reg_wei_kd);
         mov(reg_kh_cnt, ARG(kh_count));
         Label kh_loop, kh_done;
         L(kh_loop);
         test(reg_kh_cnt, reg_kh_cnt);
         jz(kh_done, T_NEAR);
+        if (c_.src_rows) {
+            mov(reg_src_kh, ptr[reg_row]);
+            add(reg_src_kh, reg_src_kd);
+        }
         emit_kw_taps(ur, ow0, interior);
-        add_offset(*this, reg_src_kh, c_.src_sp[1] * c_.dil[1], reg_tmp);
+        if (c_.src_rows)
+            add(reg_row, static_cast<int>(sizeof(void *)));
+        else
+            add_offset(*this, reg_src_kh, c_.src_sp[1] * c_.dil[1], reg_tmp);
         add_offset(*this, reg_wei_kh, c_.wei_sp[1], reg_tmp);
         dec(reg_kh_cnt);
         jmp(kh_loop, T_NEAR);

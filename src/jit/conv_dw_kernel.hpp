@@ -12,7 +12,8 @@
 //
 // nb > 1 is for short rows (7, 14 pixels): one block of ur pixels would leave most registers
 // idle and too few independent FMA chains, and each call would do little work.
-// Layouts: src and dst with channels contiguous in blocks of W (nChw16c / nChw8c, or nhwc);
+// Layouts: src and dst with channels contiguous in blocks of W (nChw16c / nChw8c, or nhwc), or
+// src rows from a table of row pointers (conv_kernel_conf::src_rows, the fused dw pass's ring);
 // weights packed as [channel block][kd][kh][kw][W channels] ("Abcde16a" for dims g,1,1,kh,kw).
 // conv_conf's oc fields describe the channel blocks (n_ocb, oc_tail, dst_ocb, wei_ocb, src_ocb).
 #pragma once
@@ -73,6 +74,7 @@ private:
     const Xbyak::Reg64 reg_table = Xbyak::util::rdx;
     const Xbyak::Reg64 reg_ow_cnt = Xbyak::util::rsi;
     const Xbyak::Reg64 reg_tmp = Xbyak::util::rbp;
+    const Xbyak::Reg64 reg_row = Xbyak::util::r14; // the row table's entry (src_rows)
 };
 
 extern template class conv_dw_kernel<cpu_isa::avx2>;

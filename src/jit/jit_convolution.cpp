@@ -10,6 +10,7 @@
 #include "common/internal_reorder.hpp"
 #include "common/post_op_operands.hpp"
 #include "jit/thread_pool.hpp"
+#include "jit/conv_call_helpers.hpp"
 #include "jit/conv_conf.hpp"
 #include "jit/conv_dw_kernel.hpp"
 #include "jit/conv_kernel.hpp"
@@ -19,6 +20,7 @@
 #include "jit/operand_access.hpp"
 #include "jit/post_ops_injector.hpp"
 #include "jit/runtime_table.hpp"
+#include "jit/scratch.hpp"
 #include "jit/work_threads.hpp"
 #include "prim/error.hpp"
 
@@ -31,76 +33,12 @@ using jit::conv_conf;
 using jit::conv_setup;
 using kernel_fn = void (*)(const conv_call_args *);
 
-// A 64-byte-aligned float buffer for one call's repacked argument.
-class scratch {
-public:
-    explicit scratch(size_t bytes)
-        : p_(static_cast<float *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64))) {
-        if (!p_) throw error(status::out_of_memory, "convolution: cannot allocate scratch memory");
-    }
-    ~scratch() { std::free(p_); }
-    scratch(const scratch &) = delete;
-    scratch &operator=(const scratch &) = delete;
-    float *get() const { return p_; }
+using jit::scratch;
 
-private:
-    float *p_;
-};
-
-// The valid taps of one output position along one dim: [lo, lo + count).
-struct tap_range {
-    int64_t lo = 0, count = 0, first_in = 0; // first_in: input index of tap lo
-};
-tap_range taps(const conv_conf &c, int sp, int64_t out) {
-    const int64_t i0 = out * c.s[sp] - c.p[sp], dil = c.dil[sp];
-    const int64_t lo = i0 >= 0 ? 0 : (-i0 + dil - 1) / dil;
-    const int64_t last_in = c.i[sp] - 1 - i0;
-    const int64_t hi = last_in < 0 ? -1 : std::min(c.k[sp] - 1, last_in / dil);
-    tap_range r;
-    r.lo = lo;
-    r.count = hi >= lo ? hi - lo + 1 : 0;
-    r.first_in = i0 + lo * dil;
-    return r;
-}
-
-// Pointer arithmetic in bytes, done on integers so that a pointer into the padding (never
-// dereferenced, e.g. when a row has no valid tap) is well defined.
-template <typename T>
-T *offset_ptr(T *p, int64_t bytes) {
-    return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
-}
-
-// The kernel for one oc block group variant: nb oc blocks, the last with oc_tail valid lanes
-// (0: full), generated or taken from the process-wide cache. kernel_t: conv_kernel<isa> or
-// conv_dw_kernel<isa>, named by kind in the key.
-template <typename kernel_t>
-std::shared_ptr<const jit::jit_generator> cached_kernel(const char *kind, const conv_setup &s,
-                                                        int nb, int oc_tail) {
-    struct variant {
-        jit::conv_kernel_conf conf;
-        int64_t nb, oc_tail;
-    } const v {s.conf, nb, oc_tail};
-    return jit::kernel_cache::instance().get_or_create(jit::kernel_key(kind, v, s.chain), [&] {
-        return std::make_unique<kernel_t>(s.conf, s.chain, nb, oc_tail);
-    });
-}
-
-std::shared_ptr<const jit::jit_generator> make_kernel(cpu_isa isa, const conv_setup &s, int nb,
-                                                     int oc_tail) {
-    using namespace jit;
-    const bool avx512 = isa == cpu_isa::avx512;
-    if (s.conf.depthwise)
-        return avx512 ? cached_kernel<conv_dw_kernel<cpu_isa::avx512>>("conv_dw_avx512", s, nb, oc_tail)
-                      : cached_kernel<conv_dw_kernel<cpu_isa::avx2>>("conv_dw_avx2", s, nb, oc_tail);
-    return avx512 ? cached_kernel<conv_kernel<cpu_isa::avx512>>("conv_avx512", s, nb, oc_tail)
-                  : cached_kernel<conv_kernel<cpu_isa::avx2>>("conv_avx2", s, nb, oc_tail);
-}
-
-// A reorder between two layouts, or null when they are the same.
-std::unique_ptr<internal_reorder> reorder_if_differ(const memory::desc &from,
-                                                    const memory::desc &to) {
-    return from == to ? nullptr : std::make_unique<internal_reorder>(from, to);
-}
+using jit::offset_ptr;
+using jit::reorder_if_differ;
+using jit::tap_range;
+using jit::taps;
 
 class jit_convolution : public primitive_impl {
 public:
@@ -120,9 +58,9 @@ public:
         // The main kernel for groups of nb_oc full oc blocks, the last group's when it has
         // fewer blocks or the tail.
         const int last_nb = static_cast<int>(c_.n_ocb - (c_.n_ocbg - 1) * c_.nb_oc);
-        if (c_.n_ocbg > 1) main_kernel_ = make_kernel(isa, s_, c_.nb_oc, 0);
+        if (c_.n_ocbg > 1) main_kernel_ = jit::make_conv_kernel(isa, s_, c_.nb_oc, 0);
         if (c_.n_ocbg == 1 || last_nb != c_.nb_oc || c_.oc_tail)
-            last_kernel_ = make_kernel(isa, s_, last_nb, c_.oc_tail);
+            last_kernel_ = jit::make_conv_kernel(isa, s_, last_nb, c_.oc_tail);
         if (!main_kernel_) main_kernel_ = std::move(last_kernel_);
         // The valid kd / kh taps of every output depth / row.
         for (int64_t od = 0; od < c_.o[0]; ++od) taps_d_.push_back(taps(c_, 0, od));
@@ -223,7 +161,7 @@ private:
                 idx[order[d]] = r % size[order[d]];
                 r /= size[order[d]];
             }
-            conv_call_args a;
+            conv_call_args a {};
             std::vector<int64_t> op_values(ops.size());
             a.post_op = op_values.data();
             for (int64_t w = start; w < end; ++w) {
@@ -301,26 +239,67 @@ std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const c
                                                     cpu_isa isa, std::string &why_not) {
     PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const cpu_isa kernel_isa = jit::conv_kernel_isa(req.prb, isa, u);
-    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
-    post_ops chain;
-    const std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
-    PRIM_DISPATCH(why_not, unread.empty(), unread);
-    const bool avx512 = kernel_isa == cpu_isa::avx512;
-    using inj512 = jit::post_ops_injector<cpu_isa::avx512>;
-    using inj2 = jit::post_ops_injector<cpu_isa::avx2>;
-    const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
-    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
-    const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
-
     conv_setup setup;
-    const std::string reason = jit::init_conv_conf(setup, req, kernel_isa, isa, aux_vecs, u);
+    const std::string reason = jit::make_conv_setup(setup, req, kernel_isa, isa, u);
     PRIM_DISPATCH(why_not, reason.empty(), reason);
-    setup.chain = chain;
     setup.operands = impl::operand_descs(req.attr.get_post_ops(), setup.user.dst);
     const std::string unreadable = jit::conv_operands::check(setup, setup.operands);
     PRIM_DISPATCH(why_not, unreadable.empty(), unreadable);
+    return jit::generating([&] { return std::make_unique<jit_convolution>(std::move(setup), kernel_isa, u); },
+                           why_not);
+}
+
+} // namespace impl
+
+namespace jit {
+
+std::string make_conv_setup(conv_setup &setup, const impl::conv_request &req, cpu_isa kernel_isa,
+                            cpu_isa isa, const uarch &u) {
+    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
+    post_ops chain;
+    const std::string unread = kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
+    if (!unread.empty()) return unread;
+    const bool avx512 = kernel_isa == cpu_isa::avx512;
+    using inj512 = post_ops_injector<cpu_isa::avx512>;
+    using inj2 = post_ops_injector<cpu_isa::avx2>;
+    const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
+    if (!injector_refuses.empty()) return injector_refuses;
+    const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
+    const std::string reason = init_conv_conf(setup, req, kernel_isa, isa, aux_vecs, u);
+    if (!reason.empty()) return reason;
+    setup.chain = chain;
+    return "";
+}
+
+// The kernel for one oc block group variant: nb oc blocks, the last with oc_tail valid lanes
+// (0: full), generated or taken from the process-wide cache. kernel_t: conv_kernel<isa> or
+// conv_dw_kernel<isa>, named by kind in the key.
+template <typename kernel_t>
+std::shared_ptr<const jit_generator> cached_kernel(const char *kind, const conv_setup &s, int nb,
+                                                   int oc_tail) {
+    struct variant {
+        conv_kernel_conf conf;
+        int64_t nb, oc_tail;
+    } const v {s.conf, nb, oc_tail};
+    return kernel_cache::instance().get_or_create(kernel_key(kind, v, s.chain), [&] {
+        return std::make_unique<kernel_t>(s.conf, s.chain, nb, oc_tail);
+    });
+}
+
+std::shared_ptr<const jit_generator> make_conv_kernel(cpu_isa isa, const conv_setup &s, int nb,
+                                                      int oc_tail) {
+    const bool avx512 = isa == cpu_isa::avx512;
+    if (s.conf.depthwise)
+        return avx512 ? cached_kernel<conv_dw_kernel<cpu_isa::avx512>>("conv_dw_avx512", s, nb, oc_tail)
+                      : cached_kernel<conv_dw_kernel<cpu_isa::avx2>>("conv_dw_avx2", s, nb, oc_tail);
+    return avx512 ? cached_kernel<conv_kernel<cpu_isa::avx512>>("conv_avx512", s, nb, oc_tail)
+                  : cached_kernel<conv_kernel<cpu_isa::avx2>>("conv_avx2", s, nb, oc_tail);
+}
+
+std::unique_ptr<impl::primitive_impl> generating(
+        const std::function<std::unique_ptr<impl::primitive_impl>()> &make, std::string &why_not) {
     try {
-        return std::make_unique<jit_convolution>(std::move(setup), kernel_isa, u);
+        return make();
     } catch (const error &e) {
         // Code generation failing (Xbyak) is a decline; anything else (a bad
         // PRIM_KERNEL_CACHE_CAPACITY, out of memory) is the caller's error.
@@ -330,5 +309,5 @@ std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const c
     }
 }
 
-} // namespace impl
+} // namespace jit
 } // namespace prim

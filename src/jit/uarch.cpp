@@ -14,6 +14,7 @@ uarch uarch_for(const impl::cpu_info &cpu) {
     u.ip_src_block_bytes = l2 / 2;
     u.stream_threshold_bytes = cpu.l3_bytes / 4;
     u.lnorm_block_bytes = cpu.l1d_bytes;
+    u.conv_dw_ring_bytes = l2 / 4;
     // Zen 4 (AMD family 25), measured 2026-11-27 with the AVX-512 kernels of that day (2 threads,
     // alternating with oneDNN 2.6, 4-6 rounds, medians): with 1024 output channels the gather
     // loses, now that reading in place is costed as two loads a broadcast (conv_conf.cpp):

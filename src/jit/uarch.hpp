@@ -74,6 +74,10 @@ struct uarch {
     // Layer normalization: rows are normalized by blocks of the L1d's size, so that the block's
     // statistics pass leaves it in L1 for the normalizing pass (32 KiB).
     int64_t lnorm_block_bytes = 0;
+    // The fused dw pass (jit_conv_dw_fused.cpp): a thread's ring of the 1x1's rows takes at
+    // most this (a quarter of the L2: beside it stay the 1x1's weights of the ring's channels
+    // and the src row they read), unless one unit of channel blocks is larger.
+    int64_t conv_dw_ring_bytes = 0;
 };
 
 // The figures for a CPU.
