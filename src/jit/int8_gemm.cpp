@@ -128,6 +128,9 @@ public:
         c.vnni = vnni_;
         c.lda = g.s[2] * form_.pixel_bytes(g);
         c.with_taps = g.taps() > 1;
+        // Few K groups per tap (a first layer's 3 channels: one): the kernel unrolls them.
+        const int64_t tap_k_groups = form_.cp / std::max<int64_t>(1, s.group);
+        c.tap_k_groups = c.with_taps && !req.depthwise && tap_k_groups <= 4 ? tap_k_groups : 0;
         c.depthwise = req.depthwise;
         c.src_s8 = g.src_s8;
         c.wei_k_step = s.panel * s.group;

@@ -56,9 +56,14 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
             const bool inside = row_inside && iw >= 0 && iw < g.i[2];
             const int64_t pixel = inside ? ((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw : 0;
             for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
-                if (inside)
-                    put(src + pixel * g.c_total + grp * g.cg, g.cg, f.elem == 1 ? f.shift : g.src_s8, o);
-                else
+                const uint8_t *in = src + pixel * g.c_total + grp * g.cg;
+                if (inside && sizeof(T) == 1 && g.cg < 16) {
+                    // A few channels (a first layer's 3): value by value, cheaper than a call.
+                    const uint8_t flip = f.shift ? 0x80 : 0;
+                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(in[c] ^ flip);
+                } else if (inside) {
+                    put(in, g.cg, f.elem == 1 ? f.shift : g.src_s8, o);
+                } else
                     for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(pad[grp * g.cg + c]);
                 std::fill(o + g.cg, o + f.cp, T(0));
             }

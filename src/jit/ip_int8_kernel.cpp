@@ -56,6 +56,11 @@ void ip_int8_kernel<isa>::generate() {
     // A tap's products: its K groups of the rows, or depthwise one product per lane.
     const auto tap_products = [&] {
         if (conf_.depthwise) return depthwise_tap();
+        if (conf_.tap_k_groups > 0) { // unrolled: no loop for a tap of one or two K groups
+            for (int u = 0; u < conf_.tap_k_groups; ++u) k_step(u);
+            add(reg_wei, conf_.wei_k_step * conf_.tap_k_groups);
+            return;
+        }
         mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
         k_loop();
     };

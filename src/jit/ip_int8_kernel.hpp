@@ -75,6 +75,8 @@ struct ip_int8_conf {
     int64_t vnni = 0;           // 1: vpdpbusd on u8 groups of 4; 0: vpmaddwd on s16 pairs
     int64_t lda = 0;            // src row stride, bytes
     int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset
+    int64_t tap_k_groups = 0;   // with_taps: a tap's K groups when few enough to unroll (a
+                                // first layer's 3 channels: 1), else 0 (the K loop)
     int64_t depthwise = 0;      // 1: the lanes are channels, one product per tap (below)
     int64_t src_s8 = 0;         // depthwise: the src bytes are s8 (else u8)
     int64_t wei_k_step = 0;     // packed weights stride between K groups, bytes (P·G)
