@@ -1,5 +1,5 @@
 // What the int8 GEMM (int8_gemm.hpp) prepares for its kernel besides the src rows
-// (int8_src_rows.hpp): the weights packed by panel when the user did not give them so, and the
+// (int8_src_form.hpp): the weights packed by panel when the user did not give them so, and the
 // per-oc compensation of the s8 src shift and of the src zero points.
 #pragma once
 #include <cstdint>
@@ -22,7 +22,7 @@ struct int8_gemm_shape {
 
 // Where each of a row's kp K values comes from: its offset in an output channel's plain
 // weights (icg · taps values, oihw order) and its src channel within the group; -1 for the
-// zeros that pad K to the K group. The src rows (int8_src_rows.hpp) follow the same order.
+// zeros that pad K to the K group. The src form (int8_src_form.hpp) follows the same order.
 struct int8_k_map {
     int64_t wei_row = 0;          // plain weights per output channel: icg · taps
     int64_t channels = 0;         // src channels per group

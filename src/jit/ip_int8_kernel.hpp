@@ -1,4 +1,5 @@
-// The int8 inner product's micro-kernel: one register tile of
+// The int8 GEMM's micro-kernel (the inner product and every convolution, int8_gemm.hpp): one
+// register tile of
 //   dst[mr rows, nr·simd_w oc] = convert(src[mr rows, K] · W[nr oc blocks, K]ᵀ)
 // with an exact s32 accumulation, then in f32 registers the scales, the bias, the post-ops chain
 // and the destination's scale and zero point, and one rounded, saturated store per vector.
