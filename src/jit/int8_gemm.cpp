@@ -135,7 +135,8 @@ public:
                   const memory::desc &packed_md)
         : primitive_impl(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
           blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
-          packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)) {
+          packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)),
+          reference_(req.reference ? req.reference(this->layouts()) : nullptr) {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         repack_wei_ = packed_md_.is_zero() || wei_md() != packed_md_;
@@ -198,9 +199,10 @@ public:
             src = src_cl.data();
         }
         if (form_.copy) {
+            std::vector<int16_t> pad;
+            if (!padding_values(q, pad)) return reference_->execute(args);
             src_form.resize(form_.bytes(g));
-            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), padding_values(q).data(),
-                                  src_form.data());
+            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), pad.data(), src_form.data());
             src = src_form.data();
         }
         std::vector<int8_t> wei_copy;
@@ -272,12 +274,13 @@ private:
         return v;
     }
 
-    // Each src channel's padding value in the kernel's form: its zero point plus the s8 shift
-    // (int8_src_form.hpp), which the form's u8 or s16 must hold.
-    std::vector<int16_t> padding_values(const exec_ptrs::quant_values &q) const {
+    // pad = each src channel's padding value in the kernel's form: its zero point plus the s8
+    // shift (int8_src_form.hpp). False when the form's u8 (or s16) cannot hold one and the
+    // reference is to run the call; without a reference, refused.
+    bool padding_values(const exec_ptrs::quant_values &q, std::vector<int16_t> &pad) const {
         const jit::int8_conv_geometry &g = req_.geom;
-        std::vector<int16_t> pad(static_cast<size_t>(g.groups * g.cg), 0);
-        if (!g.reads_padding()) return pad;
+        pad.assign(static_cast<size_t>(g.groups * g.cg), 0);
+        if (!g.reads_padding()) return true;
         const int32_t shift = form_.shift ? 128 : 0;
         const bool s8_bytes = form_.elem == 1 && g.src_s8 && !form_.shift;
         const int32_t lo = form_.elem == 2 ? INT16_MIN : s8_bytes ? -128 : 0;
@@ -285,6 +288,7 @@ private:
         for (size_t c = 0; c < pad.size(); ++c) {
             const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
             const int64_t value = static_cast<int64_t>(zp) + shift;
+            if ((value < lo || value > hi) && reference_) return false;
             if (value < lo || value > hi)
                 throw error(status::invalid_arguments,
                             "src zero point " + std::to_string(zp) + " lies outside the "
@@ -292,7 +296,7 @@ private:
                             "as the padding's value");
             pad[c] = static_cast<int16_t>(value);
         }
-        return pad;
+        return true;
     }
 
     // Items are (group, chunk of lines, panel), panels innermost so that consecutive items reuse
@@ -390,6 +394,7 @@ private:
     quantization quant_;
     memory::desc packed_md_; // zero when the K order has no packed layout
     std::vector<int64_t> tap_offsets_;
+    std::unique_ptr<primitive_impl> reference_; // see int8_gemm_request::reference
     bool repack_wei_ = false, copy_src_ = false;
     ip_int8_conf conf_;
     jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached

@@ -5,6 +5,7 @@
 // (int8_src_form.hpp: the user's src itself, or a copy with the padding), a convolution's taps
 // at their offsets; dst rows are channels-last.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,9 @@ struct int8_gemm_request {
     bool packable = false;      // 'any' weights may become the packed layout (the K order allows)
     bool grouped_wei = false;   // the weights' dims start with the groups
     primitive_attr attr;
+    // The reference on the same layouts: runs a call whose src zero point the kernel's src form
+    // cannot hold in its padding (u8 src, zero point -2); null: such a call is refused.
+    std::function<std::unique_ptr<primitive_impl>(const arg_layouts &)> reference;
 };
 
 // Builds the implementation for the best of avx512_vnni, avx512, avx2 that isa allows; null
