@@ -5,8 +5,8 @@
 #include "jit/ip_gemm_kernel.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/operand_access.hpp"
-#include "jit/post_ops_injector.hpp"
 #include "jit/tail_mask.hpp"
+#include "jit/tile_chain.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -113,26 +113,19 @@ void ip_gemm_kernel<isa>::finalize() {
         if (conf_.tail) tail_mask<isa>(*this, conf_.tail, host_tail_opmask).prepare(reg_table, reg_tmp);
     }
     if (chain_.len() > 0) {
-        post_ops_injector<isa> injector(
-                *this, chain_,
+        tile_chain_regs r;
+        r.n_acc = n_acc();
+        r.nr = static_cast<int>(conf_.nr);
+        r.tail = conf_.tail;
+        r.reg_table = reg_table;
+        r.reg_tmp = reg_tmp;
+        r.reg_op_values = reg_op_values;
+        r.reg_param = reg_param;
+        r.op_values_offset = offsetof(ip_gemm_args, post_op);
+        emit_tile_chain<isa>(
+                *this, chain_, r,
                 [this](const sum_args &s) { sum_dst_old(s.acc_idx, s.aux_idx, s.scale, s.scale_vec); },
-                [this](const operand_args &o) { load_operand(o); },
-                [this](int entry, int acc_idx) {
-                    const int nr = static_cast<int>(conf_.nr);
-                    return shared_operand_key(chain_.entries()[entry].mask, acc_idx % nr, acc_idx / nr);
-                });
-        injector_regs regs;
-        for (int i = 0; i < n_acc(); ++i) regs.acc.push_back(i);
-        for (int i = n_acc(); i < isa_traits<isa>::n_vregs; ++i) regs.aux.push_back(i);
-        if (isa == cpu_isa::avx2 && conf_.tail && chain_.has_operands()) {
-            operand_mask_ = regs.aux.back();
-            regs.aux.pop_back();
-            tail_mask<isa>(*this, conf_.tail, operand_mask_).prepare(reg_table, reg_tmp);
-        }
-        mov(reg_op_values, ptr[reg_param + offsetof(ip_gemm_args, post_op)]);
-        regs.opmasks = post_ops_injector<isa>::opmasks();
-        regs.reg_table = reg_table;
-        injector.compute(regs);
+                [this](const operand_args &o) { load_operand(o); }, operand_mask_);
     }
     store_dst();
 }
