@@ -38,13 +38,16 @@ private:
         const bool same_type = dst_dt == src_md().get_data_type();
         const uint8_t flip = std::is_signed<T>::value ? 0x80 : 0;
         const int64_t C = p.ic, lines = p.mb * p.o[0] * p.o[1];
-#pragma omp parallel for schedule(static) if (p.dst_nelems() * p.kernel_volume() > (1 << 16))
+#pragma omp parallel if (p.dst_nelems() * p.kernel_volume() > (1 << 16))
+        {
+        // Each thread's sums or maxes of one output pixel's channels.
+        std::vector<int32_t> sums(static_cast<size_t>(C));
+        std::vector<uint8_t> maxes(static_cast<size_t>(C));
+        int32_t *sum = sums.data();
+        uint8_t *mx = maxes.data();
+#pragma omp for schedule(static)
         for (int64_t line = 0; line < lines; ++line) {
             const int64_t oh = line % p.o[1], od = line / p.o[1] % p.o[0], n = line / p.o[1] / p.o[0];
-            std::vector<int32_t> sums(static_cast<size_t>(C));
-            std::vector<uint8_t> maxes(static_cast<size_t>(C));
-            int32_t *sum = sums.data();
-            uint8_t *mx = maxes.data();
             const tap_range rd = real_taps(p, 0, od), rh = real_taps(p, 1, oh);
             for (int64_t ow = 0; ow < p.o[2]; ++ow) {
                 const tap_range rw = real_taps(p, 2, ow);
@@ -82,6 +85,7 @@ private:
                     store_from_f32(dst_dt, args.dst, out + c, x);
                 }
             }
+        }
         }
     }
 
