@@ -21,7 +21,6 @@
 #include "jit/thread_pool.hpp"
 #include "jit/uarch.hpp"
 #include "jit/work_threads.hpp"
-#include "prim/error.hpp"
 
 namespace prim {
 namespace impl {
@@ -275,8 +274,9 @@ private:
     }
 
     // pad = each src channel's padding value in the kernel's form: its zero point plus the s8
-    // shift (int8_src_form.hpp). False when the form's u8 (or s16) cannot hold one and the
-    // reference is to run the call; without a reference, refused.
+    // shift (int8_src_form.hpp). False when the form's u8 (or s16) cannot hold one: the
+    // reference runs the call (a request whose convolution reads padding with a src zero point
+    // has one; no other can get here).
     bool padding_values(const exec_ptrs::quant_values &q, std::vector<int16_t> &pad) const {
         const jit::int8_conv_geometry &g = req_.geom;
         pad.assign(static_cast<size_t>(g.groups * g.cg), 0);
@@ -288,12 +288,7 @@ private:
         for (size_t c = 0; c < pad.size(); ++c) {
             const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
             const int64_t value = static_cast<int64_t>(zp) + shift;
-            if ((value < lo || value > hi) && reference_) return false;
-            if (value < lo || value > hi)
-                throw error(status::invalid_arguments,
-                            "src zero point " + std::to_string(zp) + " lies outside the "
-                            + (g.src_s8 ? "s8" : "u8") + " range: the int8 convolution reads it "
-                            "as the padding's value");
+            if (value < lo || value > hi) return false;
             pad[c] = static_cast<int16_t>(value);
         }
         return true;

@@ -34,7 +34,8 @@ struct int8_gemm_request {
     bool grouped_wei = false;   // the weights' dims start with the groups
     primitive_attr attr;
     // The reference on the same layouts: runs a call whose src zero point the kernel's src form
-    // cannot hold in its padding (u8 src, zero point -2); null: such a call is refused.
+    // cannot hold in its padding (u8 src, zero point -2). Required when the convolution reads
+    // padding and has a src zero point; null otherwise.
     std::function<std::unique_ptr<primitive_impl>(const arg_layouts &)> reference;
 };
 

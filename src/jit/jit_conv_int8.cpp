@@ -45,16 +45,18 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
     g.grouped_wei = req.wei.ndims() == req.src.ndims() + 1;
     g.attr = req.attr;
     // A call whose src zero point the padding cannot hold in the kernel's form (u8 src, zero
-    // point -2: oneDNN's harness_conv_zero_points) runs the reference on the same layouts.
-    g.reference = [req](const arg_layouts &l) {
-        conv_request r = req;
-        r.src = l.src;
-        r.wei = l.wei;
-        r.bias = l.bias;
-        r.dst = l.dst;
-        std::string unused;
-        return create_ref_conv(r, cpu_isa::none, unused);
-    };
+    // point -2: oneDNN's harness_conv_zero_points) runs the reference on the same layouts; only
+    // a convolution that reads padding with a src zero point can make one.
+    if (r.reads_padding() && req.attr.get_quantization().src_zp_mask >= 0)
+        g.reference = [req](const arg_layouts &l) {
+            conv_request same = req;
+            same.src = l.src;
+            same.wei = l.wei;
+            same.bias = l.bias;
+            same.dst = l.dst;
+            std::string unused;
+            return create_ref_conv(same, cpu_isa::none, unused);
+        };
     return create_int8_gemm(g, isa, why_not);
 }
 
