@@ -225,3 +225,79 @@ TEST_CASE("int8 reorder: quantize and dequantize beyond the caches (streamed sto
     for (memory::dim i = 0; i < n; ++i) bad += b[i] != (static_cast<float>(q[i]) + 3.f) * 2.f;
     CHECK(bad == 0);
 }
+
+// The sums per output channel (and group) of s8 weights, computed here from logical indices.
+std::vector<int32_t> sums_of(const memory &m, int out_dims) {
+    const dims &d = m.get_desc().get_dims();
+    memory::dim outs = 1, total = 1;
+    for (int i = 0; i < out_dims; ++i) outs *= d[static_cast<size_t>(i)];
+    for (memory::dim x : d) total *= x;
+    std::vector<int32_t> s(static_cast<size_t>(outs), 0);
+    dims idx(d.size(), 0);
+    for (memory::dim e = 0; e < total; ++e) {
+        const auto v = static_cast<const int8_t *>(m.get_data_handle())[m.get_desc().offset(idx.data())];
+        s[static_cast<size_t>(e / (total / outs))] += v;
+        for (int i = static_cast<int>(d.size()) - 1; i >= 0 && ++idx[static_cast<size_t>(i)] == d[static_cast<size_t>(i)]; --i)
+            idx[static_cast<size_t>(i)] = 0;
+    }
+    return s;
+}
+
+TEST_CASE("int8 reorder: weights with their sums (the compensation extra)", "[int8][reorder]") {
+    // The packed int8 weights layouts an int8 convolution or inner product chooses carry, after
+    // the elements, the s32 sum of each output channel's weights: every reorder into such a
+    // desc writes them, whatever the source (plain, strided, blocked, f32 quantized with a
+    // scale).
+    const struct {
+        dims d;
+        std::string from, to;
+        int out_dims;
+    } cases[] = {
+        {{37, 13, 3, 3}, "abcd", "AcdB64a4b", 1},           // oihw -> the packed layout, tails
+        {{37, 13, 3, 3}, "acdb", "AcdB64a4b", 1},           // ohwi
+        {{3, 17, 6, 1, 3}, "abcde", "aBdeC48b4c", 2},       // grouped
+        {{24, 1, 1, 3, 3}, "abcde", "Abcde48a", 2},         // depthwise
+        {{70, 30}, "ba", "AB64a4b", 1},                     // an inner product's io
+        {{5, 9, 2, 2}, "aBcd16b", "abcd", 1},               // a blocked source, a plain target
+    };
+    for (const auto &c : cases) {
+        INFO(c.from << " -> " << c.to);
+        memory::dim n = 1;
+        for (memory::dim x : c.d) n *= x;
+        std::vector<double> vals(static_cast<size_t>(n));
+        for (memory::dim i = 0; i < n; ++i) vals[static_cast<size_t>(i)] = static_cast<double>((i * 37 + 11) % 256) - 128;
+        const memory plain = plain_of(c.d, dt::s8, vals);
+        memory src(memory::desc(c.d, dt::s8, c.from));
+        reorder(plain.get_desc(), src.get_desc()).execute(plain, src);
+        const memory::desc to = memory::desc(c.d, dt::s8, c.to).with_weight_sums(c.out_dims);
+        CHECK(to.get_size() == memory::desc(c.d, dt::s8, c.to).get_size()
+                               + 4 * static_cast<size_t>(c.out_dims == 1 ? c.d[0] : c.d[0] * c.d[1]));
+        CHECK(to != memory::desc(c.d, dt::s8, c.to));
+        memory dst(to);
+        reorder(src.get_desc(), to).execute(src, dst);
+        const std::vector<int32_t> want = sums_of(plain, c.out_dims);
+        const auto *got = reinterpret_cast<const int32_t *>(static_cast<const char *>(dst.get_data_handle())
+                                                           + to.nelems_padded());
+        CHECK(std::vector<int32_t>(got, got + want.size()) == want);
+        // From f32 through a scale of 0.5: the sums are of the s8 values written.
+        std::vector<double> doubled(vals);
+        for (double &v : doubled) v *= 2;
+        const memory f = plain_of(c.d, dt::f32, doubled);
+        primitive_attr attr;
+        attr.set_output_scales(0, {0.5f});
+        memory q(to);
+        reorder(f.get_desc(), to, attr).execute(f, q);
+        const auto *got_q = reinterpret_cast<const int32_t *>(static_cast<const char *>(q.get_data_handle())
+                                                             + to.nelems_padded());
+        CHECK(std::vector<int32_t>(got_q, got_q + want.size()) == want);
+        // And back: the sums are not elements.
+        memory back(plain.get_desc());
+        reorder(to, plain.get_desc()).execute(dst, back);
+        CHECK(std::memcmp(back.get_data_handle(), plain.get_data_handle(), plain.get_desc().get_size()) == 0);
+    }
+    // Only on s8, 1 or 2 leading dims below the rank.
+    CHECK_THROWS_WITH(memory::desc({4, 4}, dt::f32, tag::ab).with_weight_sums(1),
+                      Catch::Contains("weight sums need an s8 layout"));
+    CHECK_THROWS_WITH(memory::desc({4, 4}, dt::s8, tag::ab).with_weight_sums(2),
+                      Catch::Contains("weight sums need an s8 layout"));
+}

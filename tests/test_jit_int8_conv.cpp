@@ -32,6 +32,7 @@ struct conv_case {
     int zp_lo = 0, zp_hi = 0;      // src zero points' range; both 0: within the src type's range
     uint32_t seed = 1;
     std::string expected_impl;     // "": the JIT on the tested ISA
+    int32_t sums_delta = 0;        // added to the weight sums of 'any' weights (the test of their use)
 
     std::string str() const {
         return shape + " " + data_type_name(src) + ":s8:" + data_type_name(dst) + " bias "
@@ -89,6 +90,13 @@ outcome_of_run run(const conv_case &c, const conv_dims &d, const int8_inputs &in
             attr);
     args[PRIM_ARG_SRC] = in_layout(in.src, pd.src_desc());
     args[PRIM_ARG_WEIGHTS] = in_layout(in.wei, pd.weights_desc());
+    const memory::desc &wmd = pd.weights_desc();
+    if (c.sums_delta != 0 && wmd.weight_sums_dims() > 0) {
+        auto *sums = reinterpret_cast<int32_t *>(static_cast<char *>(args[PRIM_ARG_WEIGHTS].get_data_handle())
+                                                 + wmd.nelems_padded());
+        for (size_t i = 0; i < (wmd.get_size() - static_cast<size_t>(wmd.nelems_padded())) / 4; ++i)
+            sums[i] += c.sums_delta;
+    }
     if (c.bias != dt::undef) args[PRIM_ARG_BIAS] = in.bias;
     const memory dst = copy_in_layout(in.dst_old, pd.dst_desc());
     args[PRIM_ARG_DST] = dst;
@@ -475,4 +483,46 @@ TEST_CASE("jit int8 conv: any src zero point without padding", "[jit][int8][conv
                     compare_with_reference(jit.dst, ref.dst, dt::s32, true, d.p.oc, d.pixels);
                 }
             }
+}
+
+TEST_CASE("jit int8 conv: 'any' weights carry their sums, which give the compensation", "[jit][int8][conv]") {
+    // The packed weights desc has weight sums (memory::desc::weight_sums_dims), written by the
+    // reorder into it: the kernel's compensation for a src zero point (and, on VNNI, for s8
+    // src's shift by 128) comes from them at execute, not from a pass over the weights. Sums
+    // off by one change the result exactly where they are used: a common zero point, depthwise
+    // per-channel ones; not a per-channel zero point of a dense convolution, which does not
+    // factor out of them.
+    const cpu_isa isa = tested_isa();
+    struct sums_case {
+        const char *shape;
+        dt src;
+        int zp_mask;
+        bool used;
+    };
+    const bool s8_shift = isa == cpu_isa::avx512_vnni;
+    const sums_case cases[] = {
+        {"mb2ic19oc37ih6kh3ph1", dt::u8, 0, true},  {"mb1ic70oc20ih5kh1", dt::u8, 0, true},
+        {"mb2g3ic15oc21ih5kh3ph1", dt::u8, 0, true}, {"mb2g24ic24oc24ih7kh3ph1", dt::u8, 2, true},
+        {"mb1ic19oc37ih6kh3ph1", dt::u8, 2, false}, {"mb1ic19oc37ih6kh1", dt::s8, -1, s8_shift},
+    };
+    for (const sums_case &k : cases)
+        for (int32_t delta : {0, 1}) {
+            conv_case c;
+            c.shape = k.shape;
+            c.src = k.src;
+            c.dst = dt::s32;
+            c.bias = dt::undef;
+            c.q.src_zp = k.zp_mask;
+            c.zp_lo = 1; // no zero point of 0: every used sum moves the result
+            c.zp_hi = k.src == dt::u8 ? 200 : 100;
+            c.sums_delta = delta;
+            INFO(c.str() << " delta " << delta << " isa " << cpu_isa_name(isa));
+            const conv_dims d = dims_of(c);
+            const int8_inputs in = inputs_of(c, d);
+            const outcome_of_run jit = run(c, d, in, isa);
+            const outcome_of_run ref = run(c, d, in, cpu_isa::none);
+            CHECK(jit.impl == jit_name(isa, false));
+            if (delta == 0 || !k.used) compare_with_reference(jit.dst, ref.dst, dt::s32, true, d.p.oc, d.pixels);
+            else CHECK(jit.dst != ref.dst);
+        }
 }

@@ -68,7 +68,18 @@ public:
         std::string layout() const;
         // True when the elements fill their buffer with no gap (padding of blocks aside).
         bool is_dense() const;
-        // True when both describe the same shape and the same placement of every element.
+        // oneDNN's memory "extra" compensation, for int8 weights: after the elements, one s32
+        // per index of the leading `out_dims` dims (an output channel; a group and an output
+        // channel when the weights are grouped), the sum of the s8 weights over the other
+        // dims. An int8 primitive's chosen weights desc carries it, so that the reorder into it
+        // (which writes the sums) does once what the primitive would do at every execute; a
+        // layout built from dims and a tag or pattern has none (0).
+        int weight_sums_dims() const { return weight_sums_dims_; }
+        // This s8 desc with the sums over all but its leading out_dims dims (1 or 2; 0 removes
+        // them).
+        desc with_weight_sums(int out_dims) const;
+        // True when both describe the same shape and the same placement of every element (and
+        // the same weight sums).
         bool operator==(const desc &o) const;
         bool operator!=(const desc &o) const { return !(*this == o); }
 
@@ -81,6 +92,7 @@ public:
         std::vector<int> inner_idx_;   // which dim each inner block blocks
         dims inner_blk_;               // its size
         std::vector<int> order_;       // dims outermost first
+        int weight_sums_dims_ = 0;
     };
 
     memory() = default;

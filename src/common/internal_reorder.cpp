@@ -18,6 +18,7 @@
 #include "common/convert_types.hpp"
 #include "common/reorder_tiles.hpp"
 #include "common/verbose.hpp"
+#include "common/weight_sums.hpp"
 #include "prim/error.hpp"
 
 namespace prim {
@@ -111,12 +112,11 @@ void check_reorder_descs(const memory::desc &src, const memory::desc &dst) {
                 + dims_str(dst.get_dims()));
 }
 
-void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const memory &src_mem,
-                  const memory &dst_mem, const value_map &map) {
-    if (src_mem.get_desc() != src_md || dst_mem.get_desc() != dst_md)
-        invalid("reorder: memory descs differ from the ones the reorder was created for");
-    const void *src = src_mem.get_data_handle();
-    void *dst = dst_mem.get_data_handle();
+namespace {
+
+// The elements of src in dst's layout (dst's weight sums aside).
+void reorder_elements(const memory::desc &src_md, const memory::desc &dst_md, const void *src,
+                      void *dst, const value_map &map) {
     memory::dim total = 1;
     for (auto d : src_md.get_dims()) total *= d;
     if (total == 0) return;
@@ -148,6 +148,18 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
     auto *dst_f = static_cast<float *>(dst);
     // Blocked <-> unblocked (weights into their kernels' layouts): a tile at a time.
     if (!reorder_by_tiles(src_md, dst_md, src_f, dst_f)) copy_by_offsets(src_md, dst_md, src_f, dst_f);
+}
+
+} // namespace
+
+void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const memory &src_mem,
+                  const memory &dst_mem, const value_map &map) {
+    if (src_mem.get_desc() != src_md || dst_mem.get_desc() != dst_md)
+        invalid("reorder: memory descs differ from the ones the reorder was created for");
+    reorder_elements(src_md, dst_md, src_mem.get_data_handle(), dst_mem.get_data_handle(), map);
+    const bool same_values = src_md.get_data_type() == memory::data_type::s8 && map.identity();
+    if (dst_md.weight_sums_dims() > 0 && !(src_md == dst_md && map.identity()))
+        write_weight_sums(src_md, src_mem.get_data_handle(), dst_md, dst_mem.get_data_handle(), same_values);
 }
 
 void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, const float *src,

@@ -225,7 +225,19 @@ bool memory::desc::is_dense() const {
 memory::dim memory::desc::nelems_padded() const { return kind_ == kind::blocked ? span_ : 0; }
 
 size_t memory::desc::get_size() const {
-    return static_cast<size_t>(nelems_padded()) * data_type_size(dt_);
+    dim sums = weight_sums_dims_ > 0 ? 1 : 0;
+    for (int d = 0; d < weight_sums_dims_; ++d) sums *= dims_[d];
+    return static_cast<size_t>(nelems_padded()) * data_type_size(dt_) + static_cast<size_t>(sums) * 4;
+}
+
+memory::desc memory::desc::with_weight_sums(int out_dims) const {
+    if (kind_ != kind::blocked || dt_ != data_type::s8 || out_dims < 0 || out_dims > 2
+            || out_dims >= ndims())
+        invalid("memory desc " + dims_str(dims_) + ": weight sums need an s8 layout and 1 or 2 "
+                "leading output dims below its rank");
+    desc d = *this;
+    d.weight_sums_dims_ = out_dims;
+    return d;
 }
 
 const memory::dims &memory::desc::strides() const {
@@ -274,7 +286,8 @@ std::string memory::desc::layout() const {
 // nhwc of 1x19x1x1 are the same placement and compare equal.
 bool memory::desc::operator==(const desc &o) const {
     if (!(kind_ == o.kind_ && dt_ == o.dt_ && dims_ == o.dims_ && padded_ == o.padded_
-          && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_ && span_ == o.span_))
+          && inner_idx_ == o.inner_idx_ && inner_blk_ == o.inner_blk_ && span_ == o.span_
+          && weight_sums_dims_ == o.weight_sums_dims_))
         return false;
     for (size_t d = 0; d < strides_.size(); ++d)
         if (padded_[d] > 1 && strides_[d] != o.strides_[d]) return false;

@@ -11,6 +11,7 @@
 #include "common/internal_reorder.hpp"
 #include "common/plain_layout.hpp"
 #include "common/post_op_operands.hpp"
+#include "common/weight_sums.hpp"
 #include "jit/int8_gemm.hpp"
 #include "jit/ip_int8_kernel.hpp"
 #include "jit/ip_kernel_grid.hpp"
@@ -138,7 +139,11 @@ public:
           reference_(req.reference ? req.reference(this->layouts()) : nullptr) {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
-        repack_wei_ = packed_md_.is_zero() || wei_md() != packed_md_;
+        repack_wei_ = packed_md_.is_zero() || wei_md().with_weight_sums(0) != packed_md_.with_weight_sums(0);
+        // The weights' own sums give the compensation (a zero point per src channel does not
+        // factor out of them but in depthwise, where a lane is one channel).
+        comp_from_sums_ = !repack_wei_ && wei_md().weight_sums_dims() > 0
+                && (quant_.src_zp_mask <= 0 || req_.depthwise);
         copy_src_ = src_md() != req_.src_cl_md;
         const int64_t oc_total = s.groups * s.oc;
         ip_int8_conf c;
@@ -211,7 +216,7 @@ public:
             jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, wei_copy.data());
             wei = wei_copy.data();
         }
-        const per_oc v = per_oc_values(q, args.bias, wei);
+        const per_oc v = per_oc_values(q, args.bias, wei, comp_from_sums_ ? weight_sums(wei_md(), args.wei) : nullptr);
         const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
         run({static_cast<const uint8_t *>(src), wei, args.dst, args.post_op, v, tables});
     }
@@ -233,11 +238,22 @@ private:
         const jit::runtime_tables &tables;
     };
 
+    // sums: the weights' sums (weight_sums.hpp) when they give the compensation, else null.
     per_oc per_oc_values(const exec_ptrs::quant_values &q, const float *bias_ptr,
-                         const int8_t *wei) const {
+                         const int8_t *wei, const int32_t *sums) const {
         const int8_gemm_shape &s = blk_.shape;
         per_oc v;
-        if (conf_.with_comp) {
+        if (conf_.with_comp && sums) {
+            // -(shift + zp) · sum of the channel's weights; padding lanes 0.
+            v.comp.assign(static_cast<size_t>(s.groups * s.ocp()), 0);
+            const int32_t shift = form_.shift ? 128 : 0;
+            for (int64_t g = 0; g < s.groups; ++g)
+                for (int64_t c = 0; c < s.oc; ++c) {
+                    const int32_t *zp = q.src_zero_points;
+                    const int32_t z = shift + (zp ? zp[quant_.src_zp_mask > 0 ? c : 0] : 0);
+                    v.comp[static_cast<size_t>(g * s.ocp() + c)] = -z * sums[g * s.oc + c];
+                }
+        } else if (conf_.with_comp) {
             v.comp.resize(static_cast<size_t>(s.groups * s.ocp()));
             jit::int8_compensation(wei, s, k_map_, form_.shift ? 128 : 0,
                                    q.src_zero_points, quant_.src_zp_mask > 0, v.comp.data());
@@ -390,7 +406,7 @@ private:
     memory::desc packed_md_; // zero when the K order has no packed layout
     std::vector<int64_t> tap_offsets_;
     std::unique_ptr<primitive_impl> reference_; // see int8_gemm_request::reference
-    bool repack_wei_ = false, copy_src_ = false;
+    bool repack_wei_ = false, copy_src_ = false, comp_from_sums_ = false;
     ip_int8_conf conf_;
     jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
 };
@@ -476,8 +492,10 @@ std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, 
     const memory::desc packed = !req.packable ? memory::desc()
             : req.depthwise ? jit::packed_depthwise_weights_desc(wdims, s.panel)
                             : jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group);
+    // The packed layout carries the weights' sums, which the reorder into it computes once.
+    const memory::desc packed_sums = packed.is_zero() ? packed : packed.with_weight_sums(req.grouped_wei ? 2 : 1);
     arg_layouts layouts = req.layouts;
-    if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed;
+    if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed_sums;
     return std::make_unique<jit_int8_gemm<isa>>(req, form, std::move(layouts), blk, chain, vnni, packed);
 }
 
