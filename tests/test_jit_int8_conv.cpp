@@ -161,6 +161,7 @@ const char *const shapes[] = {
         // 3D: 3x3x3 padded, 2x2x2 stride 2, grouped 3x1x3 with strides, 1x1x1
         "mb1ic3oc9id4ih5iw4kd3kh3kw3pd1ph1pw1", "mb1ic5oc17id5kd2sd2",
         "mb1g2ic6oc6id4ih4iw4kd3kh1kw3sh2pd1pw1", "mb2ic8oc12id3ih4iw5kd1kh1kw1",
+        "mb2ic8oc20id5ih5iw4kd3kh3kw3sd2pd1ph1pw1", // whole K groups: each thread converts its rows
         // 1x1: stride 2, padded (the rows are not the src pixels), plain pixels
         "mb2ic16oc24ih7kh1sh2", "mb1ic8oc8ih4kh1ph1", "mb3ic21oc35ih5iw3kh1kw1"};
 

@@ -25,16 +25,17 @@ void put(const uint8_t *src, int64_t n, bool s8, int16_t *out) { // 16-bit: wide
     }
 }
 
+// The buffer's rows [row0, row1) into out (row row0's place), on the OpenMP team when parallel.
 template <typename T>
 void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
-             const int16_t *pad, T *out) {
-    const int64_t lines = g.mb * f.e[0] * f.e[1], px = g.groups * f.cp;
-#pragma omp parallel for schedule(static) if (lines * f.e[2] * px > (1 << 16))
-    for (int64_t line = 0; line < lines; ++line) {
+             const int16_t *pad, T *out, int64_t row0, int64_t row1, bool parallel) {
+    const int64_t px = g.groups * f.cp;
+#pragma omp parallel for schedule(static) if (parallel && (row1 - row0) * f.e[2] * px > (1 << 16))
+    for (int64_t line = row0; line < row1; ++line) {
         const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
         const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
         const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
-        T *o = out + line * f.e[2] * px;
+        T *o = out + (line - row0) * f.e[2] * px;
         if (sizeof(T) == 1 && !f.shift && g.cg == f.cp && row_inside) {
             // Bytes as they are, channels unpadded: the line's inside run is one copy.
             const int64_t first = std::max<int64_t>(0, -f.org[2]);
@@ -119,10 +120,18 @@ int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, b
     return f;
 }
 
+int64_t int8_src_form::rows(const int8_conv_geometry &g) const { return g.mb * e[0] * e[1]; }
+
 void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
                       const int16_t *pad, void *out) {
-    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out));
-    convert(g, f, src, pad, static_cast<int16_t *>(out));
+    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out), 0, f.rows(g), true);
+    convert(g, f, src, pad, static_cast<int16_t *>(out), 0, f.rows(g), true);
+}
+
+void to_int8_src_form_rows(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                           const int16_t *pad, int64_t row0, int64_t row1, void *out) {
+    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out), row0, row1, false);
+    convert(g, f, src, pad, static_cast<int16_t *>(out), row0, row1, false);
 }
 
 } // namespace jit

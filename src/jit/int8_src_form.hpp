@@ -48,6 +48,9 @@ struct int8_src_form {
     bool copy = true;          // false: the user's channels-last src is this buffer already
 
     int64_t pixel_bytes(const int8_conv_geometry &g) const { return g.groups * cp * elem; }
+    // Its rows ([mb][e0][e1]: e2 pixels each) and their bytes.
+    int64_t rows(const int8_conv_geometry &g) const;
+    int64_t row_bytes(const int8_conv_geometry &g) const { return e[2] * pixel_bytes(g); }
     size_t bytes(const int8_conv_geometry &g) const;
     // Byte offset of tap t (kd, kh, kw in order) from the tap (0, 0, 0) of the same pixel.
     std::vector<int64_t> tap_offsets(const int8_conv_geometry &g) const;
@@ -64,6 +67,10 @@ int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, b
 // padding value in the kernel's form, shift included.
 void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
                       const int16_t *pad, void *out);
+// Rows [row0, row1) of it into out (the place of row row0), by the calling thread alone: a
+// thread's part of the src, in its own cache, just before its kernel calls read it.
+void to_int8_src_form_rows(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                           const int16_t *pad, int64_t row0, int64_t row1, void *out);
 
 } // namespace jit
 } // namespace prim

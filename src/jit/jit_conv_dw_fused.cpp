@@ -50,20 +50,6 @@ using dt = memory::data_type;
 
 int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// The calling thread's ring, at least `bytes` long; it grows, never shrinks, and lives as long
-// as the thread.
-float *thread_ring(size_t bytes) {
-    thread_local std::unique_ptr<jit::scratch> ring;
-    thread_local size_t capacity = 0;
-    if (capacity < bytes) {
-        ring.reset(); // free before allocating: the two need not coexist
-        capacity = 0;
-        ring = std::make_unique<jit::scratch>(bytes);
-        capacity = bytes;
-    }
-    return ring->get();
-}
-
 // The 1x1's kernels: for its oc block groups before the last one, and for the last one (fewer
 // blocks or the channel tail).
 struct pw_kernels {
@@ -262,7 +248,7 @@ private:
         const int64_t blk0 = chunk * w.chunk_blocks;
         const int64_t blk1 = std::min(dc_.n_ocb, blk0 + w.chunk_blocks);
         const int64_t row_bytes = (blk1 - blk0) * ring_.ocb_bytes;
-        float *ring = thread_ring(static_cast<size_t>(K * row_bytes));
+        float *ring = jit::thread_buffer<jit::thread_slot::dw_ring>(static_cast<size_t>(K * row_bytes));
         const auto ring_row = [&](int64_t ih) { return offset_ptr(ring, ih % K * row_bytes); };
         std::vector<const float *> rows(static_cast<size_t>(K));
         std::vector<int64_t> op_values(std::max(d.before_ops.size(), d.after_ops.size()));

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 
 #include "prim/error.hpp"
 
@@ -22,6 +23,23 @@ public:
 private:
     float *p_;
 };
+
+// The calling thread's working buffer `Slot` (one per use, so that two never share one), at
+// least `bytes` long: it grows, never shrinks, and lives as long as the thread, so that it
+// stays warm in the thread's caches from call to call.
+enum class thread_slot { dw_ring, int8_src_rows };
+template <thread_slot Slot>
+float *thread_buffer(size_t bytes) {
+    thread_local std::unique_ptr<scratch> buffer;
+    thread_local size_t capacity = 0;
+    if (capacity < bytes) {
+        buffer.reset(); // free before allocating: the two need not coexist
+        capacity = 0;
+        buffer = std::make_unique<scratch>(bytes);
+        capacity = bytes;
+    }
+    return buffer->get();
+}
 
 } // namespace jit
 } // namespace prim
