@@ -23,13 +23,19 @@ void sum_by_strides(const memory::desc &md, const int8_t *data, int first, int32
     memory::dim outs = 1, rest = 1;
     for (int d = 0; d < first; ++d) outs *= dims[d];
     for (int d = first; d < n; ++d) rest *= dims[d];
-    std::vector<memory::dim> out_idx(static_cast<size_t>(first), 0), idx(static_cast<size_t>(n), 0);
-    for (memory::dim o = 0; o < outs; ++o) {
-        memory::dim base = 0;
-        for (int d = 0; d < first; ++d) base += out_idx[d] * strides[d];
-        std::fill(idx.begin(), idx.end(), 0);
+    // The other dims one contiguous run (oihw, goihw, an inner product's oi): a plain sum.
+    bool contiguous = true;
+    memory::dim run = 1;
+    for (int d = n - 1; d >= first; run *= dims[d], --d)
+        contiguous = contiguous && (dims[d] == 1 || strides[d] == run);
+    const auto sum_from = [&](memory::dim base) {
         int32_t sum = 0;
+        if (contiguous) {
+            for (memory::dim r = 0; r < rest; ++r) sum += data[base + r];
+            return sum;
+        }
         // The innermost dim in a loop of its own; the others by odometer.
+        std::vector<memory::dim> idx(static_cast<size_t>(n), 0);
         const memory::dim inner = dims[n - 1], inner_stride = strides[n - 1];
         for (memory::dim r = 0; r < rest; r += inner) {
             memory::dim off = base;
@@ -37,7 +43,13 @@ void sum_by_strides(const memory::desc &md, const int8_t *data, int first, int32
             for (memory::dim i = 0; i < inner; ++i) sum += data[off + i * inner_stride];
             for (int d = n - 2; d >= first && ++idx[d] == dims[d]; --d) idx[d] = 0;
         }
-        sums[o] = sum;
+        return sum;
+    };
+    std::vector<memory::dim> out_idx(static_cast<size_t>(first), 0);
+    for (memory::dim o = 0; o < outs; ++o) {
+        memory::dim base = 0;
+        for (int d = 0; d < first; ++d) base += out_idx[d] * strides[d];
+        sums[o] = sum_from(base);
         for (int d = first - 1; d >= 0 && ++out_idx[d] == dims[d]; --d) out_idx[d] = 0;
     }
 }
