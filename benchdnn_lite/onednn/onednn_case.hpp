@@ -20,6 +20,8 @@
 
 namespace bdl {
 
+struct onednn_state;
+
 // True when benchdnn_lite was built with oneDNN.
 bool onednn_available();
 
@@ -32,7 +34,8 @@ struct onednn_skip : std::runtime_error {
 class onednn_case {
 public:
     // Builds the oneDNN primitive for pc under the current options and chain and binds its
-    // arguments (dst holds dst_old). Throws onednn_skip.
+    // arguments (dst holds dst_old), through the driver's mapping (driver_table.hpp). Throws
+    // onednn_skip.
     onednn_case(driver_kind driver, const problem_case &pc, const settings &s,
                 const prim::post_ops &po);
     ~onednn_case();
@@ -48,8 +51,7 @@ public:
     const std::string &impl() const;
 
 private:
-    struct state; // the dnnl objects, only in onednn_case.cpp
-    std::unique_ptr<state> st_;
+    std::unique_ptr<onednn_state> st_; // the dnnl objects (onednn_state.hpp)
 };
 
 } // namespace bdl
