@@ -9,6 +9,9 @@
 // same data (fill.hpp is a function of the index in the plain layout; binary, bnorm and lnorm
 // give theirs through problem_case::input, plain, forward inference for the normalizations). Threads: oneDNN and prim
 // share the OpenMP runtime, so OMP_NUM_THREADS sets both.
+//
+// Each driver's mapping is its own file, DRIVER/DRIVER_onednn.cpp (onednn_drivers.hpp), named
+// by its row of driver_table.cpp; this file runs the result.
 #pragma once
 #include <memory>
 #include <stdexcept>

@@ -1,10 +1,12 @@
-// The int8 side of the convolution's and the inner product's oneDNN mappings.
+// What the convolution's and the inner product's oneDNN mappings share: the int8 side and the
+// binding of their arguments.
 #pragma once
 #ifdef PRIM_WITH_ONEDNN
 
 #include <unordered_map>
 #include <vector>
 
+#include "fill.hpp"
 #include "onednn/onednn_state.hpp"
 #include "quant_spec.hpp"
 
@@ -26,6 +28,10 @@ struct int8_side {
             throw onednn_skip("per-argument scales (oneDNN v3) have no oneDNN 2.6 form for this primitive");
     }
     memory::data_type type(prim::memory::data_type t) const { return int8 ? onednn_type(t) : f32; }
+    // A bias unless --dir=FWD_D or --bia-dt=undef.
+    bool with_bias(const settings &s) const {
+        return s.dir != direction::fwd_d && q.types.bias != prim::memory::data_type::undef;
+    }
     // The attribute with the quantization: output scales as constants (oneDNN 2.6's int8
     // convolutions refuse runtime ones), zero points at execute.
     dnnl::primitive_attr attr(const dnnl::primitive_attr &given, int64_t oc) const {
@@ -53,6 +59,42 @@ struct int8_side {
         values(q.dst_zp, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, oc, true);
     }
 };
+
+// The plain dims of a convolution's or inner product's tensors, and what their filling reads.
+struct weighted_shape {
+    dnnl::memory::dims src, wei, dst;
+    int64_t ic = 0, oc = 0;
+    int64_t fan_in = 0; // the weights' inputs per output channel (fill_wei)
+    bool with_bias = false;
+};
+
+// Source, weights and bias in the layouts pd chose, filled as the case fills them (fill.hpp;
+// an int8 source is the case's own).
+template <typename PD>
+void bind_weighted_inputs(onednn_state &st, const problem_case &pc, const int8_side &i8,
+                          const PD &pd, const weighted_shape &w) {
+    std::vector<float> src_data = plain_buffer(w.src), wei_data = plain_buffer(w.wei);
+    fill_src(src_data, tensor_id::src);
+    fill_wei(wei_data, w.fan_in);
+    if (i8.int8) src_data = pc.input(prim::PRIM_ARG_SRC); // the case's own int8 filling
+    st.args[DNNL_ARG_SRC] = st.bind(std::move(src_data), w.src, pd.src_desc());
+    st.args[DNNL_ARG_WEIGHTS] = st.bind(std::move(wei_data), w.wei, pd.weights_desc());
+    if (w.with_bias) {
+        std::vector<float> bias_data = plain_buffer({w.oc});
+        fill_src(bias_data, tensor_id::bias);
+        st.args[DNNL_ARG_BIAS] = st.bind(std::move(bias_data), {w.oc}, pd.bias_desc());
+    }
+}
+
+// dst (holding dst_old), the chain's operands and the zero points.
+template <typename PD>
+void bind_weighted_outputs(onednn_state &st, const problem_case &pc, const int8_side &i8,
+                           const PD &pd, const weighted_shape &w) {
+    st.args[DNNL_ARG_DST] = st.bind(pc.dst_old(), w.dst, pd.dst_desc());
+    st.bind_operands(pd, pc.dst_dims());
+    i8.bind_values(st.eng, st.args, w.ic, w.oc);
+    st.dst_dims = w.dst;
+}
 
 } // namespace bdl
 
