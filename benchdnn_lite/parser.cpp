@@ -36,7 +36,6 @@ std::string plan_letters_error(const std::string &letters) {
     return "";
 }
 
-
 int64_t parse_int(const std::string &token, const std::string &value, int64_t lo, int64_t hi) {
     if (value.empty()) bad_option(token, "a number is needed");
     for (char c : value)
