@@ -37,7 +37,7 @@ std::string dw_skip_reason(const case_spec &c, const driver_info &row, bool int8
 } // namespace
 
 std::vector<case_spec> expand_cases(const parser_state &st) {
-    const option_lists &l = st.l;
+    const option_lists &l = st.lists;
     static const std::vector<float> no_value {0.f};
     const std::vector<float> &alphas = l.alpha.empty() ? no_value : l.alpha;
     const std::vector<float> &betas = l.beta.empty() ? no_value : l.beta;
@@ -93,13 +93,13 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     }
 
     case_spec base;
-    base.s.mode_c = st.g.mode_c;
-    base.s.mode_p = st.g.mode_p;
-    base.s.fused = st.g.fused;
-    base.s.max_ms = st.g.max_ms;
-    base.s.cmp_onednn = st.g.cmp_onednn;
-    base.s.skip_impl = st.g.skip_impl;
-    base.s.knobs = st.g.knobs;
+    base.s.mode_c = st.globals.mode_c;
+    base.s.mode_p = st.globals.mode_p;
+    base.s.fused = st.globals.fused;
+    base.s.max_ms = st.globals.max_ms;
+    base.s.cmp_onednn = st.globals.cmp_onednn;
+    base.s.skip_impl = st.globals.skip_impl;
+    base.s.knobs = st.globals.knobs;
 
     std::vector<case_spec> out;
     for (const loop &lp : loops)

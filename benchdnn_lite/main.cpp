@@ -67,13 +67,13 @@ void run_descriptor(const std::string &token, const parser_state &st,
             report_error_case(e, repro_head(row, c.s) + chain + raw, rep);
             continue;
         }
-        if (rep.next_index() < st.g.knobs.start) { // --start=N: the cases before N do not run
+        if (rep.next_index() < st.globals.knobs.start) { // --start=N: the cases before N do not run
             report_other_case(case_status::skipped,
-                              "before --start=" + std::to_string(st.g.knobs.start),
+                              "before --start=" + std::to_string(st.globals.knobs.start),
                               repro_head(row, c.s) + chain + desc, rep);
             continue;
         }
-        if (!c.skip.empty() || st.g.mode_list) {
+        if (!c.skip.empty() || st.globals.mode_list) {
             const std::string repro = repro_head(row, c.s) + chain + desc;
             report_other_case(c.skip.empty() ? case_status::listed : case_status::skipped, c.skip,
                               repro, rep);
@@ -122,10 +122,10 @@ int64_t walk(const std::vector<std::string> &tokens, reporter *rep) {
         if (st.driver == driver_kind::none)
             throw option_error("descriptor '" + token + "' comes before the driver option ("
                                + driver_options_text(0, ", ", " or ") + ")");
-        if (!st.l.matches(token)) continue;
+        if (!st.lists.matches(token)) continue;
         std::vector<case_spec> cases;
         for (const case_spec &c : expand_cases(st)) // --repeats-per-prb=N: each case N times
-            cases.insert(cases.end(), static_cast<size_t>(st.g.knobs.repeats), c);
+            cases.insert(cases.end(), static_cast<size_t>(st.globals.knobs.repeats), c);
         count += static_cast<int64_t>(cases.size());
         if (rep) run_descriptor(token, st, cases, *rep);
     }

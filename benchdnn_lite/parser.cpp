@@ -149,8 +149,8 @@ std::vector<std::string> option_items(const std::string &token, const std::strin
 
 bool apply_option(const std::string &token, parser_state &st) {
     if (token.empty() || token[0] != '-') return false;
-    option_lists &l = st.l;
-    global_options &g = st.g;
+    option_lists &l = st.lists;
+    global_options &g = st.globals;
     const size_t eq = token.find('=');
     const std::string key = token.substr(0, eq);
     const bool has_value = eq != std::string::npos;

@@ -16,8 +16,8 @@ struct option_error : std::runtime_error {
 // The whole run's state that options change: the driver options (their lists), the global ones
 // and the driver and verbosity, which --reset leaves alone.
 struct parser_state {
-    option_lists l;
-    global_options g;
+    option_lists lists;
+    global_options globals;
     driver_kind driver = driver_kind::none;
     int verbose = 0;
 };
