@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
 
 #include "attr_syntax.hpp"
 #include "driver_table.hpp"
@@ -84,8 +85,14 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
             {"chains", &chains}, {"fpmath", &fpmath}, {"mb", &mb}, {"inplace", &inplace},
             {"plan", &plan}};
     std::vector<loop> loops;
-    for (const std::string &name : split(driver_of(st.driver).loops, ' '))
-        loops.push_back(*by_name.at(name));
+    const driver_info &row = driver_of(st.driver);
+    for (const std::string &name : split(row.loops, ' ')) {
+        const auto found = by_name.find(name);
+        if (found == by_name.end())
+            throw std::logic_error(std::string("driver_table.cpp: --") + row.name + " names loop '"
+                                   + name + "', which case_list.cpp does not have");
+        loops.push_back(*found->second);
+    }
     // benchdnn's other driver options, innermost, in the order of their names.
     for (const auto &kv : l.extra) {
         const std::string key = kv.first;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "operands.hpp"
 #include "ref/ref_chain.hpp"
 #include "case_list.hpp"
+#include "driver_table.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
 #include "problem_parse.hpp"
@@ -110,6 +112,36 @@ TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
     CHECK(o.verbose == 3);
     apply_option("--verbose=0", o);
     CHECK(o.verbose == 0);
+}
+
+TEST_CASE("every driver has one row: its option, its loops, its case", "[benchdnn][drivers]") {
+    // A descriptor each driver takes with its default options.
+    const std::map<std::string, std::string> descs = {
+            {"conv", "ic3ih5oc4kh3"}, {"ip", "mb2ic5oc7"}, {"eltwise", "3x17"},
+            {"binary", "2x3x4:2x3x4"}, {"bnorm", "mb2ic19ih5"}, {"lnorm", "3x5x19"},
+            {"softmax", "3x5x19"}, {"concat", "2x3x4x5:2x7x4x5"}, {"pool", "mb2ic19ih10oh6kh3sh2ph1"}};
+    CHECK(all_drivers().size() == descs.size());
+    for (const driver_info &row : all_drivers()) {
+        INFO("--" << row.name);
+        CHECK(&driver_of(row.kind) == &row);
+        CHECK(find_driver_option(std::string("--") + row.name) == &row);
+        CHECK(std::string(driver_name(row.kind)) == row.name);
+        parser_state st;
+        REQUIRE(apply_option(std::string("--") + row.name, st));
+        CHECK(st.driver == row.kind);
+        std::vector<case_spec> cases;
+        REQUIRE_NOTHROW(cases = expand_cases(st)); // every loop the row names exists
+        REQUIRE(cases.size() == 1);
+        CHECK(cases[0].skip.empty());
+        REQUIRE(descs.count(row.name) == 1);
+        const std::string desc = descs.at(row.name);
+        CHECK_NOTHROW(row.case_desc(desc, cases[0].s));
+        CHECK(row.make_case(desc, cases[0].s) != nullptr);
+        CHECK((row.parse_alg != nullptr || option_error_of("--alg=x", st).find("has no --alg") != std::string::npos));
+    }
+    CHECK(find_driver_option("--frobnicate") == nullptr);
+    CHECK(driver_options_text(takes_axis, ", ", " and ") == "--softmax and --concat");
+    CHECK(driver_options_text(0, "|", "|") == "--conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat|--pool");
 }
 
 TEST_CASE("bad options are refused with a message naming them", "[benchdnn][options]") {
