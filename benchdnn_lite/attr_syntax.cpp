@@ -26,6 +26,11 @@ std::string lower(std::string s) {
     return s;
 }
 
+std::string upper(std::string s) {
+    for (char &c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
 namespace {
 
 [[noreturn]] void fail(const std::string &msg) { throw syntax_error(msg); }

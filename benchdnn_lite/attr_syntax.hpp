@@ -48,5 +48,6 @@ std::string dt_skip_reason(const std::string &value);
 // Splits s at every sep (an empty s gives one empty part).
 std::vector<std::string> split(const std::string &s, char sep);
 std::string lower(std::string s);
+std::string upper(std::string s);
 
 } // namespace bdl

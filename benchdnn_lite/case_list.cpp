@@ -3,17 +3,16 @@
 #include "io_spec.hpp"
 #include "quant_spec.hpp"
 
-#include <cstdio>
 #include <functional>
+#include <map>
+#include <stdexcept>
 
-#include "attr/algorithm_table.hpp"
 #include "attr_syntax.hpp"
+#include "driver_table.hpp"
 
 namespace bdl {
 
 namespace {
-
-using prim::algorithm;
 
 // One loop of the cross product: how many values, and how to set the i-th on a case.
 struct loop {
@@ -26,37 +25,12 @@ loop over(const std::vector<T> &v, F set_one) {
     return {v.size(), [&v, set_one](case_spec &c, size_t i) { set_one(c, v[i]); }};
 }
 
-std::string number(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-// benchdnn skips the alpha/beta values an algorithm does not take, so that lists such as
-// --alpha=0,0.25,-0.25 can be given for every algorithm at once.
-std::string eltwise_params_reason(const settings &s) {
-    const algorithm a = s.alg.alg;
-    const std::string name = s.alg.name();
-    const prim::impl::algorithm_info *info = prim::impl::find_algorithm(a);
-    if (s.alpha_given && s.alpha != 0.f && !info->uses_alpha)
-        return name + " does not use alpha (alpha=" + number(s.alpha) + ")";
-    if (s.beta_given && s.beta != 0.f && !info->uses_beta)
-        return name + " does not use beta (beta=" + number(s.beta) + ")";
-    const float alpha = s.alpha_given ? s.alpha : info->default_alpha;
-    const float beta = s.beta_given ? s.beta : info->default_beta;
-    if (s.alg.dst && (a == algorithm::eltwise_relu || a == algorithm::eltwise_elu) && alpha < 0)
-        return name + " needs alpha >= 0";
-    if ((a == algorithm::eltwise_clip || a == algorithm::eltwise_clip_v2) && alpha > beta)
-        return name + " needs alpha <= beta";
-    return prim::impl::check_eltwise_params(a, alpha, beta, 1.f);
-}
-
 // What prim does not run of a chain with a dw post-op (doc/dw_post_op.md); "" when it runs.
-std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
+std::string dw_skip_reason(const case_spec &c, const driver_info &row, bool int8) {
     const prim::post_ops &po = c.chain.po;
     const int dw = po.dw_index();
     if (dw < 0) return "";
-    if (driver != driver_kind::conv) return "the dw post-op follows a convolution only";
+    if (!row.make_dw_case) return "the dw post-op follows a convolution only";
     if (int8) return "int8 through the dw post-op is not built yet";
     return "";
 }
@@ -64,8 +38,7 @@ std::string dw_skip_reason(const case_spec &c, driver_kind driver, bool int8) {
 } // namespace
 
 std::vector<case_spec> expand_cases(const parser_state &st) {
-    const option_lists &l = st.l;
-    const bool conv = st.driver == driver_kind::conv, eltwise = st.driver == driver_kind::eltwise;
+    const option_lists &l = st.lists;
     static const std::vector<float> no_value {0.f};
     const std::vector<float> &alphas = l.alpha.empty() ? no_value : l.alpha;
     const std::vector<float> &betas = l.beta.empty() ? no_value : l.beta;
@@ -102,23 +75,24 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     const loop inplace = {l.inplace.size(), [&l](case_spec &c, size_t i) { c.s.inplace = l.inplace[i]; }};
     const loop plan = over(l.plan, [](case_spec &c, const std::string &v) { c.s.plan = v; });
 
+    // The driver's loops, by name (driver_info::loops).
+    const std::map<std::string, const loop *> by_name = {
+            {"dir", &dir}, {"dt", &dt}, {"stag", &stag}, {"wtag", &wtag}, {"dtag", &dtag},
+            {"strides", &strides}, {"conv_alg", &calg}, {"eltwise_alg", &alg},
+            {"binary_alg", &balg}, {"pool_alg", &palg}, {"flags", &flags},
+            {"softmax_alg", &salg}, {"axis", &axis}, {"alpha", &alpha}, {"beta", &beta},
+            {"scales", &scales}, {"zp", &zp}, {"oscale", &oscale}, {"bia_dt", &bia_dt},
+            {"chains", &chains}, {"fpmath", &fpmath}, {"mb", &mb}, {"inplace", &inplace},
+            {"plan", &plan}};
     std::vector<loop> loops;
-    if (eltwise)
-        loops = {dir, dt, stag, dtag, strides, alg, alpha, beta, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (st.driver == driver_kind::binary)
-        loops = {dir, dt, stag, dtag, strides, balg, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (st.driver == driver_kind::softmax)
-        loops = {dir, dt, stag, dtag, strides, salg, axis, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (st.driver == driver_kind::concat)
-        loops = {dir, dt, stag, dtag, strides, axis, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (st.driver == driver_kind::pool)
-        loops = {dir, dt, stag, dtag, strides, palg, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (is_norm(st.driver))
-        loops = {dir, dt, stag, dtag, strides, flags, mb, oscale, scales, zp, chains, fpmath, inplace};
-    else if (conv)
-        loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, calg, oscale, scales, zp, chains, fpmath, mb, inplace, plan};
-    else
-        loops = {dir, dt, bia_dt, stag, wtag, dtag, strides, oscale, scales, zp, chains, fpmath, mb, inplace};
+    const driver_info &row = driver_of(st.driver);
+    for (const std::string &name : split(row.loops, ' ')) {
+        const auto found = by_name.find(name);
+        if (found == by_name.end())
+            throw std::logic_error(std::string("driver_table.cpp: --") + row.name + " names loop '"
+                                   + name + "', which case_list.cpp does not have");
+        loops.push_back(*found->second);
+    }
     // benchdnn's other driver options, innermost, in the order of their names.
     for (const auto &kv : l.extra) {
         const std::string key = kv.first;
@@ -126,13 +100,13 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
     }
 
     case_spec base;
-    base.s.mode_c = st.g.mode_c;
-    base.s.mode_p = st.g.mode_p;
-    base.s.fused = st.g.fused;
-    base.s.max_ms = st.g.max_ms;
-    base.s.cmp_onednn = st.g.cmp_onednn;
-    base.s.skip_impl = st.g.skip_impl;
-    base.s.knobs = st.g.knobs;
+    base.s.mode_c = st.globals.mode_c;
+    base.s.mode_p = st.globals.mode_p;
+    base.s.fused = st.globals.fused;
+    base.s.max_ms = st.globals.max_ms;
+    base.s.cmp_onednn = st.globals.cmp_onednn;
+    base.s.skip_impl = st.globals.skip_impl;
+    base.s.knobs = st.globals.knobs;
 
     std::vector<case_spec> out;
     for (const loop &lp : loops)
@@ -157,11 +131,13 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
 
 std::string skip_reason(const case_spec &c, driver_kind driver) {
     const settings &s = c.s;
+    const driver_info &row = driver_of(driver);
     if (is_backward(s.dir)) return "backward directions are not implemented";
-    const bool weighted = driver == driver_kind::conv || driver == driver_kind::ip;
+    const bool weighted = row.family == driver_family::weighted;
+    const bool norm = row.family == driver_family::normalization;
     quant_spec q;
     io_spec io;
-    const bool io_driver = !weighted && !is_norm(driver);
+    const bool io_driver = row.family == driver_family::io;
     std::string why = weighted ? parse_quant_spec(s, q)
             : io_driver ? parse_io_spec(driver, s, io) : dt_skip_reason(s.dt);
     if (!why.empty()) return why;
@@ -170,7 +146,7 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!int8) {
         if (weighted && (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty()))
             return "scales and zero points are supported in int8 inference only";
-        if (is_norm(driver) && (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty()))
+        if (norm && (!s.scales.empty() || !s.oscale.empty() || !s.zero_points.empty()))
             return "scales and zero points are not supported";
         // The other drivers' reference runs integer operands on f32 data too.
         if (!c.chain.needs_int8.empty() && !io_driver)
@@ -184,29 +160,26 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
             return std::string("oneDNN refuses: a sum data type (") + prim::data_type_name(e.dt)
                    + ") must have the size of dst's (" + prim::data_type_name(dst_type) + ")";
     }
-    if (driver == driver_kind::conv && s.calg == conv_alg::wino)
+    if (s.calg == conv_alg::wino) // only the convolution's --alg gives it
         return "Winograd convolution is not implemented";
-    if (s.inplace && driver != driver_kind::eltwise) return "in-place runs apply to eltwise only";
+    if (s.inplace && !row.runs_inplace) return "in-place runs apply to eltwise only";
     if (s.inplace && s.dtag != "any" && s.dtag != s.stag)
         return "in-place needs the same source and destination layouts";
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
-    why = dw_skip_reason(c, driver, int8);
+    why = dw_skip_reason(c, row, int8);
     if (!why.empty()) return why;
     why = knobs_skip_reason(s.knobs, s.mode_p);
     if (why.empty()) why = extras_skip_reason(s.extra, io_driver);
     if (!why.empty()) return why;
-    if (driver == driver_kind::binary && s.balg == algorithm::undef)
-        return "binary SELECT (three sources) is not supported";
-    if (driver == driver_kind::eltwise) return eltwise_params_reason(s);
-    if (driver == driver_kind::concat && c.chain.po.len() > 0)
-        return "post-ops are not supported on concat";
-    if ((driver == driver_kind::binary || is_norm(driver) || driver == driver_kind::softmax
-         || driver == driver_kind::concat || driver == driver_kind::pool)
-        && s.strides.find_first_not_of(':') != std::string::npos)
-        return std::string("--strides is not implemented for --") + driver_name(driver);
-    if (is_norm(driver)) {
+    why = row.skip_reason ? row.skip_reason(s) : "";
+    if (!why.empty()) return why;
+    if (!row.runs_post_ops && c.chain.po.len() > 0)
+        return std::string("post-ops are not supported on ") + row.name;
+    if (!row.runs_strides && s.strides.find_first_not_of(':') != std::string::npos)
+        return std::string("--strides is not implemented for --") + row.name;
+    if (norm) {
         char other = 0;
         norm_flags_of(s.flags, &other);
         if (other == 'S') return "flag S (use_scaleshift) is not supported: write C and H";

@@ -14,11 +14,8 @@ struct case_spec {
     std::string skip; // "" when the case runs
 };
 
-// Loops, outermost first (the last one varies fastest):
-//   conv:    dir, dt, stag, wtag, dtag, alg, scales, zero points, post-ops, fpmath, mb, inplace
-//   ip:      dir, dt, stag, wtag, dtag, scales, zero points, post-ops, fpmath, mb, inplace
-//   eltwise: dir, dt, stag, dtag, alg, alpha, beta, mb, scales, zero points, post-ops, fpmath,
-//            inplace
+// Loops, outermost first (the last one varies fastest): the driver's (driver_info::loops in
+// driver_table.cpp), then benchdnn's other driver options in the order of their names.
 // The global options (mode, fused, max-ms-per-prb, cmp) are copied into every case.
 std::vector<case_spec> expand_cases(const parser_state &st);
 

@@ -1,6 +1,6 @@
-// The drivers: each turns a descriptor string and the current options into
-// problem_cases (conv/conv_case.cpp, ip/ip_case.cpp, eltwise/eltwise_case.cpp,
-// binary/binary_case.cpp, norm/norm_case.cpp).
+// The drivers' own functions, which their rows of driver_table.cpp name: each turns a
+// descriptor string and the current options into problem_cases (DRIVER/DRIVER_case.cpp), some
+// read their --alg, write it back for REPRO and skip what they cannot run.
 #pragma once
 #include <memory>
 #include <string>
@@ -44,5 +44,24 @@ std::string lnorm_case_desc(const std::string &desc, const settings &s);
 std::string softmax_case_desc(const std::string &desc, const settings &s);
 std::string concat_case_desc(const std::string &desc, const settings &s);
 std::string pool_case_desc(const std::string &desc, const settings &s);
+
+// --alg=VALUE of a driver into l (throws option_error naming the value).
+void parse_conv_alg(const std::string &token, const std::string &value, option_lists &l);
+void parse_eltwise_alg(const std::string &token, const std::string &value, option_lists &l);
+void parse_binary_alg(const std::string &token, const std::string &value, option_lists &l);
+void parse_softmax_alg(const std::string &token, const std::string &value, option_lists &l);
+void parse_pool_alg(const std::string &token, const std::string &value, option_lists &l);
+
+// What REPRO writes of a case's algorithm: "--alg=NAME " (eltwise: and its non-default
+// --alpha/--beta).
+std::string eltwise_repro_alg(const settings &s);
+std::string binary_repro_alg(const settings &s);
+std::string pool_repro_alg(const settings &s);
+
+// The driver's own reason to skip a case ("" when it runs): eltwise, the alpha/beta values
+// benchdnn skips (a parameter the algorithm does not use given non-zero, values the algorithm
+// refuses); binary, SELECT.
+std::string eltwise_skip_reason(const settings &s);
+std::string binary_skip_reason(const settings &s);
 
 } // namespace bdl

@@ -119,28 +119,28 @@ std::string parse_io_spec(driver_kind d, const settings &s, io_spec &q) {
 }
 
 prim::memory::desc io_quant::src_typed(const prim::memory::desc &md, size_t which) const {
-    return prim::impl::retyped(md, q_.src[std::min(which, q_.src.size() - 1)]);
+    return prim::impl::retyped(md, quant_.src[std::min(which, quant_.src.size() - 1)]);
 }
 
 prim::memory::desc io_quant::dst_typed(const prim::memory::desc &md) const {
-    return prim::impl::retyped(md, q_.dst);
+    return prim::impl::retyped(md, quant_.dst);
 }
 
 void io_quant::fill_src(std::vector<float> &v, tensor_id id, size_t which) const {
-    const dt t = q_.src[std::min(which, q_.src.size() - 1)];
+    const dt t = quant_.src[std::min(which, quant_.src.size() - 1)];
     if (t != dt::f32) fill_int(v, id, int_range(t).first, int_range(t).second);
 }
 
 void io_quant::fill_dst_old(std::vector<float> &v) const {
-    if (q_.dst != dt::f32) fill_int(v, tensor_id::dst_old, int_range(q_.dst).first, int_range(q_.dst).second);
+    if (quant_.dst != dt::f32) fill_int(v, tensor_id::dst_old, int_range(quant_.dst).first, int_range(quant_.dst).second);
 }
 
 prim::primitive_attr io_quant::with_scales(const prim::primitive_attr &attr) const {
     prim::primitive_attr a = attr;
-    if (q_.oscale.given) a.set_output_scales(0, {PRIM_RUNTIME_F32_VAL});
-    if (q_.src_scale.given) a.set_scales_mask(prim::PRIM_ARG_SRC, 0);
-    if (q_.src1_scale.given) a.set_scales_mask(prim::PRIM_ARG_SRC_1, 0);
-    if (q_.dst_scale.given) a.set_scales_mask(prim::PRIM_ARG_DST, 0);
+    if (quant_.oscale.given) a.set_output_scales(0, {PRIM_RUNTIME_F32_VAL});
+    if (quant_.src_scale.given) a.set_scales_mask(prim::PRIM_ARG_SRC, 0);
+    if (quant_.src1_scale.given) a.set_scales_mask(prim::PRIM_ARG_SRC_1, 0);
+    if (quant_.dst_scale.given) a.set_scales_mask(prim::PRIM_ARG_DST, 0);
     return a;
 }
 
@@ -151,15 +151,15 @@ void io_quant::bind_scales(prim::exec_args &args) const {
         *static_cast<float *>(m.get_data_handle()) = p.value;
         args[arg] = m;
     };
-    bind(q_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES);
-    bind(q_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC);
-    bind(q_.src1_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC_1);
-    bind(q_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST);
+    bind(quant_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES);
+    bind(quant_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC);
+    bind(quant_.src1_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC_1);
+    bind(quant_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST);
 }
 
 void io_quant::finish(std::vector<float> &ref) const {
-    const float inv = q_.dst_scale.given ? 1.f / q_.dst_scale.value : 1.f;
-    for (float &x : ref) x = stored_as(q_.dst, q_.dst_scale.given ? x * inv : x);
+    const float inv = quant_.dst_scale.given ? 1.f / quant_.dst_scale.value : 1.f;
+    for (float &x : ref) x = stored_as(quant_.dst, quant_.dst_scale.given ? x * inv : x);
 }
 
 } // namespace bdl

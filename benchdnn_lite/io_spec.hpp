@@ -36,10 +36,10 @@ std::string parse_io_spec(driver_kind d, const settings &s, io_spec &q);
 // What one case does with its io_spec.
 class io_quant {
 public:
-    explicit io_quant(const io_spec &q) : q_(q) {}
-    const io_spec &spec() const { return q_; }
-    dt dst_type() const { return q_.dst; }
-    std::string data_types() const { return q_.int8() ? q_.str() : ""; }
+    explicit io_quant(const io_spec &q) : quant_(q) {}
+    const io_spec &spec() const { return quant_; }
+    dt dst_type() const { return quant_.dst; }
+    std::string data_types() const { return quant_.int8() ? quant_.str() : ""; }
     // md with source `which`'s type (or dst's).
     prim::memory::desc src_typed(const prim::memory::desc &md, size_t which = 0) const;
     prim::memory::desc dst_typed(const prim::memory::desc &md) const;
@@ -54,7 +54,7 @@ public:
     void finish(std::vector<float> &ref) const;
 
 private:
-    io_spec q_;
+    io_spec quant_;
 };
 
 } // namespace bdl

@@ -11,14 +11,20 @@
 #include <algorithm>
 #include <optional>
 
-#include "attr/binary_table.hpp"
 #include "attr_syntax.hpp"
+#include "driver_table.hpp"
 #include "prim/error.hpp"
 #include "tags.hpp"
 
 namespace bdl {
 
 namespace {
+
+// True when the driver d takes the option (driver_option); before the driver option, every
+// driver's options are taken.
+bool driver_takes(driver_kind d, driver_option option) {
+    return d == driver_kind::none || (driver_of(d).takes & option) != 0;
+}
 
 // --plan=LETTERS: "" when the letters make a plan (plan/plan_case.cpp), else why not.
 std::string plan_letters_error(const std::string &letters) {
@@ -30,84 +36,39 @@ std::string plan_letters_error(const std::string &letters) {
     return "";
 }
 
-
-std::string upper(std::string s) {
-    for (char &c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
-
-[[noreturn]] void bad(const std::string &token, const std::string &why) {
-    // A pathological token (a 40,000-character --match) is shown by its start only.
-    const std::string shown = token.size() > 200 ? token.substr(0, 200) + "..." : token;
-    throw option_error("bad option '" + shown + "': " + why);
-}
-
 int64_t parse_int(const std::string &token, const std::string &value, int64_t lo, int64_t hi) {
-    if (value.empty()) bad(token, "a number is needed");
+    if (value.empty()) bad_option(token, "a number is needed");
     for (char c : value)
-        if (!std::isdigit(static_cast<unsigned char>(c))) bad(token, "'" + value + "' is not a number");
-    if (value.size() > 12) bad(token, "'" + value + "' is too large");
+        if (!std::isdigit(static_cast<unsigned char>(c))) bad_option(token, "'" + value + "' is not a number");
+    if (value.size() > 12) bad_option(token, "'" + value + "' is too large");
     const int64_t v = std::stoll(value);
     if (v < lo || v > hi)
-        bad(token, "value must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        bad_option(token, "value must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return v;
 }
 
 // NUMBER of the fusion-string grammar: a finite decimal or +-inf; NaN refused.
 float parse_float(const std::string &token, const std::string &value) {
-    if (value.empty()) bad(token, "a number is needed");
+    if (value.empty()) bad_option(token, "a number is needed");
     const std::string body = (value[0] == '-' || value[0] == '+') ? value.substr(1) : value;
     if (body == "inf") return value[0] == '-' ? -INFINITY : INFINITY;
     for (char c : body)
         if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E'
               || c == '-' || c == '+'))
-            bad(token, "'" + value + "' is not a number");
+            bad_option(token, "'" + value + "' is not a number");
     char *end = nullptr;
     errno = 0;
     const float v = std::strtof(value.c_str(), &end);
     if (end != value.c_str() + value.size() || std::isnan(v))
-        bad(token, "'" + value + "' is not a number");
+        bad_option(token, "'" + value + "' is not a number");
     return v;
-}
-
-// Splits a comma list; in a list of several items none may be empty unless allow_empty (a
-// single empty value is left to the item's own parser, which says what is missing).
-std::vector<std::string> items(const std::string &token, const std::string &value,
-                               bool allow_empty = false) {
-    std::vector<std::string> out = split(value, ',');
-    if (!allow_empty && out.size() > 1)
-        for (const std::string &v : out)
-            if (v.empty()) bad(token, "an empty item in the list");
-    return out;
-}
-
-eltwise_alg parse_eltwise_alg(const std::string &token, const std::string &name) {
-    if (name.empty()) bad(token, "an algorithm name is needed");
-    if (lower(name) == "bounded_relu") { // oneDNN 2.x: clip(0, alpha), run as such (case_list.cpp)
-        eltwise_alg a;
-        a.alg = prim::algorithm::eltwise_clip;
-        a.bounded_relu = true;
-        return a;
-    }
-    const std::optional<eltwise_alg> a = find_eltwise_alg(name);
-    if (!a) bad(token, "unknown eltwise algorithm '" + name + "'");
-    return *a;
-}
-
-conv_alg parse_conv_alg(const std::string &token, const std::string &name) {
-    std::string n = lower(name);
-    if (n.compare(0, 12, "convolution_") == 0) n = n.substr(12);
-    if (n == "direct") return conv_alg::direct;
-    if (n == "auto") return conv_alg::auto_select;
-    if (n == "wino" || n == "winograd") return conv_alg::wino;
-    bad(token, "convolution algorithm must be direct, wino or auto");
 }
 
 bool parse_bool(const std::string &token, const std::string &v) {
     const std::string l = lower(v);
     if (l == "true" || l == "1") return true;
     if (l == "false" || l == "0") return false;
-    bad(token, "'" + v + "' is not true or false");
+    bad_option(token, "'" + v + "' is not true or false");
 }
 
 // --attr-scales / --attr-zero-points: ARG:POLICY[:VALUE][+...] per item ("" = none).
@@ -120,16 +81,16 @@ void check_arg_policy(const std::string &token, const std::string &value) {
                                            "attr_post_op_dw_dst"}; // the dw post-op's (int8)
         bool known = false;
         for (const char *a : args) known = known || f[0] == a || f[0].compare(0, 4, "msrc") == 0;
-        if (!known) bad(token, "unknown argument '" + f[0] + "'");
-        if (f.size() < 2 || f[1].empty()) bad(token, "'" + e + "' needs a policy (ARG:POLICY[:VALUE])");
-        if (f.size() > 4) bad(token, "'" + e + "' has too many fields");
+        if (!known) bad_option(token, "unknown argument '" + f[0] + "'");
+        if (f.size() < 2 || f[1].empty()) bad_option(token, "'" + e + "' needs a policy (ARG:POLICY[:VALUE])");
+        if (f.size() > 4) bad_option(token, "'" + e + "' has too many fields");
     }
 }
 
 // A --match pattern std::regex can take without deep recursion (issue 11).
 void check_match(const std::string &token, const std::string &value) {
     if (value.size() > max_match_length)
-        bad(token, "the pattern is longer than " + std::to_string(max_match_length) + " characters");
+        bad_option(token, "the pattern is longer than " + std::to_string(max_match_length) + " characters");
     int depth = 0, deepest = 0;
     bool escaped = false;
     for (char c : value) {
@@ -142,7 +103,7 @@ void check_match(const std::string &token, const std::string &value) {
         else if (c == ')') --depth;
     }
     if (deepest > max_match_depth)
-        bad(token, "parentheses nested deeper than " + std::to_string(max_match_depth));
+        bad_option(token, "parentheses nested deeper than " + std::to_string(max_match_depth));
 }
 
 // True when text ends with '\\' (trailing whitespace allowed); removes it and the whitespace.
@@ -171,37 +132,42 @@ std::string folder_of(const std::string &path) {
 
 } // namespace
 
+[[noreturn]] void bad_option(const std::string &token, const std::string &why) {
+    // A pathological token (a 40,000-character --match) is shown by its start only.
+    const std::string shown = token.size() > 200 ? token.substr(0, 200) + "..." : token;
+    throw option_error("bad option '" + shown + "': " + why);
+}
+
+std::vector<std::string> option_items(const std::string &token, const std::string &value,
+                                      bool allow_empty) {
+    std::vector<std::string> out = split(value, ',');
+    if (!allow_empty && out.size() > 1)
+        for (const std::string &v : out)
+            if (v.empty()) bad_option(token, "an empty item in the list");
+    return out;
+}
+
 bool apply_option(const std::string &token, parser_state &st) {
     if (token.empty() || token[0] != '-') return false;
-    option_lists &l = st.l;
-    global_options &g = st.g;
+    option_lists &l = st.lists;
+    global_options &g = st.globals;
     const size_t eq = token.find('=');
     const std::string key = token.substr(0, eq);
     const bool has_value = eq != std::string::npos;
     const std::string value = has_value ? token.substr(eq + 1) : std::string();
     auto need_value = [&] {
-        if (!has_value) bad(token, "expected " + key + "=VALUE");
+        if (!has_value) bad_option(token, "expected " + key + "=VALUE");
     };
     auto no_value = [&] {
-        if (has_value) bad(token, key + " takes no value");
+        if (has_value) bad_option(token, key + " takes no value");
     };
 
-    if (key == "--conv" || key == "--ip" || key == "--eltwise" || key == "--binary"
-        || key == "--bnorm" || key == "--lnorm" || key == "--softmax" || key == "--concat" || key == "--pool") {
+    if (const driver_info *row = find_driver_option(key)) {
         no_value();
-        const driver_kind d = key == "--conv"      ? driver_kind::conv
-                              : key == "--ip"      ? driver_kind::ip
-                              : key == "--binary"  ? driver_kind::binary
-                              : key == "--bnorm"   ? driver_kind::bnorm
-                              : key == "--lnorm"   ? driver_kind::lnorm
-                              : key == "--softmax" ? driver_kind::softmax
-                              : key == "--concat"  ? driver_kind::concat
-                              : key == "--pool"    ? driver_kind::pool
-                                                   : driver_kind::eltwise;
-        if (st.driver != driver_kind::none && st.driver != d)
-            bad(token, std::string("the driver is already --") + driver_name(st.driver)
-                       + " (one driver per run)");
-        st.driver = d;
+        if (st.driver != driver_kind::none && st.driver != row->kind)
+            bad_option(token, std::string("the driver is already --") + driver_name(st.driver)
+                              + " (one driver per run)");
+        st.driver = row->kind;
     } else if (key == "--mode") {
         need_value();
         const std::string m = upper(value);
@@ -209,7 +175,7 @@ bool apply_option(const std::string &token, parser_state &st) {
             g.mode_list = true;
             return true;
         }
-        if (m != "C" && m != "P" && m != "CP" && m != "PC") bad(token, "mode must be C, P, CP or L");
+        if (m != "C" && m != "P" && m != "CP" && m != "PC") bad_option(token, "mode must be C, P, CP or L");
         g.mode_list = false;
         g.mode_c = m.find('C') != std::string::npos;
         g.mode_p = m.find('P') != std::string::npos;
@@ -218,12 +184,12 @@ bool apply_option(const std::string &token, parser_state &st) {
         try {
             l.chains = parse_chains(value);
         } catch (const syntax_error &e) {
-            bad(token, e.what());
+            bad_option(token, e.what());
         }
     } else if (key == "--dir") {
         need_value();
         std::vector<direction> dirs;
-        for (const std::string &v : items(token, value)) {
+        for (const std::string &v : option_items(token, value)) {
             const std::string d = upper(v);
             if (d == "FWD_B") dirs.push_back(direction::fwd_b);
             else if (d == "FWD_D") dirs.push_back(direction::fwd_d);
@@ -232,104 +198,54 @@ bool apply_option(const std::string &token, parser_state &st) {
             else if (d == "BWD_W") dirs.push_back(direction::bwd_w);
             else if (d == "BWD_WB") dirs.push_back(direction::bwd_wb);
             else if (d == "BWD_DW") dirs.push_back(direction::bwd_dw); // bnorm, lnorm
-            else bad(token, "direction must be FWD_B, FWD_D, FWD_I, BWD_D, BWD_W, BWD_WB or BWD_DW");
+            else bad_option(token, "direction must be FWD_B, FWD_D, FWD_I, BWD_D, BWD_W, BWD_WB or BWD_DW");
         }
         l.dir = dirs;
     } else if (key == "--dt" || key == "--cfg") {
         need_value();
-        std::vector<std::string> dts = items(token, value);
+        std::vector<std::string> dts = option_items(token, value);
         for (std::string &v : dts) {
             v = lower(v);
             try {
                 check_dt_value(v);
             } catch (const syntax_error &e) {
-                bad(token, e.what());
+                bad_option(token, e.what());
             }
         }
         l.dt = dts;
     } else if (key == "--bia-dt" || key == "--bia_dt") {
         need_value();
-        std::vector<std::string> dts = items(token, value);
+        std::vector<std::string> dts = option_items(token, value);
         for (std::string &v : dts) {
             v = lower(v);
-            if (v != "undef" && !is_data_type(v)) bad(token, "unknown data type '" + v + "'");
+            if (v != "undef" && !is_data_type(v)) bad_option(token, "unknown data type '" + v + "'");
         }
         l.bia_dt = dts;
     } else if (key == "--alg") {
         need_value();
-        if (st.driver == driver_kind::ip || is_norm(st.driver) || st.driver == driver_kind::concat)
-            bad(token, std::string("--") + driver_name(st.driver) + " has no --alg");
-        if (st.driver == driver_kind::pool) {
-            std::vector<prim::algorithm> algs;
-            for (const std::string &v : items(token, value)) {
-                const std::string n = lower(v);
-                if (n == "max" || n == "pooling_max") algs.push_back(prim::algorithm::pooling_max);
-                else if (n == "avg_np" || n == "pooling_avg_exclude_padding")
-                    algs.push_back(prim::algorithm::pooling_avg_exclude_padding);
-                else if (n == "avg_p" || n == "pooling_avg_include_padding")
-                    algs.push_back(prim::algorithm::pooling_avg_include_padding);
-                else bad(token, "unknown pooling algorithm '" + v + "' (max, avg_np, avg_p)");
-            }
-            l.palg = algs;
-            return true;
-        }
-        if (st.driver == driver_kind::binary) {
-            std::vector<prim::algorithm> algs;
-            for (const std::string &v : items(token, value)) {
-                std::string n = lower(v);
-                if (n.compare(0, 7, "binary_") == 0) n = n.substr(7);
-                if (n == "select") { // benchdnn's ternary SELECT: a skipped case (case_list.cpp)
-                    algs.push_back(prim::algorithm::undef);
-                    continue;
-                }
-                const prim::impl::binary_info *info = prim::impl::find_binary(n);
-                if (!info) bad(token, "unknown binary algorithm '" + v + "'");
-                algs.push_back(info->alg);
-            }
-            l.balg = algs;
-            return true;
-        }
-        if (st.driver == driver_kind::softmax) {
-            std::vector<prim::algorithm> algs;
-            for (const std::string &v : items(token, value)) {
-                const std::string n = upper(v);
-                if (n == "SOFTMAX" || n == "SOFTMAX_ACCURATE") algs.push_back(prim::algorithm::softmax_accurate);
-                else if (n == "LOGSOFTMAX" || n == "SOFTMAX_LOG") algs.push_back(prim::algorithm::softmax_log);
-                else bad(token, "softmax algorithm must be SOFTMAX or LOGSOFTMAX");
-            }
-            l.salg = algs;
-            return true;
-        }
-        if (st.driver == driver_kind::conv) {
-            std::vector<conv_alg> algs;
-            for (const std::string &v : items(token, value)) algs.push_back(parse_conv_alg(token, v));
-            l.calg = algs;
-        } else {
-            std::vector<eltwise_alg> algs;
-            for (const std::string &v : split(value, ','))
-                algs.push_back(parse_eltwise_alg(token, v));
-            l.alg = algs;
-        }
+        // Before the driver option, --alg is read as eltwise's.
+        const driver_info &row = driver_of(st.driver == driver_kind::none ? driver_kind::eltwise : st.driver);
+        if (!row.parse_alg) bad_option(token, std::string("--") + row.name + " has no --alg");
+        row.parse_alg(token, value, l);
     } else if (key == "--flags") {
         need_value();
-        if (st.driver != driver_kind::none && !is_norm(st.driver))
-            bad(token, "--flags is an option of --bnorm and --lnorm");
-        std::vector<std::string> v = items(token, value, true);
+        if (!driver_takes(st.driver, takes_flags))
+            bad_option(token, "--flags is an option of " + driver_options_text(takes_flags, ", ", " and "));
+        std::vector<std::string> v = option_items(token, value, true);
         for (std::string &x : v) {
             x = upper(x);
             for (char c : x)
                 if (!is_norm_flag_letter(c))
-                    bad(token, "unknown flag '" + std::string(1, c)
+                    bad_option(token, "unknown flag '" + std::string(1, c)
                                        + "' (benchdnn's letters: G, C, H, S, R, A, M)");
         }
         l.flags = v;
     } else if (key == "--axis") {
         need_value();
-        if (st.driver != driver_kind::none && st.driver != driver_kind::softmax
-            && st.driver != driver_kind::concat)
-            bad(token, "--axis is an option of --softmax and --concat");
+        if (!driver_takes(st.driver, takes_axis))
+            bad_option(token, "--axis is an option of " + driver_options_text(takes_axis, ", ", " and "));
         std::vector<int> v;
-        for (const std::string &x : items(token, value)) v.push_back(static_cast<int>(parse_int(token, x, 0, 4)));
+        for (const std::string &x : option_items(token, value)) v.push_back(static_cast<int>(parse_int(token, x, 0, 4)));
         l.axis = v;
     } else if (key == "--alpha" || key == "--beta") {
         need_value();
@@ -338,83 +254,84 @@ bool apply_option(const std::string &token, parser_state &st) {
             return true;
         }
         std::vector<float> v;
-        for (const std::string &x : items(token, value)) v.push_back(parse_float(token, x));
+        for (const std::string &x : option_items(token, value)) v.push_back(parse_float(token, x));
         (key == "--alpha" ? l.alpha : l.beta) = v;
     } else if (key == "--stag" || key == "--wtag" || key == "--dtag" || key == "--tag") {
         need_value();
         // --tag is the data layout of eltwise, pool and benchdnn's bnorm and lnorm.
-        if (key == "--tag" && st.driver != driver_kind::eltwise && st.driver != driver_kind::pool
-            && !is_norm(st.driver) && st.driver != driver_kind::none)
-            bad(token, "--tag is an option of --eltwise, --pool, --bnorm and --lnorm; use --stag, --wtag, --dtag");
+        // (The message keeps its order of the drivers, which the tests and users know.)
+        if (key == "--tag" && !driver_takes(st.driver, takes_tag))
+            bad_option(token, "--tag is an option of --eltwise, --pool, --bnorm and --lnorm; use --stag, --wtag, --dtag");
         // benchdnn's spellings: an empty value is the default again, 'undef' is 'any'.
-        std::vector<std::string> tags = items(token, value.empty() ? "any" : value);
+        std::vector<std::string> tags = option_items(token, value.empty() ? "any" : value);
         for (std::string &t : tags)
             if (lower(t) == "undef") t = "any";
         for (const std::string &t : tags) {
             // --binary's --stag is TAG0:TAG1 (one tag: both sources); --concat's TAG0:TAG1:...;
             // --bnorm's and --lnorm's --tag (and --stag, which REPRO writes) is SRC[:DST]
             const bool norm_tag = is_norm(st.driver) && (key == "--tag" || key == "--stag");
-            const bool multi = ((st.driver == driver_kind::binary || st.driver == driver_kind::concat)
+            const bool multi = (st.driver != driver_kind::none && driver_of(st.driver).stag_per_source
                                 && key == "--stag") || norm_tag;
             const std::vector<std::string> parts = multi ? split(t, ':') : std::vector<std::string> {t};
-            if (parts.size() > 2 && st.driver == driver_kind::binary) bad(token, "--stag of --binary is TAG0:TAG1");
-            if (parts.size() > 2 && norm_tag) bad(token, "--tag of --bnorm and --lnorm is SRC[:DST]");
+            if (parts.size() > 2 && st.driver == driver_kind::binary) bad_option(token, "--stag of --binary is TAG0:TAG1");
+            if (parts.size() > 2 && norm_tag) bad_option(token, "--tag of --bnorm and --lnorm is SRC[:DST]");
             for (const std::string &p : parts)
-                if (!parse_tag(p)) bad(token, "unknown layout tag '" + p + "'");
+                if (!parse_tag(p)) bad_option(token, "unknown layout tag '" + p + "'");
         }
         (key == "--wtag" ? l.wtag : key == "--dtag" ? l.dtag : l.stag) = tags;
     } else if (key == "--strides") {
         need_value();
-        const int parts = st.driver == driver_kind::eltwise ? 2 : 3;
-        std::vector<std::string> v = items(token, value);
+        const int parts = st.driver == driver_kind::none ? 3 : driver_of(st.driver).strides_parts;
+        std::vector<std::string> v = option_items(token, value);
         for (const std::string &x : v)
             if (!parse_strides(x, 0, parts))
-                bad(token, "strides are " + std::string(parts == 2 ? "SRC:DST" : "SRC:WEI:DST")
+                bad_option(token, "strides are " + std::string(parts == 2 ? "SRC:DST" : "SRC:WEI:DST")
                                    + ", each empty or positive integers joined by 'x'");
         l.strides = v;
     } else if (key == "--mb") {
         need_value();
         std::vector<int64_t> mbs;
-        for (const std::string &v : items(token, value))
+        for (const std::string &v : option_items(token, value))
             mbs.push_back(parse_int(token, v, 0, (int64_t(1) << 31) - 1));
         l.mb = mbs;
     } else if (key == "--plan") {
         need_value();
-        if (st.driver != driver_kind::conv) bad(token, "--plan is an option of --conv");
-        std::vector<std::string> v = items(token, value, true);
+        if (st.driver == driver_kind::none || !driver_takes(st.driver, takes_plan))
+            bad_option(token, "--plan is an option of " + driver_options_text(takes_plan, ", ", " and "));
+        std::vector<std::string> v = option_items(token, value, true);
         for (const std::string &x : v) {
             const std::string why = plan_letters_error(x);
-            if (!why.empty()) bad(token, why);
+            if (!why.empty()) bad_option(token, why);
         }
         l.plan = v;
     } else if (key == "--inplace") {
         need_value();
         std::vector<bool> v;
-        for (const std::string &x : items(token, value)) v.push_back(parse_bool(token, x));
+        for (const std::string &x : option_items(token, value)) v.push_back(parse_bool(token, x));
         l.inplace = v;
     } else if (key == "--attr-scales" || key == "--attr-zero-points" || key == "--attr-oscale") {
         need_value();
-        std::vector<std::string> v = items(token, value, true);
+        std::vector<std::string> v = option_items(token, value, true);
         for (const std::string &x : v)
             if (key != "--attr-oscale") check_arg_policy(token, x);
         (key == "--attr-zero-points" ? l.zero_points : key == "--attr-oscale" ? l.oscale : l.scales) = v;
     } else if (key == "--attr-fpmath") {
         need_value();
-        std::vector<std::string> v = items(token, value, true);
+        std::vector<std::string> v = option_items(token, value, true);
         for (std::string &x : v) {
             const std::vector<std::string> f = split(x, ':'); // MODE[:APPLY_TO_INT]
             const std::string m = lower(f[0]);
             if (!(m.empty() || m == "strict" || m == "bf16" || m == "f16" || m == "tf32"
                   || m == "any") || f.size() > 2)
-                bad(token, "fpmath mode must be strict, bf16, f16, tf32 or any");
+                bad_option(token, "fpmath mode must be strict, bf16, f16, tf32 or any");
             if (f.size() == 2) parse_bool(token, f[1]);
             if (m == "strict" && f.size() == 1) x = ""; // the default
         }
         l.fpmath = v;
     } else if (key == "--attr-scratchpad") {
         need_value(); // prim has no user scratchpad to honour or refuse: both modes run the same
-        for (const std::string &v : items(token, value))
-            if (v != "library" && v != "user") bad(token, "must be library or user");
+        for (const std::string &v : option_items(token, value))
+            if (v != "library" && v != "user") bad_option(token, "must be library or user");
     } else if (key == "--skip-impl") {
         need_value();
         g.skip_impl.clear();
@@ -429,7 +346,7 @@ bool apply_option(const std::string &token, parser_state &st) {
             try {
                 l.match_re = std::make_shared<const std::regex>(value);
             } catch (const std::regex_error &e) {
-                bad(token, std::string("bad regular expression: ") + e.what());
+                bad_option(token, std::string("bad regular expression: ") + e.what());
             }
         }
     } else if (key == "--fused") {
@@ -437,19 +354,19 @@ bool apply_option(const std::string &token, parser_state &st) {
         if (value == "on") g.fused = fused_mode::on;
         else if (value == "off") g.fused = fused_mode::off;
         else if (value == "both") g.fused = fused_mode::both;
-        else bad(token, "must be on, off or both");
+        else bad_option(token, "must be on, off or both");
     } else if (key == "--cmp") {
         need_value();
         if (value == "onednn") {
 #ifdef PRIM_WITH_ONEDNN
             g.cmp_onednn = true;
 #else
-            bad(token, "built without oneDNN (libdnnl-dev was not found at configure time)");
+            bad_option(token, "built without oneDNN (libdnnl-dev was not found at configure time)");
 #endif
         } else if (value == "none") {
             g.cmp_onednn = false;
         } else {
-            bad(token, "must be onednn or none");
+            bad_option(token, "must be onednn or none");
         }
     } else if (key == "--max-ms-per-prb") {
         need_value();
@@ -464,9 +381,9 @@ bool apply_option(const std::string &token, parser_state &st) {
         const std::string level = token.substr(2);
         st.verbose = level.empty() ? 1 : static_cast<int>(parse_int(token, level, 0, 10));
     } else if (key == "--batch") {
-        bad(token, "--batch is expanded before the run"); // not reached: expand_batches took it
+        bad_option(token, "--batch is expanded before the run"); // not reached: expand_batches took it
     } else if (!apply_other_option(token, g.knobs, l.extra)) { // common_knobs.hpp
-        bad(token, "unknown option");
+        bad_option(token, "unknown option");
     }
     return true;
 }

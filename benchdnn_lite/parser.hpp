@@ -16,11 +16,19 @@ struct option_error : std::runtime_error {
 // The whole run's state that options change: the driver options (their lists), the global ones
 // and the driver and verbosity, which --reset leaves alone.
 struct parser_state {
-    option_lists l;
-    global_options g;
+    option_lists lists;
+    global_options globals;
     driver_kind driver = driver_kind::none;
     int verbose = 0;
 };
+
+// Throws option_error "bad option 'TOKEN': WHY" (a long token shown by its start).
+[[noreturn]] void bad_option(const std::string &token, const std::string &why);
+// The items of an option's comma list; in a list of several items none may be empty unless
+// allow_empty (a single empty value is left to the item's own parser, which says what is
+// missing).
+std::vector<std::string> option_items(const std::string &token, const std::string &value,
+                                      bool allow_empty = false);
 
 // What one case runs with: its settings, the driver, the verbosity.
 struct run_options {

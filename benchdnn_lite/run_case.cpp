@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "compare.hpp"
+#include "driver_table.hpp"
 #include "fma_peak.hpp"
 #include "onednn/compare_onednn.hpp"
 #include "operands.hpp"
@@ -285,7 +286,7 @@ void measure_performance(problem_case &pc, const prim::post_ops &po, const run_o
 // peak measured at the first such line, or for an int8 case the exact int8 peak: its lines and
 // their geometric mean name the driver "conv:int8" / "ip:int8", its peak "ISA:int8".
 void roof(reporter &rep, driver_kind driver, const std::string &desc, double gflops, bool int8) {
-    if (driver != driver_kind::conv && driver != driver_kind::ip) return;
+    if (driver_of(driver).family != driver_family::weighted) return;
     const fma_peak &peak = int8 ? roof_peak_int8() : roof_peak();
     if (peak.isa == prim::cpu_isa::none) return;
     const std::string suffix = int8 ? ":int8" : "";

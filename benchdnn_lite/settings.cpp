@@ -6,24 +6,14 @@
 #include "attr/operand_policy.hpp"
 #include "common/post_op_operands.hpp"
 #include "common/plain_layout.hpp"
+#include "driver_table.hpp"
 #include "post_op_entries.hpp"
 #include "tags.hpp"
 
 namespace bdl {
 
 const char *driver_name(driver_kind d) {
-    switch (d) {
-    case driver_kind::conv: return "conv";
-    case driver_kind::ip: return "ip";
-    case driver_kind::eltwise: return "eltwise";
-    case driver_kind::binary: return "binary";
-    case driver_kind::bnorm: return "bnorm";
-    case driver_kind::lnorm: return "lnorm";
-    case driver_kind::softmax: return "softmax";
-    case driver_kind::concat: return "concat";
-    case driver_kind::pool: return "pool";
-    default: return "none";
-    }
+    return d == driver_kind::none ? "none" : driver_of(d).name;
 }
 
 const char *direction_name(direction d) {

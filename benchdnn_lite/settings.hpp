@@ -13,9 +13,9 @@
 
 namespace bdl {
 
+// The drivers; each has its row in driver_table.cpp.
 enum class driver_kind { none, conv, ip, eltwise, binary, bnorm, lnorm, softmax, concat, pool };
-const char *driver_name(driver_kind d); // "conv", "ip", "eltwise", "binary", "bnorm", "lnorm", ..., "pool"
-inline bool is_norm(driver_kind d) { return d == driver_kind::bnorm || d == driver_kind::lnorm; }
+const char *driver_name(driver_kind d); // its row's name, "conv", ...; "none"
 
 // benchdnn's directions; prim runs the forward ones, the backward ones are skipped cases.
 enum class direction { fwd_b, fwd_d, fwd_i, bwd_d, bwd_w, bwd_wb, bwd_dw };

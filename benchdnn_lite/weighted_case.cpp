@@ -41,8 +41,8 @@ prim::memory value_memory(const std::vector<float> &values, prim::memory::data_t
 
 weighted_case::weighted_case(const settings &s)
     : s_(s), with_bias_(s.dir != direction::fwd_d) {
-    parse_quant_spec(s, q_); // the case list skipped what it refuses
-    if (q_.types.bias == prim::memory::data_type::undef) with_bias_ = false;
+    parse_quant_spec(s, quant_); // the case list skipped what it refuses
+    if (quant_.types.bias == prim::memory::data_type::undef) with_bias_ = false;
 }
 
 void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::string &desc) {
@@ -58,10 +58,10 @@ void weighted_case::allocate_and_fill(int64_t oc, int64_t reduction, const std::
     fill_wei(wei_, reduction);
     fill_src(bias_, tensor_id::bias);
     fill_dst_old(dst_old_);
-    if (q_.types.int8()) { // the whole range of each type (weights keep their sparse -2..2)
-        fill_int(src_, tensor_id::src, int_range(q_.types.src).first, int_range(q_.types.src).second);
-        if (q_.types.dst != prim::memory::data_type::f32)
-            fill_int(dst_old_, tensor_id::dst_old, int_range(q_.types.dst).first, int_range(q_.types.dst).second);
+    if (quant_.types.int8()) { // the whole range of each type (weights keep their sparse -2..2)
+        fill_int(src_, tensor_id::src, int_range(quant_.types.src).first, int_range(quant_.types.src).second);
+        if (quant_.types.dst != prim::memory::data_type::f32)
+            fill_int(dst_old_, tensor_id::dst_old, int_range(quant_.types.dst).first, int_range(quant_.types.dst).second);
     }
 }
 
@@ -74,22 +74,22 @@ std::vector<float> weighted_case::input(int arg) const {
 
 prim::primitive_attr weighted_case::with_quantization(const prim::primitive_attr &attr) const {
     prim::primitive_attr a = attr;
-    add_quantization(q_, grouped_, a);
+    add_quantization(quant_, grouped_, a);
     return a;
 }
 
 void weighted_case::finish_reference(std::vector<float> &ref) const {
-    if (!q_.types.int8()) return;
+    if (!quant_.types.int8()) return;
     const int64_t oc = static_cast<int64_t>(bias_.size());
-    const std::vector<float> dst_scale = quant_values(q_.dst_scale, 1, false);
-    const std::vector<float> zp = quant_values(q_.dst_zp, oc, true);
-    const float inv = q_.dst_scale.given ? 1.f / dst_scale[0] : 1.f;
-    const bool integer = q_.types.dst != prim::memory::data_type::f32;
-    const auto [lo, hi] = integer && q_.types.dst != prim::memory::data_type::s32
-            ? int_range(q_.types.dst) : std::pair<int, int>(0, 0);
+    const std::vector<float> dst_scale = quant_values(quant_.dst_scale, 1, false);
+    const std::vector<float> zp = quant_values(quant_.dst_zp, oc, true);
+    const float inv = quant_.dst_scale.given ? 1.f / dst_scale[0] : 1.f;
+    const bool integer = quant_.types.dst != prim::memory::data_type::f32;
+    const auto [lo, hi] = integer && quant_.types.dst != prim::memory::data_type::s32
+            ? int_range(quant_.types.dst) : std::pair<int, int>(0, 0);
     for (int64_t i = 0; i < static_cast<int64_t>(ref.size()); ++i) {
         float x = ref[i] * inv;
-        if (q_.dst_zp.given) x += zp[q_.dst_zp.per_channel ? channel_of(i, dst_dims_) : 0];
+        if (quant_.dst_zp.given) x += zp[quant_.dst_zp.per_channel ? channel_of(i, dst_dims_) : 0];
         if (integer) {
             x = std::isnan(x) ? 0.f : x;
             if (lo != hi) x = std::min(std::max(x, static_cast<float>(lo)), static_cast<float>(hi));
@@ -102,7 +102,7 @@ void weighted_case::finish_reference(std::vector<float> &ref) const {
 
 weighted_case::user_descs weighted_case::make_user_descs() const {
     const int64_t oc = static_cast<int64_t>(bias_.size());
-    const weighted_types &t = q_.types;
+    const weighted_types &t = quant_.types;
     return {prim::impl::retyped(user_desc(src_dims_, s_.stag, s_.strides, 0, 3, "--stag"), t.src),
             prim::impl::retyped(user_desc(wei_dims_, s_.wtag, s_.strides, 1, 3, "--wtag"), t.wei),
             with_bias_ ? prim::impl::retyped(plain_desc({oc}), t.bias) : prim::memory::desc(),
@@ -114,25 +114,25 @@ weighted_case::user_descs weighted_case::make_user_descs() const {
 const std::vector<float> &weighted_case::ref_base() {
     if (!ref_done_) {
         ref_ = dst_old_;
-        if (!q_.types.int8()) {
+        if (!quant_.types.int8()) {
             compute_reference(src_.data(), ref_.data(), nullptr);
         } else {
             // src less its zero points (padding stays the real 0); the scales per oc.
             const int64_t oc = static_cast<int64_t>(bias_.size()), ic = src_dims_[1];
             std::vector<float> src = src_;
-            if (q_.src_zp.given) {
-                const std::vector<float> zp = quant_values(q_.src_zp, ic, true);
+            if (quant_.src_zp.given) {
+                const std::vector<float> zp = quant_values(quant_.src_zp, ic, true);
                 for (int64_t i = 0; i < static_cast<int64_t>(src.size()); ++i)
-                    src[i] -= zp[q_.src_zp.per_channel ? channel_of(i, src_dims_) : 0];
+                    src[i] -= zp[quant_.src_zp.per_channel ? channel_of(i, src_dims_) : 0];
             }
             std::vector<float> pre(oc, 1.f), post(oc, 1.f);
-            const std::vector<float> os = quant_values(q_.oscale, oc, false),
-                                     ss = quant_values(q_.src_scale, 1, false),
-                                     ws = quant_values(q_.wei_scale, oc, false);
+            const std::vector<float> os = quant_values(quant_.oscale, oc, false),
+                                     ss = quant_values(quant_.src_scale, 1, false),
+                                     ws = quant_values(quant_.wei_scale, oc, false);
             for (int64_t c = 0; c < oc; ++c) {
-                if (q_.oscale.given) post[c] = os[q_.oscale.per_channel ? c : 0];
-                pre[c] = (q_.src_scale.given ? ss[0] : 1.f)
-                        * (q_.wei_scale.given ? ws[q_.wei_scale.per_channel ? c : 0] : 1.f);
+                if (quant_.oscale.given) post[c] = os[quant_.oscale.per_channel ? c : 0];
+                pre[c] = (quant_.src_scale.given ? ss[0] : 1.f)
+                        * (quant_.wei_scale.given ? ws[quant_.wei_scale.per_channel ? c : 0] : 1.f);
             }
             const prim::impl::ref_acc_stage stage {pre.data(), post.data()};
             compute_reference(src.data(), ref_.data(), &stage);
@@ -162,12 +162,12 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
             b.args[arg] = value_memory(quant_values(p, channels, zp),
                                        zp ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
     };
-    bind_values(q_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
-    bind_values(q_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC, 1, false);
-    bind_values(q_.wei_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_WEIGHTS, oc, false);
-    bind_values(q_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST, 1, false);
-    bind_values(q_.src_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_SRC, ic, true);
-    bind_values(q_.dst_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_DST, oc, true);
+    bind_values(quant_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
+    bind_values(quant_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC, 1, false);
+    bind_values(quant_.wei_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_WEIGHTS, oc, false);
+    bind_values(quant_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST, 1, false);
+    bind_values(quant_.src_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_SRC, ic, true);
+    bind_values(quant_.dst_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_DST, oc, true);
     return b;
 }
 

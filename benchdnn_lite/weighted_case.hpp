@@ -23,8 +23,8 @@ protected:
 
     // int8 (doc/int8.md): the destination's type, the reference's last step (dst scale, zero
     // point, rounding and saturation), attr with the case's quantization.
-    prim::memory::data_type dst_type() const override { return q_.types.dst; }
-    std::string data_types() const override { return q_.types.int8() ? q_.types.str() : ""; }
+    prim::memory::data_type dst_type() const override { return quant_.types.dst; }
+    std::string data_types() const override { return quant_.types.int8() ? quant_.types.str() : ""; }
     // src, weights, bias: for --cmp=onednn's int8 side, which takes the case's own data.
     std::vector<float> input(int arg) const override;
     void finish_reference(std::vector<float> &ref) const override;
@@ -49,7 +49,7 @@ protected:
                          const prim::primitive_desc_base &pd, double create_ms) const;
 
     settings s_;
-    quant_spec q_;
+    quant_spec quant_;
     bool with_bias_;
     bool grouped_ = false; // conv: weights (g, oc/g, ic/g, ...)
     prim::memory::dims src_dims_, wei_dims_;

@@ -25,10 +25,10 @@ std::vector<std::string> describe(const parser_state &st) {
 
 TEST_CASE("--stag= (empty) is the default again, 'undef' is 'any'", "[benchdnn][common]") {
     // harness_conv_fused_depthwise and test_conv_attrs write --stag= after --stag=axb.
-    CHECK(state({"--conv", "--stag=axb", "--stag="}).l.stag == std::vector<std::string> {"any"});
-    CHECK(state({"--conv", "--wtag=xba", "--wtag="}).l.wtag == std::vector<std::string> {"any"});
-    CHECK(state({"--binary", "--dtag=undef,abx"}).l.dtag == std::vector<std::string> {"any", "abx"});
-    CHECK(state({"--eltwise", "--alpha=0.5", "--alpha="}).l.alpha.empty());
+    CHECK(state({"--conv", "--stag=axb", "--stag="}).lists.stag == std::vector<std::string> {"any"});
+    CHECK(state({"--conv", "--wtag=xba", "--wtag="}).lists.wtag == std::vector<std::string> {"any"});
+    CHECK(state({"--binary", "--dtag=undef,abx"}).lists.dtag == std::vector<std::string> {"any", "abx"});
+    CHECK(state({"--eltwise", "--alpha=0.5", "--alpha="}).lists.alpha.empty());
 }
 
 TEST_CASE("common options are kept across --reset and honoured", "[benchdnn][common]") {
@@ -38,7 +38,7 @@ TEST_CASE("common options are kept across --reset and honoured", "[benchdnn][com
             "--canonical=true", "--mem-check=false", "--memory-kind=usm", "--summary=no-impl",
             "--fast-ref=false", "--perf-template=csv", "--num-streams=1", "--ctx-exe=2",
             "--attr-scratchpad=user", "--reset"});
-    const common_knobs &k = st.g.knobs;
+    const common_knobs &k = st.globals.knobs;
     CHECK(k.check_ref_impl);
     CHECK(k.same_pd_check);
     CHECK(k.start == 2);
@@ -119,9 +119,9 @@ TEST_CASE("benchdnn's older and other spellings run", "[benchdnn][common]") {
     // oneDNN 2.7's soft_relu_v2 is prim's soft_relu (with alpha).
     CHECK(expand_cases(state({"--eltwise", "--alg=soft_relu_v2"}))[0].s.alg.alg == prim::algorithm::eltwise_soft_relu);
     // lnorm's --tag=SRC:DST and oneDNN's ntc / tnc names.
-    CHECK(state({"--lnorm", "--tag=abc:abc,tnc"}).l.stag == std::vector<std::string> {"abc:abc", "tnc"});
-    CHECK(state({"--bnorm", "--tag=axb"}).l.stag == std::vector<std::string> {"axb"});
+    CHECK(state({"--lnorm", "--tag=abc:abc,tnc"}).lists.stag == std::vector<std::string> {"abc:abc", "tnc"});
+    CHECK(state({"--bnorm", "--tag=axb"}).lists.stag == std::vector<std::string> {"axb"});
     // REPRO writes it as --stag=SRC:DST, which reads back.
-    CHECK(state({"--lnorm", "--stag=abc:acb"}).l.stag == std::vector<std::string> {"abc:acb"});
+    CHECK(state({"--lnorm", "--stag=abc:acb"}).lists.stag == std::vector<std::string> {"abc:acb"});
     CHECK_THAT(error_of("--tag=abc:abc:abc", state({"--lnorm"})), Catch::Contains("SRC[:DST]"));
 }

@@ -64,7 +64,7 @@ TEST_CASE("comma lists: the cases are their cross product, in benchdnn's order",
     // An empty list item is refused in a list, and one empty value says what is missing.
     CHECK_THAT(error_of("--dir=FWD_B,,FWD_D"), Catch::EndsWith("an empty item in the list"));
     CHECK(error_of("--mb=") == "bad option '--mb=': a number is needed");
-    CHECK(state({"--mb=0"}).l.mb == std::vector<int64_t> {0}); // 0: no override, as in benchdnn
+    CHECK(state({"--mb=0"}).lists.mb == std::vector<int64_t> {0}); // 0: no override, as in benchdnn
 }
 
 TEST_CASE("--reset: driver options back to defaults, global options kept", "[benchdnn][compat]") {
@@ -74,30 +74,30 @@ TEST_CASE("--reset: driver options back to defaults, global options kept", "[ben
                              "--attr-scales=src:common:2", "--attr-zero-points=dst:common:1",
                              "--attr-fpmath=bf16", "--attr-post-ops=relu", "--match=x"});
     REQUIRE(apply_option("--reset", st));
-    CHECK(st.g.mode_list); // --mode=L on the command line holds through a file of --reset lines
-    CHECK(st.g.max_ms == 7);
+    CHECK(st.globals.mode_list); // --mode=L on the command line holds through a file of --reset lines
+    CHECK(st.globals.max_ms == 7);
     CHECK(st.verbose == 2);
-    CHECK(st.g.fused == fused_mode::off);
-    CHECK(st.g.skip_impl == std::vector<std::string> {"ref"});
+    CHECK(st.globals.fused == fused_mode::off);
+    CHECK(st.globals.skip_impl == std::vector<std::string> {"ref"});
     CHECK(st.driver == driver_kind::eltwise);
     const option_lists d;
-    CHECK(st.l.alg == d.alg);
-    CHECK(st.l.alpha.empty());
-    CHECK(st.l.dir == d.dir);
-    CHECK(st.l.dt == d.dt);
-    CHECK(st.l.stag == d.stag);
-    CHECK(st.l.mb == d.mb);
-    CHECK(st.l.inplace == d.inplace);
-    CHECK(st.l.scales == d.scales);
-    CHECK(st.l.zero_points == d.zero_points);
-    CHECK(st.l.fpmath == d.fpmath);
-    CHECK(st.l.chains.size() == 1);
-    CHECK(st.l.match.empty());
-    CHECK(st.l.matches("anything"));
+    CHECK(st.lists.alg == d.alg);
+    CHECK(st.lists.alpha.empty());
+    CHECK(st.lists.dir == d.dir);
+    CHECK(st.lists.dt == d.dt);
+    CHECK(st.lists.stag == d.stag);
+    CHECK(st.lists.mb == d.mb);
+    CHECK(st.lists.inplace == d.inplace);
+    CHECK(st.lists.scales == d.scales);
+    CHECK(st.lists.zero_points == d.zero_points);
+    CHECK(st.lists.fpmath == d.fpmath);
+    CHECK(st.lists.chains.size() == 1);
+    CHECK(st.lists.match.empty());
+    CHECK(st.lists.matches("anything"));
     // The mode can still be changed explicitly.
     apply_option("--mode=c", st);
-    CHECK_FALSE(st.g.mode_list);
-    CHECK(st.g.mode_c);
+    CHECK_FALSE(st.globals.mode_list);
+    CHECK(st.globals.mode_c);
 }
 
 TEST_CASE("algorithm names: any case, eltwise_ prefix, _dst variants", "[benchdnn][compat]") {
@@ -124,13 +124,13 @@ TEST_CASE("algorithm names: any case, eltwise_ prefix, _dst variants", "[benchdn
 
 TEST_CASE("--alg per driver", "[benchdnn][compat]") {
     parser_state conv = state({"--conv", "--alg=DIRECT,auto,Wino"});
-    CHECK(conv.l.calg == std::vector<conv_alg> {conv_alg::direct, conv_alg::auto_select,
+    CHECK(conv.lists.calg == std::vector<conv_alg> {conv_alg::direct, conv_alg::auto_select,
                                                 conv_alg::wino});
     CHECK_THAT(error_of("--alg=fft", conv), Catch::Contains("must be direct, wino or auto"));
     parser_state elt = state({"--eltwise", "--alg=RELU,exp_dst,eltwise_tanh"});
-    REQUIRE(elt.l.alg.size() == 3);
-    CHECK(elt.l.alg[1].name() == "exp_dst");
-    CHECK(elt.l.alg[2].alg == algorithm::eltwise_tanh);
+    REQUIRE(elt.lists.alg.size() == 3);
+    CHECK(elt.lists.alg[1].name() == "exp_dst");
+    CHECK(elt.lists.alg[2].alg == algorithm::eltwise_tanh);
     CHECK_THAT(error_of("--alg=ADD", elt), Catch::Contains("unknown eltwise algorithm 'ADD'"));
     parser_state ip = state({"--ip"});
     CHECK_THAT(error_of("--alg=direct", ip), Catch::Contains("--ip has no --alg"));
@@ -290,7 +290,7 @@ TEST_CASE("data types, directions, attributes prim cannot honour are skipped cas
 
     parser_state st = state({"--conv", "--dir=FWD_B,BWD_D,bwd_w,BWD_WB", "--dt=f32,bf16",
                              "--cfg=f32,u8s8u8"});
-    CHECK(st.l.dt == std::vector<std::string> {"f32", "u8s8u8"}); // --cfg is --dt's old name
+    CHECK(st.lists.dt == std::vector<std::string> {"f32", "u8s8u8"}); // --cfg is --dt's old name
     std::vector<case_spec> c = expand_cases(st);
     REQUIRE(c.size() == 8);
     CHECK(c[0].skip.empty());
@@ -334,7 +334,7 @@ TEST_CASE("data types, directions, attributes prim cannot honour are skipped cas
 
     // --skip-impl is a list of patterns, kept across --reset.
     st = state({"--skip-impl=ref,gemm"});
-    CHECK(st.g.skip_impl == std::vector<std::string> {"ref", "gemm"});
+    CHECK(st.globals.skip_impl == std::vector<std::string> {"ref", "gemm"});
     CHECK(expand_cases(state({"--conv", "--skip-impl=ref"}))[0].s.repro_options()
           == "--skip-impl=ref ");
 }
@@ -425,18 +425,18 @@ TEST_CASE("tags: letters, meta-tags with x, oneDNN's names, any", "[benchdnn][co
     }
     // Options take lists of them.
     const parser_state st = state({"--conv", "--stag=any,abx,axb,nChw16c", "--wtag=OIhw16i16o,xba"});
-    CHECK(st.l.stag.size() == 4);
+    CHECK(st.lists.stag.size() == 4);
     CHECK(expand_cases(st).size() == 8);
     CHECK_THAT(error_of("--wtag=abx,bogus"), Catch::Contains("unknown layout tag 'bogus'"));
     // --tag is eltwise's: it sets the source layout (dst follows it).
-    CHECK(state({"--eltwise", "--tag=axb,nchw"}).l.stag == std::vector<std::string> {"axb", "nchw"});
+    CHECK(state({"--eltwise", "--tag=axb,nchw"}).lists.stag == std::vector<std::string> {"axb", "nchw"});
     CHECK_THAT(error_of("--tag=axb", state({"--conv"})), Catch::Contains("an option of --eltwise, --pool, --bnorm and --lnorm"));
 }
 
 TEST_CASE("--mode=L and the unknown options that still stop the run", "[benchdnn][compat]") {
     parser_state st = state({"--mode=L"});
-    CHECK(st.g.mode_list);
-    CHECK(state({"--mode=l"}).g.mode_list);
+    CHECK(st.globals.mode_list);
+    CHECK(state({"--mode=l"}).globals.mode_list);
     CHECK(error_of("--frobnicate") == "bad option '--frobnicate': unknown option");
     CHECK(error_of("--frobnicate=1") == "bad option '--frobnicate=1': unknown option");
 }

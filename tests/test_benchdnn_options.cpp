@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "operands.hpp"
 #include "ref/ref_chain.hpp"
 #include "case_list.hpp"
+#include "driver_table.hpp"
 #include "parser.hpp"
 #include "prim/error.hpp"
 #include "problem_parse.hpp"
@@ -58,33 +60,33 @@ TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
     CHECK_FALSE(apply_option("ic3ih5oc4kh3", o)); // a descriptor, not an option
 
     CHECK(apply_option("--mode=CP", o));
-    CHECK(o.g.mode_c);
-    CHECK(o.g.mode_p);
+    CHECK(o.globals.mode_c);
+    CHECK(o.globals.mode_p);
     apply_option("--mode=p", o);
-    CHECK_FALSE(o.g.mode_c);
-    CHECK(o.g.mode_p);
+    CHECK_FALSE(o.globals.mode_c);
+    CHECK(o.globals.mode_p);
 
     apply_option("--attr-post-ops=,sum+relu,sum:2+relu+sum:3", o);
-    REQUIRE(o.l.chains.size() == 3);
-    CHECK(o.l.chains[0].po.len() == 0);
-    CHECK(prim::to_string(o.l.chains[1].po) == "sum+relu");
-    CHECK(prim::to_string(o.l.chains[2].po) == "sum:2+relu+sum:3");
+    REQUIRE(o.lists.chains.size() == 3);
+    CHECK(o.lists.chains[0].po.len() == 0);
+    CHECK(prim::to_string(o.lists.chains[1].po) == "sum+relu");
+    CHECK(prim::to_string(o.lists.chains[2].po) == "sum:2+relu+sum:3");
 
     apply_option("--dir=FWD_D", o);
-    CHECK(o.l.dir == std::vector<direction> {direction::fwd_d});
+    CHECK(o.lists.dir == std::vector<direction> {direction::fwd_d});
     apply_option("--stag=nhwc", o);
     apply_option("--wtag=aBcd16b", o);
-    CHECK(o.l.stag == std::vector<std::string> {"nhwc"});
-    CHECK(o.l.wtag == std::vector<std::string> {"aBcd16b"});
+    CHECK(o.lists.stag == std::vector<std::string> {"nhwc"});
+    CHECK(o.lists.wtag == std::vector<std::string> {"aBcd16b"});
     apply_option("--mb=7", o);
-    CHECK(o.l.mb == std::vector<int64_t> {7});
+    CHECK(o.lists.mb == std::vector<int64_t> {7});
     apply_option("--match=res[23]", o);
-    CHECK(o.l.matches("mb2ic64n\"res2a\""));
-    CHECK_FALSE(o.l.matches("mb2ic64n\"res4a\""));
+    CHECK(o.lists.matches("mb2ic64n\"res2a\""));
+    CHECK_FALSE(o.lists.matches("mb2ic64n\"res4a\""));
     apply_option("--fused=both", o);
-    CHECK(o.g.fused == fused_mode::both);
+    CHECK(o.globals.fused == fused_mode::both);
     apply_option("--max-ms-per-prb=20", o);
-    CHECK(o.g.max_ms == 20);
+    CHECK(o.globals.max_ms == 20);
     apply_option("-v3", o);
     CHECK(o.verbose == 3);
 
@@ -97,19 +99,49 @@ TEST_CASE("options set the settings that follow", "[benchdnn][options]") {
     // --reset: every driver option back to its default; the global ones (mode, fused,
     // max-ms-per-prb, cmp, skip-impl), the driver and the verbosity stay, as in benchdnn.
     apply_option("--reset", o);
-    CHECK_FALSE(o.g.mode_c);
-    CHECK(o.g.mode_p);
-    CHECK(o.g.fused == fused_mode::both);
-    CHECK(o.g.max_ms == 20);
-    CHECK(o.l.chains.size() == 1);
-    CHECK(o.l.stag == std::vector<std::string> {"any"});
-    CHECK(o.l.mb == std::vector<int64_t> {0});
-    CHECK(o.l.matches("anything"));
-    CHECK(o.l.alpha.empty());
+    CHECK_FALSE(o.globals.mode_c);
+    CHECK(o.globals.mode_p);
+    CHECK(o.globals.fused == fused_mode::both);
+    CHECK(o.globals.max_ms == 20);
+    CHECK(o.lists.chains.size() == 1);
+    CHECK(o.lists.stag == std::vector<std::string> {"any"});
+    CHECK(o.lists.mb == std::vector<int64_t> {0});
+    CHECK(o.lists.matches("anything"));
+    CHECK(o.lists.alpha.empty());
     CHECK(o.driver == driver_kind::conv);
     CHECK(o.verbose == 3);
     apply_option("--verbose=0", o);
     CHECK(o.verbose == 0);
+}
+
+TEST_CASE("every driver has one row: its option, its loops, its case", "[benchdnn][drivers]") {
+    // A descriptor each driver takes with its default options.
+    const std::map<std::string, std::string> descs = {
+            {"conv", "ic3ih5oc4kh3"}, {"ip", "mb2ic5oc7"}, {"eltwise", "3x17"},
+            {"binary", "2x3x4:2x3x4"}, {"bnorm", "mb2ic19ih5"}, {"lnorm", "3x5x19"},
+            {"softmax", "3x5x19"}, {"concat", "2x3x4x5:2x7x4x5"}, {"pool", "mb2ic19ih10oh6kh3sh2ph1"}};
+    CHECK(all_drivers().size() == descs.size());
+    for (const driver_info &row : all_drivers()) {
+        INFO("--" << row.name);
+        CHECK(&driver_of(row.kind) == &row);
+        CHECK(find_driver_option(std::string("--") + row.name) == &row);
+        CHECK(std::string(driver_name(row.kind)) == row.name);
+        parser_state st;
+        REQUIRE(apply_option(std::string("--") + row.name, st));
+        CHECK(st.driver == row.kind);
+        std::vector<case_spec> cases;
+        REQUIRE_NOTHROW(cases = expand_cases(st)); // every loop the row names exists
+        REQUIRE(cases.size() == 1);
+        CHECK(cases[0].skip.empty());
+        REQUIRE(descs.count(row.name) == 1);
+        const std::string desc = descs.at(row.name);
+        CHECK_NOTHROW(row.case_desc(desc, cases[0].s));
+        CHECK(row.make_case(desc, cases[0].s) != nullptr);
+        CHECK((row.parse_alg != nullptr || option_error_of("--alg=x", st).find("has no --alg") != std::string::npos));
+    }
+    CHECK(find_driver_option("--frobnicate") == nullptr);
+    CHECK(driver_options_text(takes_axis, ", ", " and ") == "--softmax and --concat");
+    CHECK(driver_options_text(0, "|", "|") == "--conv|--ip|--eltwise|--binary|--bnorm|--lnorm|--softmax|--concat|--pool");
 }
 
 TEST_CASE("bad options are refused with a message naming them", "[benchdnn][options]") {
@@ -380,10 +412,10 @@ TEST_CASE("binary, bnorm and lnorm options", "[benchdnn][options]") {
     REQUIRE(apply_option("--binary", b));
     CHECK(b.driver == driver_kind::binary);
     apply_option("--alg=add,DIV,binary_ge", b);
-    CHECK(b.l.balg == std::vector<algorithm> {algorithm::binary_add, algorithm::binary_div,
+    CHECK(b.lists.balg == std::vector<algorithm> {algorithm::binary_add, algorithm::binary_div,
                                                algorithm::binary_ge});
     apply_option("--stag=nhwc:nchw", b);
-    CHECK(b.l.stag == std::vector<std::string> {"nhwc:nchw"});
+    CHECK(b.lists.stag == std::vector<std::string> {"nhwc:nchw"});
     CHECK(option_error_of("--alg=relu", b) == "bad option '--alg=relu': unknown binary algorithm 'relu'");
     CHECK(option_error_of("--stag=nhwc:foo", b) == "bad option '--stag=nhwc:foo': unknown layout tag 'foo'");
     CHECK_THAT(option_error_of("--stag=a:b:c", b), Catch::Contains("TAG0:TAG1"));
@@ -395,7 +427,7 @@ TEST_CASE("binary, bnorm and lnorm options", "[benchdnn][options]") {
     parser_state n;
     apply_option("--bnorm", n);
     apply_option("--flags=,g,GCH,S", n);
-    CHECK(n.l.flags == std::vector<std::string> {"", "G", "GCH", "S"});
+    CHECK(n.lists.flags == std::vector<std::string> {"", "G", "GCH", "S"});
     CHECK(option_error_of("--flags=GX", n)
           == "bad option '--flags=GX': unknown flag 'X' (benchdnn's letters: G, C, H, S, R, A, M)");
     CHECK_THAT(option_error_of("--alg=add", n), Catch::Contains("--bnorm has no --alg"));

@@ -40,7 +40,7 @@ class binary_case : public problem_case {
 public:
     binary_case(const prim::impl::binary_problem &prb, const std::string &name, const settings &s,
                 const io_spec &io)
-        : prb_(prb), name_(name), s_(s), q_(io) {
+        : prb_(prb), name_(name), s_(s), quant_(io) {
         dst_dims_ = prb.src0;
         check_memory_budget(4.0 * (5 * volume_f(prb.src0) + volume_f(prb.src1)), desc());
         // Small halves: every result of add, sub, mul, max, min is exact; div by a non-zero
@@ -59,11 +59,11 @@ public:
         dst_old_ = buffer(volume(prb.src0));
         fill_dst_old(dst_old_);
         if (io.int8()) { // benchdnn's int8 filling; a divisor is never 0
-            q_.fill_src(src0_, tensor_id::src, 0);
-            q_.fill_src(src1_, tensor_id::wei, 1);
+            quant_.fill_src(src0_, tensor_id::src, 0);
+            quant_.fill_src(src1_, tensor_id::wei, 1);
             if (s.balg == prim::algorithm::binary_div)
                 for (float &v : src1_) v = v == 0.f ? 1.f : v;
-            q_.fill_dst_old(dst_old_);
+            quant_.fill_dst_old(dst_old_);
         }
     }
 
@@ -76,13 +76,13 @@ public:
     bound_primitive create(const prim::primitive_attr &attr) const override {
         const std::string t0 = stag_of(s_.stag, 0), t1 = stag_of(s_.stag, 1);
         // The user's sources have a layout: 'any' means plain. dst 'any' lets prim choose.
-        const memory::desc src0_md = q_.src_typed(
+        const memory::desc src0_md = quant_.src_typed(
                 t0 == "any" ? plain_desc(prb_.src0) : make_desc(prb_.src0, t0, "--stag"), 0);
-        const memory::desc src1_md = q_.src_typed(
+        const memory::desc src1_md = quant_.src_typed(
                 t1 == "any" ? plain_desc(prb_.src1) : make_desc(prb_.src1, t1, "--stag"), 1);
-        const memory::desc dst_md = q_.dst_typed(make_desc(prb_.src0, s_.dtag, "--dtag"));
+        const memory::desc dst_md = quant_.dst_typed(make_desc(prb_.src0, s_.dtag, "--dtag"));
         const prim::binary::desc d(s_.balg, src0_md, src1_md, dst_md);
-        const timed_creation<prim::binary> c = create_timed<prim::binary>(d, q_.with_scales(attr));
+        const timed_creation<prim::binary> c = create_timed<prim::binary>(d, quant_.with_scales(attr));
         const auto &pd = c.pd;
         bound_primitive b;
         b.prim = c.prim;
@@ -92,13 +92,13 @@ public:
         b.args[prim::PRIM_ARG_SRC_1] = from_plain(src1_, prb_.src1, pd.src1_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
         bind_operands(pd, b.args);
-        q_.bind_scales(b.args);
+        quant_.bind_scales(b.args);
         return b;
     }
 
-    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
-    std::string data_types() const override { return q_.data_types(); }
-    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
+    prim::memory::data_type dst_type() const override { return quant_.dst_type(); }
+    std::string data_types() const override { return quant_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { quant_.finish(ref); }
 
     std::vector<float> input(int arg) const override {
         return arg == prim::PRIM_ARG_SRC_0 ? src0_ : arg == prim::PRIM_ARG_SRC_1 ? src1_ : std::vector<float>();
@@ -115,7 +115,7 @@ public:
                 st *= prb_.src1[j];
             }
             ref_ = buffer(n);
-            const io_spec &q = q_.spec();
+            const io_spec &q = quant_.spec();
             const float s0 = q.src_scale.given ? q.src_scale.value : 1.f;
             const float s1 = q.src1_scale.given ? q.src1_scale.value : 1.f;
 #pragma omp parallel for schedule(static)
@@ -144,7 +144,7 @@ private:
     prim::impl::binary_problem prb_;
     std::string name_;
     settings s_;
-    io_quant q_;
+    io_quant quant_;
     std::vector<float> src0_, src1_, ref_;
     bool ref_done_ = false;
 };

@@ -68,7 +68,7 @@ std::string stag_of(const std::string &stag, size_t which) {
 
 class concat_case : public problem_case {
 public:
-    concat_case(const concat_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), q_(io) {
+    concat_case(const concat_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), quant_(io) {
         dst_dims_ = d.dst;
         check_memory_budget(4.0 * 4 * volume_f(d.dst), desc());
         for (size_t i = 0; i < d.srcs.size(); ++i) {
@@ -96,9 +96,9 @@ public:
         std::vector<memory::desc> mds;
         for (size_t i = 0; i < d_.srcs.size(); ++i) {
             const std::string t = stag_of(s_.stag, i);
-            mds.push_back(q_.src_typed(t == "any" ? plain_desc(d_.srcs[i]) : make_desc(d_.srcs[i], t, "--stag")));
+            mds.push_back(quant_.src_typed(t == "any" ? plain_desc(d_.srcs[i]) : make_desc(d_.srcs[i], t, "--stag")));
         }
-        const memory::desc dst_md = q_.dst_typed(make_desc(d_.dst, s_.dtag, "--dtag"));
+        const memory::desc dst_md = quant_.dst_typed(make_desc(d_.dst, s_.dtag, "--dtag"));
         const prim::concat::primitive_desc pd(dst_md, s_.axis, mds, attr);
         bound_primitive b;
         b.prim = std::make_shared<prim::concat>(pd);
@@ -130,8 +130,8 @@ public:
         return ref_;
     }
 
-    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
-    std::string data_types() const override { return q_.data_types(); }
+    prim::memory::data_type dst_type() const override { return quant_.dst_type(); }
+    std::string data_types() const override { return quant_.data_types(); }
 
     // Bytes: every input read, dst written.
     double work(const prim::post_ops &) const override { return 4.0 * 2 * volume_f(d_.dst); }
@@ -139,7 +139,7 @@ public:
 private:
     concat_desc d_;
     settings s_;
-    io_quant q_;
+    io_quant quant_;
     std::vector<std::vector<float>> srcs_;
     std::vector<float> ref_;
     bool ref_done_ = false;

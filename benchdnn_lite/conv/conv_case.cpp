@@ -62,9 +62,9 @@ public:
 protected:
     timed_creation<prim::convolution_forward> create_pd(const prim::primitive_attr &attr) const {
         using prim::convolution_forward;
-        const user_descs u = make_user_descs();
-        const convolution_forward::desc d(u.prop, prim::algorithm::convolution_direct, u.src,
-                u.wei, u.bias, u.dst, strides_, dilates_, pad_l_, pad_r_);
+        const user_descs descs = make_user_descs();
+        const convolution_forward::desc d(descs.prop, prim::algorithm::convolution_direct, descs.src,
+                descs.wei, descs.bias, descs.dst, strides_, dilates_, pad_l_, pad_r_);
         return create_timed<convolution_forward>(d, with_quantization(attr));
     }
 
@@ -144,13 +144,13 @@ public:
         using prim::convolution_forward;
         using prim::PRIM_ARG_SRC, prim::PRIM_ARG_WEIGHTS, prim::PRIM_ARG_BIAS, prim::PRIM_ARG_DST;
         const int at = po.dw_index();
-        const user_descs u = make_user_descs();
+        const user_descs descs = make_user_descs();
         const auto direct = prim::algorithm::convolution_direct;
         prim::primitive_attr a1, a2;
         a1.set_post_ops(prim::impl::chain_slice(po, 0, at));
         a2.set_post_ops(prim::impl::chain_slice(po, at + 1, po.len()));
         const memory::dims mid {prb_.mb, prb_.oc, prb_.o[1], prb_.o[2]};
-        const convolution_forward::desc d1(u.prop, direct, u.src, u.wei, u.bias,
+        const convolution_forward::desc d1(descs.prop, direct, descs.src, descs.wei, descs.bias,
                 user_desc(mid, s_.dtag, "", 2, 3, "--dtag"), strides_, dilates_, pad_l_, pad_r_);
         const timed_creation<convolution_forward> c1 = create_timed<convolution_forward>(d1, a1);
         bound_primitive one;
@@ -163,9 +163,9 @@ public:
         bind_operands(c1.pd, one.args);
 
         const memory::dims wei {dw_.oc, 1, 1, dw_.k[1], dw_.k[2]};
-        const convolution_forward::desc d2(u.prop, direct, c1.pd.dst_desc(),
+        const convolution_forward::desc d2(descs.prop, direct, c1.pd.dst_desc(),
                 memory::desc(wei, memory::data_type::f32, memory::format_tag::any),
-                dw_bias_given_ ? plain_desc({dw_.oc}) : memory::desc(), u.dst,
+                dw_bias_given_ ? plain_desc({dw_.oc}) : memory::desc(), descs.dst,
                 {dw_.s[1], dw_.s[2]}, {0, 0}, {dw_.p[1], dw_.p[2]}, {dw_.p_end[1], dw_.p_end[2]});
         const timed_creation<convolution_forward> c2 = create_timed<convolution_forward>(d2, a2);
         bound_primitive two;

@@ -35,18 +35,18 @@ class eltwise_case : public problem_case {
 public:
     eltwise_case(const prim::impl::eltwise_problem &prb, const std::string &name, float alpha,
                  float beta, const settings &s, const io_spec &io)
-        : prb_(prb), name_(name), alg_(s.alg.alg), alpha_(alpha), beta_(beta), s_(s), q_(io) {
+        : prb_(prb), name_(name), alg_(s.alg.alg), alpha_(alpha), beta_(beta), s_(s), quant_(io) {
         dst_dims_ = prb.dims;
         check_memory_budget(6.0 * 4 * volume_f(prb.dims), desc());
         src_ = buffer(prb.nelems());
         fill_eltwise_src(src_, alg_);
-        q_.fill_src(src_, tensor_id::src); // an integer type: its whole range
+        quant_.fill_src(src_, tensor_id::src); // an integer type: its whole range
         if (s.inplace) {
             dst_old_ = src_; // in place: what a sum reads is the source
         } else {
             dst_old_ = buffer(prb.nelems());
             fill_dst_old(dst_old_);
-            q_.fill_dst_old(dst_old_);
+            quant_.fill_dst_old(dst_old_);
         }
     }
 
@@ -68,10 +68,10 @@ public:
         // --strides=SRC:DST take precedence over the tags.
         const bool src_strided = !parse_strides(s_.strides, 0, 2).value_or(memory::dims()).empty();
         const bool dst_strided = !parse_strides(s_.strides, 1, 2).value_or(memory::dims()).empty();
-        const memory::desc src_md = q_.src_typed(s_.stag == "any" && !src_strided
+        const memory::desc src_md = quant_.src_typed(s_.stag == "any" && !src_strided
                 ? plain_desc(dst_dims_) : user_desc(dst_dims_, s_.stag, s_.strides, 0, 2, "--stag"));
         const memory::desc dst_md = s_.dtag == "any" && !dst_strided
-                ? memory::desc() : q_.dst_typed(user_desc(dst_dims_, s_.dtag, s_.strides, 1, 2, "--dtag"));
+                ? memory::desc() : quant_.dst_typed(user_desc(dst_dims_, s_.dtag, s_.strides, 1, 2, "--dtag"));
         const auto prop = s_.dir == direction::fwd_i ? prim::prop_kind::forward_inference
                                                      : prim::prop_kind::forward_training;
         const eltwise_forward::desc d(prop, alg_, src_md, dst_md, alpha_, beta_);
@@ -102,9 +102,9 @@ public:
 
     double base_tolerance() const override { return algorithm_tolerance(alg_); }
 
-    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
-    std::string data_types() const override { return q_.data_types(); }
-    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
+    prim::memory::data_type dst_type() const override { return quant_.dst_type(); }
+    std::string data_types() const override { return quant_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { quant_.finish(ref); }
 
     // Bytes: src read and dst written, plus dst read when a sum needs dst_old, plus each binary
     // or prelu operand read once.
@@ -121,7 +121,7 @@ private:
     prim::algorithm alg_;
     float alpha_, beta_;
     settings s_;
-    io_quant q_;
+    io_quant quant_;
     std::vector<float> src_, ref_;
     bool ref_done_ = false;
 };

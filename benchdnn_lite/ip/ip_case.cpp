@@ -30,8 +30,8 @@ public:
 
     bound_primitive create(const prim::primitive_attr &attr) const override {
         using prim::inner_product_forward;
-        const user_descs u = make_user_descs();
-        const inner_product_forward::desc d(u.prop, u.src, u.wei, u.bias, u.dst);
+        const user_descs descs = make_user_descs();
+        const inner_product_forward::desc d(descs.prop, descs.src, descs.wei, descs.bias, descs.dst);
         const timed_creation<inner_product_forward> c = create_timed<inner_product_forward>(d, with_quantization(attr));
         return bind(c.prim, c.pd, c.ms);
     }

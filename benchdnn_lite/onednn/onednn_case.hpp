@@ -9,6 +9,9 @@
 // same data (fill.hpp is a function of the index in the plain layout; binary, bnorm and lnorm
 // give theirs through problem_case::input, plain, forward inference for the normalizations). Threads: oneDNN and prim
 // share the OpenMP runtime, so OMP_NUM_THREADS sets both.
+//
+// Each driver's mapping is its own file, DRIVER/DRIVER_onednn.cpp (onednn_drivers.hpp), named
+// by its row of driver_table.cpp; this file runs the result.
 #pragma once
 #include <memory>
 #include <stdexcept>
@@ -19,6 +22,8 @@
 #include "settings.hpp"
 
 namespace bdl {
+
+struct onednn_state;
 
 // True when benchdnn_lite was built with oneDNN.
 bool onednn_available();
@@ -32,7 +37,8 @@ struct onednn_skip : std::runtime_error {
 class onednn_case {
 public:
     // Builds the oneDNN primitive for pc under the current options and chain and binds its
-    // arguments (dst holds dst_old). Throws onednn_skip.
+    // arguments (dst holds dst_old), through the driver's mapping (driver_table.hpp). Throws
+    // onednn_skip.
     onednn_case(driver_kind driver, const problem_case &pc, const settings &s,
                 const prim::post_ops &po);
     ~onednn_case();
@@ -48,8 +54,7 @@ public:
     const std::string &impl() const;
 
 private:
-    struct state; // the dnnl objects, only in onednn_case.cpp
-    std::unique_ptr<state> st_;
+    std::unique_ptr<onednn_state> st_; // the dnnl objects (onednn_state.hpp)
 };
 
 } // namespace bdl

@@ -1,6 +1,6 @@
 // How prim's post-ops chains and eltwise algorithms are written for oneDNN 2.6, for the
 // side-by-side mode (--cmp=onednn). This part needs no oneDNN headers (so it builds and is
-// tested everywhere); onednn_case.cpp turns the result into dnnl::post_ops.
+// tested everywhere); onednn_case.cpp (post_ops_attr) turns the result into dnnl::post_ops.
 //
 // Most algorithms have the same definition in oneDNN 2.6. The others are written as what a
 // oneDNN user would append to get the same function, or refused with the reason:
@@ -16,7 +16,8 @@
 // A chain with more than one sum is refused too: oneDNN 2.6 supports one. The dw post-op is
 // append_dw with the same kernel, stride and padding (f32). Binary and prelu
 // entries have the same definitions (append_binary, append_prelu), with the same operand data
-// (onednn_case.cpp binds it; it also skips the inner product's prelu, which 2.6 fails to run).
+// (onednn_case.cpp binds it; it also skips the inner product's and the binary's prelu, which
+// 2.6 fails to run).
 #pragma once
 #include <string>
 #include <vector>

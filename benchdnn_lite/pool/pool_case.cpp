@@ -32,15 +32,15 @@ memory::dims out_dims(const pool_problem &p) {
 
 class pool_case : public problem_case {
 public:
-    pool_case(const pool_problem &prb, const settings &s, const io_spec &io) : prb_(prb), s_(s), q_(io) {
+    pool_case(const pool_problem &prb, const settings &s, const io_spec &io) : prb_(prb), s_(s), quant_(io) {
         dst_dims_ = out_dims(prb);
         check_memory_budget(4.0 * (volume_f(src_dims(prb)) + 4 * volume_f(dst_dims_)), desc());
         src_ = buffer(volume(src_dims(prb)));
         fill_src(src_, tensor_id::src);
-        q_.fill_src(src_, tensor_id::src); // an integer type: its whole range
+        quant_.fill_src(src_, tensor_id::src); // an integer type: its whole range
         dst_old_ = buffer(volume(dst_dims_));
         fill_dst_old(dst_old_);
-        q_.fill_dst_old(dst_old_);
+        quant_.fill_dst_old(dst_old_);
     }
 
     std::string desc() const override { return prim::impl::descriptor_string(prb_); }
@@ -51,8 +51,8 @@ public:
 
     bound_primitive create(const prim::primitive_attr &attr) const override {
         // --tag (or --stag) is src's layout, --dtag dst's; 'any' lets prim choose.
-        const memory::desc src_md = q_.src_typed(make_desc(src_dims(prb_), s_.stag, "--tag"));
-        const memory::desc dst_md = q_.dst_typed(make_desc(dst_dims_, s_.dtag, "--dtag"));
+        const memory::desc src_md = quant_.src_typed(make_desc(src_dims(prb_), s_.stag, "--tag"));
+        const memory::desc dst_md = quant_.dst_typed(make_desc(dst_dims_, s_.dtag, "--dtag"));
         memory::dims strides, kernel, dilation, pl, pr;
         for (int sp = 3 - prb_.nsp; sp < 3; ++sp) {
             strides.push_back(prb_.s[sp]);
@@ -91,9 +91,9 @@ public:
     // where the JIT divides in f32 and the reference in double.
     double base_tolerance() const override { return prb_.is_max() ? 0.0 : 1e-6; }
 
-    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
-    std::string data_types() const override { return q_.data_types(); }
-    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
+    prim::memory::data_type dst_type() const override { return quant_.dst_type(); }
+    std::string data_types() const override { return quant_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { quant_.finish(ref); }
 
     // Bytes: src read, dst written, dst read for a sum, each operand read once.
     double work(const prim::post_ops &po) const override {
@@ -107,7 +107,7 @@ public:
 private:
     pool_problem prb_;
     settings s_;
-    io_quant q_;
+    io_quant quant_;
     std::vector<float> src_, ref_;
     bool ref_done_ = false;
 };

@@ -43,7 +43,7 @@ std::string desc_string(const softmax_desc &d) {
 
 class softmax_case : public problem_case {
 public:
-    softmax_case(const softmax_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), q_(io) {
+    softmax_case(const softmax_desc &d, const settings &s, const io_spec &io) : d_(d), s_(s), quant_(io) {
         dst_dims_ = d.dims;
         check_memory_budget(4.0 * 5 * volume_f(d.dims), desc());
         // Multiples of 1/4 in [-2.5, 4]: x - max is exact, and rows hold distinct values.
@@ -51,34 +51,34 @@ public:
         fill_src(src_, tensor_id::src);
         for (size_t i = 0; i < src_.size(); ++i)
             src_[i] = src_[i] * 0.5f + static_cast<float>(i % 7) * 0.25f - 0.5f;
-        q_.fill_src(src_, tensor_id::src); // an integer type: its whole range
+        quant_.fill_src(src_, tensor_id::src); // an integer type: its whole range
         dst_old_ = buffer(volume(d.dims));
         fill_dst_old(dst_old_);
-        q_.fill_dst_old(dst_old_);
+        quant_.fill_dst_old(dst_old_);
     }
 
     std::string desc() const override { return desc_string(d_); }
 
     bound_primitive create(const prim::primitive_attr &attr) const override {
-        const memory::desc src_md = q_.src_typed(
+        const memory::desc src_md = quant_.src_typed(
                 s_.stag == "any" ? plain_desc(d_.dims) : make_desc(d_.dims, s_.stag, "--stag"));
-        const memory::desc dst_md = q_.dst_typed(make_desc(d_.dims, s_.dtag, "--dtag"));
+        const memory::desc dst_md = quant_.dst_typed(make_desc(d_.dims, s_.dtag, "--dtag"));
         const prim::softmax_forward::desc d(prim::prop_kind::forward_inference, s_.salg, src_md,
                                             dst_md, s_.axis);
-        const prim::softmax_forward::primitive_desc pd(d, q_.with_scales(attr));
+        const prim::softmax_forward::primitive_desc pd(d, quant_.with_scales(attr));
         bound_primitive b;
         b.prim = std::make_shared<prim::softmax_forward>(pd);
         b.impl = pd.impl_name();
         b.args[prim::PRIM_ARG_SRC] = from_plain(src_, d_.dims, pd.src_desc());
         b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, d_.dims, pd.dst_desc());
         bind_operands(pd, b.args);
-        q_.bind_scales(b.args);
+        quant_.bind_scales(b.args);
         return b;
     }
 
-    prim::memory::data_type dst_type() const override { return q_.dst_type(); }
-    std::string data_types() const override { return q_.data_types(); }
-    void finish_reference(std::vector<float> &ref) const override { q_.finish(ref); }
+    prim::memory::data_type dst_type() const override { return quant_.dst_type(); }
+    std::string data_types() const override { return quant_.data_types(); }
+    void finish_reference(std::vector<float> &ref) const override { quant_.finish(ref); }
 
     std::vector<float> input(int arg) const override {
         return arg == prim::PRIM_ARG_SRC ? src_ : std::vector<float>();
@@ -93,7 +93,7 @@ public:
         const int64_t len = d_.dims[static_cast<size_t>(axis)];
         const bool log = s_.salg == prim::algorithm::softmax_log;
         // int8 (doc/int8.md): src's scale (or 2.x's output scale) on the result, before the chain.
-        const io_spec &q = q_.spec();
+        const io_spec &q = quant_.spec();
         const float scale = q.src_scale.given ? q.src_scale.value : q.oscale.given ? q.oscale.value : 1.f;
         ref_ = buffer(volume(d_.dims));
 #pragma omp parallel for collapse(2) schedule(static)
@@ -125,7 +125,7 @@ public:
 private:
     softmax_desc d_;
     settings s_;
-    io_quant q_;
+    io_quant quant_;
     std::vector<float> src_, ref_;
     bool ref_done_ = false;
 };
