@@ -14,10 +14,10 @@
 
 #include "common/cpu_info.hpp"
 #include "common/primitive_impl.hpp"
-#include "jit/conv_conf.hpp"
-#include "jit/ip_blocking.hpp"
-#include "jit/post_ops_injector.hpp"
-#include "jit/uarch.hpp"
+#include "jit/conv/conv_conf.hpp"
+#include "jit/ip/ip_blocking.hpp"
+#include "jit/inject/post_ops_injector.hpp"
+#include "jit/gen/uarch.hpp"
 #include "prim/attr.hpp"
 #include "problem_parse.hpp"
 

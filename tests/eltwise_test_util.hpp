@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "attr/algorithm_table.hpp"
-#include "jit/eltwise_kernel.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
 #include "prim/attr.hpp"
 
 namespace eltwise_test {

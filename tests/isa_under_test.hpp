@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "jit/cpu_isa_detect.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
 #include "prim/cpu_isa.hpp"
 
 namespace prim_test {

@@ -1,4 +1,4 @@
-// The constant table's layout (src/jit/const_table.hpp): on AVX-512 an area of single 32-bit
+// The constant table's layout (src/jit/gen/const_table.hpp): on AVX-512 an area of single 32-bit
 // constants for embedded broadcasts comes first, within reach of an 8-bit displacement, then the
 // vectors; past the area's 128 scalars a vector entry's first lane serves. Runtime parameters
 // are filled in wherever they landed. And a chain with more constants than the area holds gives,
@@ -10,7 +10,7 @@
 
 #include "attr/runtime_params.hpp"
 #include "eltwise_test_util.hpp"
-#include "jit/const_table.hpp"
+#include "jit/gen/const_table.hpp"
 
 using namespace prim;
 using namespace prim::jit;

@@ -1,5 +1,5 @@
 // What the CPU reports (common/cpu_info.hpp) and the micro-architecture figures derived from it
-// (jit/uarch.hpp): CPUID decoding on recorded Intel and AMD answers, this machine's facts
+// (jit/gen/uarch.hpp): CPUID decoding on recorded Intel and AMD answers, this machine's facts
 // against Linux's own report, the figures that replaced literals, and decisions that follow the
 // facts (a larger L2 changes the loop order, the K block; the gather threshold is read).
 #include <catch2/catch.hpp>
@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "common/cpu_info.hpp"
-#include "jit/conv_conf.hpp"
-#include "jit/ip_blocking.hpp"
-#include "jit/uarch.hpp"
+#include "jit/conv/conv_conf.hpp"
+#include "jit/ip/ip_blocking.hpp"
+#include "jit/gen/uarch.hpp"
 #include "problem_parse.hpp"
 
 using prim::cpu_isa;

@@ -1,9 +1,9 @@
-// The row plan of the JIT eltwise pass (jit/eltwise_rows.hpp), on descriptors alone: how each
+// The row plan of the JIT eltwise pass (jit/eltwise/eltwise_rows.hpp), on descriptors alone: how each
 // binary operand is read along the destination's rows, and strides that stay exact past 2^31
 // elements (a fuzzed model's Expand to 2 x 2^30 overflowed an int there).
 #include <catch2/catch.hpp>
 
-#include "jit/eltwise_rows.hpp"
+#include "jit/eltwise/eltwise_rows.hpp"
 #include "prim/attr.hpp"
 #include "prim/memory.hpp"
 

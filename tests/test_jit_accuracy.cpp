@@ -20,8 +20,8 @@
 
 #include "attr/eltwise_math.hpp"
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/eltwise_kernel.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
 
 using namespace prim;
 using prim::jit::eltwise_call_args;

@@ -12,8 +12,8 @@
 
 #include <xbyak/xbyak_util.h>
 
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/eltwise_kernel.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
 #include "prim/error.hpp"
 
 using namespace prim;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/jit_eltwise.hpp"
-#include "jit/kernel_cache.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/eltwise/jit_eltwise.hpp"
+#include "jit/gen/kernel_cache.hpp"
 #include "ref/ref_kernels.hpp"
 
 using namespace prim;

@@ -17,12 +17,12 @@
 
 #include "attr/algorithm_table.hpp"
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
 #include "prim/error.hpp"
-#include "jit/eltwise_emitter.hpp"
-#include "jit/eltwise_kernel.hpp"
-#include "jit/post_ops_injector.hpp"
-#include "jit/tail_mask.hpp"
+#include "jit/inject/eltwise_emitter.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
+#include "jit/inject/post_ops_injector.hpp"
+#include "jit/gen/tail_mask.hpp"
 #include "ref/ref_kernels.hpp"
 
 using namespace prim;
@@ -311,7 +311,7 @@ TEST_CASE("why_not: every chain of the contract is taken, with the opmasks hosts
 }
 
 TEST_CASE("every algorithm of the algorithm table has an emitter row", "[jit][injector]") {
-    // The two rows of an algorithm (src/attr/algorithm_table.cpp, src/jit/eltwise_emitter.cpp).
+    // The two rows of an algorithm (src/attr/algorithm_table.cpp, src/jit/inject/eltwise_emitter.cpp).
     for (algorithm a : prim::impl::eltwise_algorithms()) {
         INFO(algorithm_name(a));
         CHECK(eltwise_emitter<cpu_isa::avx2>::is_supported(a));

@@ -1,5 +1,5 @@
-// The JIT int8 convolution (src/jit/jit_conv_int8.cpp: per group, the int8 GEMM on im2col rows,
-// src/jit/int8_gemm.cpp) against the reference (ISA cap none), on one instruction set per run:
+// The JIT int8 convolution (src/jit/int8/jit_conv_int8.cpp: per group, the int8 GEMM on im2col rows,
+// src/jit/int8/int8_gemm.cpp) against the reference (ISA cap none), on one instruction set per run:
 // PRIM_TEST_ISA=avx2|avx512|avx512_vnni (one ctest entry each; a run for an ISA this machine
 // lacks exits with 77, which ctest reports as skipped). Shapes are benchdnn's problem strings:
 // 1D/2D/3D, kernels 1 to 7 (asymmetric ones too), strides, dilation, start and end padding

@@ -1,4 +1,4 @@
-// The JIT int8 inner product (src/jit/jit_ip_int8.cpp) against the reference (ISA cap none),
+// The JIT int8 inner product (src/jit/int8/jit_ip_int8.cpp) against the reference (ISA cap none),
 // on one instruction set per run: PRIM_TEST_ISA=avx2|avx512|avx512_vnni
 // (one ctest entry each; a run for an ISA this machine lacks exits with 77, which ctest reports
 // as skipped). Covers every data type combination, oneDNN 2.x output scales and v3 scales, zero

@@ -14,11 +14,11 @@
 #include <omp.h>
 
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/isa_traits.hpp"
-#include "jit/ip_blocking.hpp"
-#include "jit/jit_inner_product.hpp"
-#include "jit/kernel_cache.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/gen/isa_traits.hpp"
+#include "jit/ip/ip_blocking.hpp"
+#include "jit/ip/jit_inner_product.hpp"
+#include "jit/gen/kernel_cache.hpp"
 #include "prim/memory.hpp"
 #include "ref/ref_kernels.hpp"
 
@@ -422,7 +422,7 @@ TEST_CASE("jit ip: blocking leaves the chain its spare registers", "[jit_ip]") {
     CHECK((b.mr == 1 && b.nr == 8 && b.k_blocks == 1));
     REQUIRE(init_ip_blocking(b, cpu_isa::avx512, make_problem(1, 64, 64), 4, false).empty());
     CHECK(b.panels == 4);
-    // K split only with several tile rows, in blocks of at most 1024 on a 1 MiB L2 (jit/uarch.hpp:
+    // K split only with several tile rows, in blocks of at most 1024 on a 1 MiB L2 (jit/gen/uarch.hpp:
     // the figures of the tuned machine, whatever CPU runs the test).
     prim::impl::cpu_info l2_1mib;
     l2_1mib.l1d_bytes = 32 * 1024;

@@ -22,8 +22,8 @@
 #include "attr/algorithm_table.hpp"
 #include "attr/eltwise_math.hpp"
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/eltwise_kernel.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
 #include "ref/ref_kernels.hpp"
 
 using namespace prim;

@@ -1,4 +1,4 @@
-// Ranges through a chain (src/jit/value_range.hpp): the range value_range_after() gives holds
+// Ranges through a chain (src/jit/inject/value_range.hpp): the range value_range_after() gives holds
 // every result the JIT kernel computes from inputs in the given range, and a chain whose
 // emitters left out clamps and flushes because of those ranges gives, bit for bit, what its
 // entries give one kernel at a time (each entry alone knows nothing of its inputs), and the
@@ -13,8 +13,8 @@
 
 #include "eltwise_test_util.hpp"
 #include "isa_under_test.hpp"
-#include "jit/cpu_isa_detect.hpp"
-#include "jit/value_range.hpp"
+#include "jit/gen/cpu_isa_detect.hpp"
+#include "jit/inject/value_range.hpp"
 
 using namespace prim;
 using namespace prim::jit;

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "jit/conv_conf.hpp"
-#include "jit/eltwise_kernel.hpp"
-#include "jit/ip_gemm_kernel.hpp"
-#include "jit/kernel_cache.hpp"
+#include "jit/conv/conv_conf.hpp"
+#include "jit/eltwise/eltwise_kernel.hpp"
+#include "jit/ip/ip_gemm_kernel.hpp"
+#include "jit/gen/kernel_cache.hpp"
 
 using namespace prim;
 using namespace prim::jit;

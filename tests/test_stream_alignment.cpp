@@ -1,4 +1,4 @@
-// Large out-of-place passes (from the streaming threshold of jit/uarch.hpp on, the eltwise pass
+// Large out-of-place passes (from the streaming threshold of jit/gen/uarch.hpp on, the eltwise pass
 // writes dst with non-temporal stores, which fault on a misaligned vector) whose rows are not
 // whole vectors: rows of 2049 elements, or 317 x 317 planes. A review found a crash there
 // (binary add of 1100x2049 and 1x2049, log-softmax of 1100x2049, softmax over the channels of
@@ -6,7 +6,7 @@
 // stream, else the pass uses ordinary stores.
 #include "api_test_util.hpp"
 
-#include "jit/uarch.hpp"
+#include "jit/gen/uarch.hpp"
 
 namespace {
 

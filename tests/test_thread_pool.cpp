@@ -1,4 +1,4 @@
-// run_chunks (src/jit/thread_pool.hpp): every chunk runs exactly once for any chunk and thread
+// run_chunks (src/jit/gen/thread_pool.hpp): every chunk runs exactly once for any chunk and thread
 // count, from one user thread or several at once, nested inside a chunk, and inside an OpenMP
 // region; the calls after a busy one still use the pool; an exception in a chunk reaches the
 // caller.
@@ -13,7 +13,7 @@
 
 #include <omp.h>
 
-#include "jit/thread_pool.hpp"
+#include "jit/gen/thread_pool.hpp"
 
 using prim::jit::run_chunks;
 

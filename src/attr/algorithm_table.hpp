@@ -3,7 +3,7 @@
 // reference and the oracle of every test), how closely a kernel can follow it (benchdnn_lite's
 // tolerance class), and what its shape tells of a range of inputs (the JIT's value ranges).
 // The JIT's own facts (emitter, register needs, long sequence, runtime parameters) are the rows
-// of src/jit/eltwise_emitter.cpp, keyed by the same algorithm.
+// of src/jit/inject/eltwise_emitter.cpp, keyed by the same algorithm.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ enum class accuracy_class {
     transcendental // the JIT's exp / log / tanh / erf approximations
 };
 
-// What f's shape tells of its values over a range of inputs (jit/value_range.cpp).
+// What f's shape tells of its values over a range of inputs (jit/inject/value_range.cpp).
 enum class range_rule {
     none,                  // neither non-decreasing nor non-increasing, or not known here
     increasing,            // non-decreasing over the whole line

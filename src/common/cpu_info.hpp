@@ -1,6 +1,6 @@
 // What the CPU says about itself: vendor, family and model, cache sizes (CPUID leaf 4 on Intel,
 // leaf 0x8000001D on AMD), read once per process. The JIT's micro-architecture decisions read
-// these facts through jit::uarch (src/jit/uarch.hpp), never literal cache sizes.
+// these facts through jit::uarch (src/jit/gen/uarch.hpp), never literal cache sizes.
 #pragma once
 #include <cstdint>
 #include <functional>

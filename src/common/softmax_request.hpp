@@ -58,7 +58,7 @@ std::unique_ptr<primitive_impl> create_ref_softmax(const softmax_request &req, c
                                                    std::string &why_not);
 std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, cpu_isa isa,
                                                    std::string &why_not);
-// An axis that is not innermost, on a plain layout (src/jit/jit_softmax_strided.cpp).
+// An axis that is not innermost, on a plain layout (src/jit/softmax/jit_softmax_strided.cpp).
 std::unique_ptr<primitive_impl> create_jit_softmax_strided(const softmax_request &req, cpu_isa isa,
                                                            std::string &why_not);
 

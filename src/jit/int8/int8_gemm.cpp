@@ -1,0 +1,558 @@
+// The int8 GEMM primitive (int8_gemm.hpp): creation checks, the blocking, the per-call
+// preparation of weights and per-oc values, and the threaded walk over tiles.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <omp.h>
+
+#include "common/internal_reorder.hpp"
+#include "common/plain_layout.hpp"
+#include "common/post_op_operands.hpp"
+#include "common/weight_sums.hpp"
+#include "jit/int8/int8_gemm.hpp"
+#include "jit/int8/ip_int8_kernel.hpp"
+#include "jit/ip/ip_kernel_grid.hpp"
+#include "jit/gen/kernel_cache.hpp"
+#include "jit/inject/operand_access.hpp"
+#include "jit/inject/post_ops_injector.hpp"
+#include "jit/gen/runtime_table.hpp"
+#include "jit/gen/scratch.hpp"
+#include "jit/gen/thread_pool.hpp"
+#include "jit/gen/uarch.hpp"
+#include "jit/gen/work_threads.hpp"
+
+namespace prim {
+namespace impl {
+namespace {
+
+using dt = memory::data_type;
+using jit::int8_gemm_shape;
+using jit::ip_int8_args;
+using jit::ip_int8_conf;
+using jit::ip_int8_kernel;
+
+// The register tile and the walk: mr rows x nr oc blocks per kernel call, oc in panels of nr
+// blocks. Rows go in lines, a tile never crossing one: a convolution's lines are its output
+// rows (ow pixels, whose taps are lda apart); pixels that map one to one onto the src form one
+// line split in chunks. Lines go in chunks whose src stays in L2 while a thread's panels pass
+// over it.
+struct int8_blocking {
+    int mr = 1, nr = 1;
+    int64_t oc_blocks = 1, oc_tail = 0;
+    int64_t line_len = 1, lines = 1;   // rows per line (the last one may be shorter), lines
+    int64_t chunk_lines = 1, chunks = 1;
+    int8_gemm_shape shape;
+};
+
+// 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
+// temporaries for vpmaddwd), or 6 x 4 where that leaves fewer accumulator lanes idle: oc 64 is
+// one panel of 4 blocks, not 3 + a 1-block panel that is all broadcasts; but a 7-pixel output
+// row is one 7-row tile of 8, not 4 + 3 of 6. 3 x 3 on AVX2's 16 registers (9 + 3 + 1 + 2).
+// Fewer rows when the chain needs more spares than the tile leaves; a convolution's lines in
+// tiles of equal rows (ow 28: 4 x 7, not 3 x 8 + 4). "" or why not.
+std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
+                          const jit::int8_src_form &form, cpu_isa isa, bool vnni, int spares,
+                          int64_t min_items) {
+    const bool avx512 = isa == cpu_isa::avx512;
+    const int simd_w = avx512 ? 16 : 8, n_vregs = avx512 ? 32 : 16;
+    int8_gemm_shape &s = b.shape;
+    s.mb = req.geom.out_pixels();
+    s.oc = req.ocg;
+    s.groups = req.geom.groups;
+    s.group = req.depthwise ? 1 : vnni ? 4 : 2;
+    s.kp = req.depthwise ? req.geom.taps() : req.geom.taps() * form.cp;
+    b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
+    b.oc_tail = s.oc % simd_w;
+    // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
+    const int64_t line = req.geom.pixels_one_to_one() ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
+    const auto filled = [&](int64_t nr, int64_t mr) {
+        const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
+        return static_cast<double>(b.oc_blocks * line) / static_cast<double>(panels * nr * tiles * mr);
+    };
+    const bool four = avx512 && filled(4, 6) > filled(3, 8);
+    b.nr = static_cast<int>(std::min<int64_t>(four ? 4 : 3, b.oc_blocks));
+    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? (four ? 6 : 8) : 3, s.mb)));
+    const auto fits = [&] {
+        return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni, req.depthwise))
+               <= n_vregs;
+    };
+    while (!fits() && b.mr > 1) --b.mr;
+    while (!fits() && b.nr > 1) --b.nr;
+    if (!fits()) return "the post-ops chain needs more spare vector registers than any tile leaves";
+    s.panel = static_cast<int64_t>(b.nr) * simd_w;
+    s.panels = (b.oc_blocks + b.nr - 1) / b.nr;
+    // Rows whose src (kp bytes, or 2 kp) fills at most 256 KiB of L2, in chunks of equal size
+    // (whole tiles): items are split over the threads by count, so mb128 3072->768 in chunks of
+    // 80 and 48 rows left one thread 5/8 of the work (0.83x oneDNN; 64 + 64 rows now).
+    const int64_t row_bytes = s.kp * (vnni ? 1 : 2), rows = std::max<int64_t>(s.mb, 1);
+    const int64_t max_chunk = std::max<int64_t>(1, (256 << 10) / std::max<int64_t>(1, row_bytes) / b.mr) * b.mr;
+    // At least min_items items (group, chunk, panel) where the rows allow: the threads take
+    // them dynamically, so a thread that wakes late finds the work done rather than the caller
+    // waiting for its half.
+    const int64_t want_chunks = (min_items + s.groups * s.panels - 1) / (s.groups * s.panels);
+    if (req.geom.pixels_one_to_one()) {
+        const int64_t tiles = (rows + b.mr - 1) / b.mr;
+        const int64_t n_chunks = std::min(tiles, std::max((rows + max_chunk - 1) / max_chunk, want_chunks));
+        b.line_len = (tiles + n_chunks - 1) / n_chunks * b.mr;
+        b.lines = (rows + b.line_len - 1) / b.line_len;
+        b.chunk_lines = 1;
+    } else {
+        b.line_len = req.geom.o[2];
+        const int64_t tiles = (b.line_len + b.mr - 1) / b.mr;
+        b.mr = static_cast<int>((b.line_len + tiles - 1) / tiles);
+        b.lines = rows / b.line_len;
+        b.chunk_lines = std::max<int64_t>(1, std::min(max_chunk / b.line_len, b.lines / want_chunks));
+    }
+    b.chunks = (b.lines + b.chunk_lines - 1) / b.chunk_lines;
+    return "";
+}
+
+// Chunks of items per thread (uarch.hpp): 4, or 16 for a short call (below 8 MFLOP per thread),
+// whose second thread, waking late under OpenMP's passive wait, left the caller waiting for its
+// half (MobileNet v2's 16 -> 96 1x1 at mb1, two threads: 0.044 ms at best, 0.55 on average).
+int64_t chunks_per_thread(double flops, int threads) {
+    const jit::uarch &u = jit::current_uarch();
+    return flops / threads < u.conv_small_call_flops_per_thread ? u.conv_small_call_chunks_per_thread
+                                                               : u.conv_chunks_per_thread;
+}
+
+// The K order the request's rows and the packed weights share.
+jit::int8_k_map k_map_of(const int8_gemm_request &req, const jit::int8_src_form &f) {
+    const jit::int8_conv_geometry &g = req.geom;
+    if (req.depthwise) return jit::depthwise_k_map(g.taps());
+    if (req.ip_spatial > 0) return jit::ip_k_map(g.cg / req.ip_spatial, req.ip_spatial, f.cp);
+    return jit::conv_k_map(g.taps(), g.cg, f.cp);
+}
+
+template <cpu_isa isa>
+class jit_int8_gemm : public primitive_impl {
+public:
+    // layouts: the primitive's, weights resolved (packed_md when they are the packed layout).
+    jit_int8_gemm(const int8_gemm_request &req, const jit::int8_src_form &form, arg_layouts layouts,
+                  const int8_blocking &blk, const post_ops &chain, bool vnni,
+                  const memory::desc &packed_md)
+        : primitive_impl(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
+          blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
+          packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)),
+          reference_(req.reference ? req.reference(this->layouts()) : nullptr) {
+        const int8_gemm_shape &s = blk_.shape;
+        const jit::int8_conv_geometry &g = req_.geom;
+        repack_wei_ = packed_md_.is_zero() || wei_md().with_weight_sums(0) != packed_md_.with_weight_sums(0);
+        // The weights' own sums give the compensation (a zero point per src channel does not
+        // factor out of them but in depthwise, where a lane is one channel).
+        // Without groups (depthwise runs as one), each thread converts the rows its chunk reads
+        // into a buffer of its own, just before reading them: no pass of its own over memory,
+        // no OpenMP region of its own. Not for a grouped convolution (its items would convert
+        // every group's channels once per group) nor where the form pads the channels (a first
+        // layer's 3, converted value by value: the halo rows converted twice cost more than
+        // they save, ResNet-50's conv1 1.05-1.1x slower on one thread).
+        rows_per_chunk_ = form_.copy && s.groups == 1 && form_.cp == g.cg;
+        comp_from_sums_ = !repack_wei_ && wei_md().weight_sums_dims() > 0
+                && (quant_.src_zp_mask <= 0 || req_.depthwise);
+        copy_src_ = src_md() != req_.src_cl_md;
+        const int64_t oc_total = s.groups * s.oc;
+        ip_int8_conf c;
+        c.vnni = vnni_;
+        c.lda = g.s[2] * form_.pixel_bytes(g);
+        c.with_taps = g.taps() > 1;
+        // Few K groups per tap (a first layer's 3 channels: one): the kernel unrolls them.
+        const int64_t tap_k_groups = form_.cp / std::max<int64_t>(1, s.group);
+        c.tap_k_groups = c.with_taps && !req.depthwise && tap_k_groups <= 4 ? tap_k_groups : 0;
+        c.depthwise = req.depthwise;
+        c.src_s8 = g.src_s8;
+        c.wei_k_step = s.panel * s.group;
+        c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
+        c.ldc = oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        c.ld_op = oc_total;
+        c.with_comp = form_.shift || quant_.src_zp_mask >= 0;
+        c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
+        c.with_bias = req.with_bias;
+        c.with_post = quant_.has_output_scales;
+        c.with_dst_mul = quant_.dst_scale_mask >= 0;
+        c.with_dst_zp = quant_.dst_zp_mask >= 0;
+        conf_ = c;
+        // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
+        const int64_t row_tail = g.pixels_one_to_one() ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
+        const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
+        const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
+        for (int rt = 0; rt < 2; ++rt)
+            for (int p = 0; p < 2; ++p) {
+                if ((rt == 1 && row_tail == 0) || (p == 1 && !last_differs)) continue;
+                c.mr = rt == 0 ? blk_.mr : row_tail;
+                c.nr = p == 0 ? blk_.nr : last_nr;
+                c.tail = p == 0 ? 0 : blk_.oc_tail;
+                kernels_.k[rt][p] = jit::kernel_cache::instance().get_or_create(
+                        ip_int8_kernel<isa>::cache_key(c, chain_),
+                        [&] { return std::make_unique<ip_int8_kernel<isa>>(c, chain_); });
+            }
+    }
+
+    std::string name() const override {
+        return std::string("jit:") + (vnni_ ? "avx512_vnni" : jit::isa_traits<isa>::name)
+               + (repack_wei_ ? "+repack" : "");
+    }
+
+    void execute(const exec_ptrs &args) const override {
+        const int8_gemm_shape &s = blk_.shape;
+        if (s.mb == 0) return;
+        const jit::int8_conv_geometry &g = req_.geom;
+        const exec_ptrs::quant_values &q = args.quant;
+        // The src channels-last, then in the kernel's form (whole, or by each thread per chunk).
+        std::vector<uint8_t> src_cl, src_form;
+        std::vector<int16_t> pad;
+        const void *src = args.src;
+        if (copy_src_) {
+            src_cl.resize(req_.src_cl_md.get_size());
+            internal_reorder(src_md(), req_.src_cl_md)
+                    .execute(memory(src_md(), const_cast<float *>(args.src)),
+                             memory(req_.src_cl_md, src_cl.data()));
+            src = src_cl.data();
+        }
+        if (form_.copy && !padding_values(q, pad)) return reference_->execute(args);
+        if (form_.copy && !rows_per_chunk_) {
+            src_form.resize(form_.bytes(g));
+            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), pad.data(), src_form.data());
+            src = src_form.data();
+        }
+        std::vector<int8_t> wei_copy;
+        const int8_t *wei = typed<int8_t>(args.wei);
+        if (repack_wei_) {
+            wei_copy.resize(static_cast<size_t>(s.groups * s.packed_bytes()));
+            jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, wei_copy.data());
+            wei = wei_copy.data();
+        }
+        const per_oc v = per_oc_values(q, args.bias, wei, comp_from_sums_ ? weight_sums(wei_md(), args.wei) : nullptr);
+        const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
+        run({static_cast<const uint8_t *>(src), pad.data(), wei, args.dst, args.post_op, v, tables});
+    }
+
+private:
+    // Per group, per output channel over whole panels (padding lanes 0), so that the kernel
+    // loads whole vectors.
+    struct per_oc {
+        std::vector<int32_t> comp;
+        std::vector<float> pre, bias, post, dst_zp;
+        float dst_mul = 1.f;
+    };
+    struct exec_data {
+        const uint8_t *src; // in the kernel's form; the user's (channels-last) when rows_per_chunk_
+        const int16_t *pad; // each channel's padding value in the form (padding_values)
+        const int8_t *wei;
+        float *dst;
+        const std::vector<const float *> &ops;
+        const per_oc &v;
+        const jit::runtime_tables &tables;
+    };
+
+    // sums: the weights' sums (weight_sums.hpp) when they give the compensation, else null.
+    per_oc per_oc_values(const exec_ptrs::quant_values &q, const float *bias_ptr,
+                         const int8_t *wei, const int32_t *sums) const {
+        const int8_gemm_shape &s = blk_.shape;
+        per_oc v;
+        if (conf_.with_comp && sums) {
+            // -(shift + zp) · sum of the channel's weights; padding lanes 0.
+            v.comp.assign(static_cast<size_t>(s.groups * s.ocp()), 0);
+            const int32_t shift = form_.shift ? 128 : 0;
+            for (int64_t g = 0; g < s.groups; ++g)
+                for (int64_t c = 0; c < s.oc; ++c) {
+                    const int32_t *zp = q.src_zero_points;
+                    const int32_t z = shift + (zp ? zp[quant_.src_zp_mask > 0 ? c : 0] : 0);
+                    v.comp[static_cast<size_t>(g * s.ocp() + c)] = -z * sums[g * s.oc + c];
+                }
+        } else if (conf_.with_comp) {
+            v.comp.resize(static_cast<size_t>(s.groups * s.ocp()));
+            jit::int8_compensation(wei, s, k_map_, form_.shift ? 128 : 0,
+                                   q.src_zero_points, quant_.src_zp_mask > 0, v.comp.data());
+        }
+        // value(c) for every output channel c of every group, at its padded place.
+        const auto fill = [&](std::vector<float> &out, auto value) {
+            out.assign(static_cast<size_t>(s.groups * s.ocp()), 0.f);
+            for (int64_t g = 0; g < s.groups; ++g)
+                for (int64_t c = 0; c < s.oc; ++c)
+                    out[static_cast<size_t>(g * s.ocp() + c)] = value(g * s.oc + c);
+        };
+        if (conf_.with_pre) {
+            // As the reference: src scale times the weights' scale, rounded to f32 once.
+            const float src_scale = q.src_scales ? q.src_scales[0] : 1.f;
+            fill(v.pre, [&](int64_t c) {
+                const float w = q.wei_scales ? q.wei_scales[quant_.wei_scale_mask > 0 ? c : 0] : 1.f;
+                return src_scale * w;
+            });
+        }
+        if (conf_.with_bias) {
+            const plain_buffer bias(bias_md(), bias_ptr, true); // s32 bias converted exactly
+            fill(v.bias, [&](int64_t c) { return bias.get()[c]; });
+        }
+        if (conf_.with_post) {
+            const float *values = q.output_scales ? q.output_scales : quant_.output_scales.data();
+            fill(v.post, [&](int64_t c) { return values[quant_.output_scales_mask != 0 ? c : 0]; });
+        }
+        if (conf_.with_dst_zp)
+            fill(v.dst_zp, [&](int64_t c) {
+                return static_cast<float>(q.dst_zero_points[quant_.dst_zp_mask > 0 ? c : 0]);
+            });
+        v.dst_mul = conf_.with_dst_mul ? 1.f / q.dst_scales[0] : 1.f;
+        return v;
+    }
+
+    // pad = each src channel's padding value in the kernel's form: its zero point plus the s8
+    // shift (int8_src_form.hpp). False when the form's u8 (or s16) cannot hold one: the
+    // reference runs the call (a request whose convolution reads padding with a src zero point
+    // has one; no other can get here).
+    bool padding_values(const exec_ptrs::quant_values &q, std::vector<int16_t> &pad) const {
+        const jit::int8_conv_geometry &g = req_.geom;
+        pad.assign(static_cast<size_t>(g.groups * g.cg), 0);
+        if (!g.reads_padding()) return true;
+        const int32_t shift = form_.shift ? 128 : 0;
+        const bool s8_bytes = form_.elem == 1 && g.src_s8 && !form_.shift;
+        const int32_t lo = form_.elem == 2 ? INT16_MIN : s8_bytes ? -128 : 0;
+        const int32_t hi = form_.elem == 2 ? INT16_MAX : s8_bytes ? 127 : 255;
+        for (size_t c = 0; c < pad.size(); ++c) {
+            const int32_t zp = q.src_zero_points ? q.src_zero_points[quant_.src_zp_mask > 0 ? c : 0] : 0;
+            const int64_t value = static_cast<int64_t>(zp) + shift;
+            if (value < lo || value > hi) return false;
+            pad[c] = static_cast<int16_t>(value);
+        }
+        return true;
+    }
+
+    // Items are (group, chunk of lines, panel), panels innermost so that consecutive items reuse
+    // the same src; the threads take contiguous ranges of them dynamically, chunks_per_thread
+    // each (as the f32 convolution). A dst value is computed by one item.
+    void run(const exec_data &d) const {
+        const int8_gemm_shape &s = blk_.shape;
+        const int64_t n_items = s.groups * blk_.chunks * s.panels;
+        const int threads = jit::threads_for_work(req_.flops, n_items);
+        const int64_t n_chunks = std::min<int64_t>(n_items, chunks_per_thread(req_.flops, threads) * threads);
+        const auto items = [&](int64_t first, int64_t last) {
+            std::vector<int64_t> op_values(d.ops.size());
+            chunk_src rows;
+            for (int64_t item = first; item < last; ++item) run_item(item, d, op_values.data(), rows);
+        };
+        if (threads == 1) return items(0, n_items);
+        jit::run_chunks(n_chunks, threads, [&](int64_t chunk) {
+            items(n_items * chunk / n_chunks, n_items * (chunk + 1) / n_chunks);
+        });
+    }
+
+    // The src rows a thread converted for its chunk (rows_per_chunk_): the form's rows from
+    // byte `first_byte` on, for the items of chunk `chunk`.
+    struct chunk_src {
+        int64_t chunk = -1, first_byte = 0;
+        const uint8_t *rows = nullptr;
+    };
+
+    // The form's bytes chunk `chunk` reads: from its first pixel's tap 0 to its last pixel's
+    // last tap, in whole rows, converted into the thread's buffer unless it holds them already.
+    void convert_chunk_rows(int64_t chunk, const exec_data &d, chunk_src &c) const {
+        if (c.chunk == chunk) return;
+        const int8_gemm_shape &s = blk_.shape;
+        const jit::int8_conv_geometry &g = req_.geom;
+        const auto offset_of = [&](int64_t m) { // tap 0 of output pixel m
+            return form_.pixel_offset(g, m / g.o[2] / g.o[1] / g.o[0], m / g.o[2] / g.o[1] % g.o[0],
+                                      m / g.o[2] % g.o[1], m % g.o[2], 0);
+        };
+        const int64_t m0 = chunk * blk_.chunk_lines * blk_.line_len;
+        const int64_t m1 = std::min(s.mb, (chunk + 1) * blk_.chunk_lines * blk_.line_len);
+        const int64_t last_tap = *std::max_element(tap_offsets_.begin(), tap_offsets_.end());
+        const int64_t row_bytes = form_.row_bytes(g);
+        const int64_t row0 = offset_of(m0) / row_bytes;
+        const int64_t row1 = (offset_of(m1 - 1) + last_tap + form_.pixel_bytes(g) + row_bytes - 1) / row_bytes;
+        auto *buf = reinterpret_cast<uint8_t *>(jit::thread_buffer<jit::thread_slot::int8_src_rows>(
+                static_cast<size_t>((row1 - row0) * row_bytes)));
+        jit::to_int8_src_form_rows(g, form_, d.src, d.pad, row0, row1, buf);
+        c = {chunk, row0 * row_bytes, buf};
+    }
+
+    void run_item(int64_t item, const exec_data &d, int64_t *op_values, chunk_src &rows) const {
+        const int8_gemm_shape &s = blk_.shape;
+        const jit::int8_conv_geometry &g = req_.geom;
+        const int64_t p = item % s.panels, chunk = item / s.panels % blk_.chunks;
+        const int64_t grp = item / s.panels / blk_.chunks;
+        const int64_t oc0 = grp * s.oc + p * s.panel; // over all groups
+        const int64_t v0 = grp * s.ocp() + p * s.panel; // in the per-oc arrays
+        const int64_t dst_size = static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        const int64_t oc_total = s.groups * s.oc;
+        const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + v0; };
+        ip_int8_args a;
+        a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
+        a.k_groups = req_.depthwise ? 1 : form_.cp / s.group; // per tap
+        a.tap_offsets = tap_offsets_.data();
+        a.taps = g.taps();
+        a.comp = at(d.v.comp);
+        a.pre = at(d.v.pre);
+        a.bias = at(d.v.bias);
+        a.post = at(d.v.post);
+        a.dst_zp = at(d.v.dst_zp);
+        a.dst_mul = &d.v.dst_mul;
+        a.post_op = op_values;
+        const int64_t line0 = chunk * blk_.chunk_lines;
+        const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
+        const int64_t lda = conf_.lda;
+        if (rows_per_chunk_) convert_chunk_rows(chunk, d, rows);
+        // The form's byte b is at src + b - first.
+        const uint8_t *src = rows_per_chunk_ ? rows.rows : d.src;
+        const int64_t first = rows_per_chunk_ ? rows.first_byte : 0;
+        for (int64_t line = line0; line < line1; ++line) {
+            const int64_t m_line = line * blk_.line_len;
+            const int64_t m_end = std::min(s.mb, m_line + blk_.line_len);
+            // The line's first output pixel m = ((n·od + d)·oh + h)·ow + w; its row tiles follow
+            // lda apart (a convolution's line is one output row; one-to-one pixels, any run).
+            const int64_t ow = m_line % g.o[2], oh = m_line / g.o[2] % g.o[1];
+            const int64_t od = m_line / g.o[2] / g.o[1] % g.o[0], n = m_line / g.o[2] / g.o[1] / g.o[0];
+            // Depthwise: the panel's own channels (the lanes); a GEMM's panels share their K.
+            const uint8_t *line_src = src + (form_.pixel_offset(g, n, od, oh, ow, grp) - first)
+                    + (req_.depthwise ? p * s.panel : 0);
+            for (int64_t m = m_line; m < m_end; m += blk_.mr) {
+                a.src = line_src + (m - m_line) * lda;
+                a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
+                if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
+                const jit::jit_generator &k = kernels_.at(m_end - m < blk_.mr, p == s.panels - 1);
+                a.table = d.tables.of(&k);
+                k.entry_as<jit::ip_int8_fn>()(&a);
+            }
+        }
+    }
+
+    // Each operand's value for the tile at row m, output channel oc0 (ip_int8_args::post_op):
+    // the address of its first value there, elements of the entry's type.
+    void operand_values(const std::vector<const float *> &ops, int64_t m, int64_t oc0,
+                        int64_t *out) const {
+        using policy = post_ops::policy;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const post_ops::entry &e = chain_.entries()[i];
+            const char *op = reinterpret_cast<const char *>(ops[i]);
+            // A binary entry's dt is undef for f32 (append_binary's convention), prelu's always.
+            const int64_t size = e.kind == post_ops::kind::binary && e.dt != dt::undef
+                    ? static_cast<int64_t>(data_type_size(e.dt)) : 4;
+            int64_t first = 0; // in elements
+            switch (e.mask) {
+            case policy::per_oc: first = oc0; break;
+            case policy::per_mb_spatial: first = m; break;
+            case policy::per_tensor: first = m * conf_.ld_op + oc0; break;
+            default: break;
+            }
+            out[i] = reinterpret_cast<intptr_t>(op + first * size);
+        }
+    }
+
+    int8_gemm_request req_;
+    jit::int8_src_form form_;
+    jit::int8_k_map k_map_;
+    int8_blocking blk_;
+    bool vnni_;
+    post_ops chain_; // the kernel chain (operand_access.hpp)
+    quantization quant_;
+    memory::desc packed_md_; // zero when the K order has no packed layout
+    std::vector<int64_t> tap_offsets_;
+    std::unique_ptr<primitive_impl> reference_; // see int8_gemm_request::reference
+    bool repack_wei_ = false, copy_src_ = false, comp_from_sums_ = false, rows_per_chunk_ = false;
+    ip_int8_conf conf_;
+    jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
+};
+
+// True when md's elements sit at offsets 0, 1, 2, ... in row-major order of its dims: a
+// per_oc operand (1 x C x 1 x 1) read as one vector along the channels, a per_mb_spatial one
+// (N x 1 x H x W) as one value per GEMM row, whatever pattern names dims of size 1.
+bool dense_row_major(const memory::desc &md) {
+    memory::dims idx(static_cast<size_t>(md.ndims()), 0);
+    const memory::dims &d = md.get_dims();
+    memory::dim count = 1;
+    for (memory::dim x : d) count *= x;
+    for (memory::dim n = 0; n < count; ++n) {
+        if (md.offset(idx.data()) != n) return false;
+        for (int i = md.ndims() - 1; i >= 0 && ++idx[i] == d[i]; --i) idx[i] = 0;
+    }
+    return true;
+}
+
+// The kernel reads per_oc and per_mb_spatial operands dense row-major, per_tensor ones in dst's
+// own layout, of any type; "" or why not. dst: the primitive's dst layout.
+std::string operands_unreadable(const post_ops &user, const post_ops &kernel_chain,
+                                const memory::desc &dst) {
+    for (int i = 0; i < kernel_chain.len(); ++i) {
+        const post_ops::entry &e = kernel_chain.entries()[i], &u = user.entries()[i];
+        if (e.kind != post_ops::kind::binary && e.kind != post_ops::kind::prelu) continue;
+        const memory::desc md = operand_desc(u, dst);
+        if (e.mask == post_ops::policy::per_tensor
+                && (md != memory::desc(dst.get_dims(), md.get_data_type(), dst.layout()) || !md.is_dense()))
+            return operand_name(e, i) + ": the int8 kernel reads it in dst's layout";
+        if ((e.mask == post_ops::policy::per_oc || e.mask == post_ops::policy::per_mb_spatial)
+                && !dense_row_major(md))
+            return operand_name(e, i) + ": the int8 kernel reads it dense, in row-major order";
+    }
+    return "";
+}
+
+// The kernel chain with each binary entry's dt set to its operand's type (kernel_chain() leaves
+// f32), which the kernel converts from and the cache key holds.
+post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, const memory::desc &dst) {
+    post_ops out;
+    for (int i = 0; i < access_chain.len(); ++i) {
+        const post_ops::entry &e = access_chain.entries()[i];
+        if (e.kind == post_ops::kind::binary)
+            out.append_binary(e.alg, e.mask, operand_desc(user.entries()[i], dst).get_data_type());
+        else
+            append_entry(out, e);
+    }
+    return out;
+}
+
+template <cpu_isa isa>
+std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
+    const jit::int8_src_form form = jit::make_int8_src_form(
+            req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise);
+    using injector = jit::post_ops_injector<isa>;
+    const memory::desc &dst = req.layouts.dst;
+    post_ops access_chain;
+    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, access_chain);
+    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), access_chain, dst);
+    PRIM_DISPATCH(why_not, unread.empty(), unread);
+    const post_ops chain = with_operand_types(access_chain, req.attr.get_post_ops(), dst);
+    const std::string injector_refuses = injector::why_not(chain);
+    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
+
+    // AVX2 keeps a tail mask for the operand loads in one more spare.
+    const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
+    int8_blocking blk;
+    const int threads = omp_get_max_threads();
+    const std::string blocking_error = init_blocking(blk, req, form, isa, vnni,
+            injector::aux_vecs_count(chain) + mask_spare, chunks_per_thread(req.flops, threads) * threads);
+    PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
+    const int8_gemm_shape &s = blk.shape;
+    // The s32 accumulator holds K products of at most 255 · 128 without wrapping.
+    PRIM_DISPATCH(why_not, s.kp <= INT32_MAX / (255 * 128),
+                  "ic * kernel spatial above 65793: the s32 accumulator could wrap");
+    const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
+    PRIM_DISPATCH(why_not, req.geom.s[2] * form.pixel_bytes(req.geom) * blk.mr < limit
+                           && s.groups * s.oc * 4 * blk.mr < limit,
+                  "rows too long for 32-bit row offsets");
+    // 'any' weights become the packed layout where the K order allows, else plain.
+    const memory::dims &wdims = req.layouts.wei.get_dims();
+    const memory::desc packed = !req.packable ? memory::desc()
+            : req.depthwise ? jit::packed_depthwise_weights_desc(wdims, s.panel)
+                            : jit::packed_int8_weights_desc(wdims, req.grouped_wei, s.panel, s.group);
+    // The packed layout carries the weights' sums, which the reorder into it computes once.
+    const memory::desc packed_sums = packed.is_zero() ? packed : packed.with_weight_sums(req.grouped_wei ? 2 : 1);
+    arg_layouts layouts = req.layouts;
+    if (layouts.wei.is_any()) layouts.wei = packed.is_zero() ? plain_if_any(layouts.wei) : packed_sums;
+    return std::make_unique<jit_int8_gemm<isa>>(req, form, std::move(layouts), blk, chain, vnni, packed);
+}
+
+} // namespace
+
+std::unique_ptr<primitive_impl> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
+                                                 std::string &why_not) {
+    PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
+    const dt src = req.src_cl_md.get_data_type(), wei = req.layouts.wei.get_data_type();
+    PRIM_DISPATCH(why_not, src == dt::u8 || src == dt::s8, "src is not int8 (the f32 kernels')");
+    PRIM_DISPATCH(why_not, wei == dt::s8, "weights are not s8");
+    if (isa >= cpu_isa::avx512) return create<cpu_isa::avx512>(req, isa >= cpu_isa::avx512_vnni, why_not);
+    return create<cpu_isa::avx2>(req, false, why_not);
+}
+
+} // namespace impl
+} // namespace prim

@@ -1,0 +1,138 @@
+// The src in the int8 kernel's form (int8_src_form.hpp).
+#include <algorithm>
+#include <cstring>
+
+#include "jit/int8/int8_src_form.hpp"
+
+namespace prim {
+namespace jit {
+namespace {
+
+// n values of one pixel's group from src into the kernel's form.
+void put(const uint8_t *src, int64_t n, bool shift, uint8_t *out) { // bytes; s8 + 128 when shifted
+    if (!shift) {
+        std::memcpy(out, src, static_cast<size_t>(n));
+        return;
+    }
+    for (int64_t c = 0; c < n; ++c) out[c] = static_cast<uint8_t>(src[c] ^ 0x80u);
+}
+void put(const uint8_t *src, int64_t n, bool s8, int16_t *out) { // 16-bit: widened
+    if (s8) {
+        const int8_t *v = reinterpret_cast<const int8_t *>(src);
+        for (int64_t c = 0; c < n; ++c) out[c] = v[c];
+    } else {
+        for (int64_t c = 0; c < n; ++c) out[c] = src[c];
+    }
+}
+
+// The buffer's rows [row0, row1) into out (row row0's place), on the OpenMP team when parallel.
+template <typename T>
+void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+             const int16_t *pad, T *out, int64_t row0, int64_t row1, bool parallel) {
+    const int64_t px = g.groups * f.cp;
+#pragma omp parallel for schedule(static) if (parallel && (row1 - row0) * f.e[2] * px > (1 << 16))
+    for (int64_t line = row0; line < row1; ++line) {
+        const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
+        const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
+        const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
+        T *o = out + (line - row0) * f.e[2] * px;
+        if (sizeof(T) == 1 && !f.shift && g.cg == f.cp && row_inside) {
+            // Bytes as they are, channels unpadded: the line's inside run is one copy.
+            const int64_t first = std::max<int64_t>(0, -f.org[2]);
+            const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
+            const auto pad_pixels = [&](int64_t from, int64_t to) {
+                for (int64_t b2 = from; b2 < to; ++b2)
+                    for (int64_t c = 0; c < px; ++c) o[b2 * px + c] = static_cast<T>(pad[c]);
+            };
+            pad_pixels(0, std::min(first, f.e[2]));
+            if (last > first)
+                std::memcpy(o + first * px,
+                            src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + first + f.org[2]) * g.c_total,
+                            static_cast<size_t>((last - first) * px));
+            pad_pixels(std::max(first, last), f.e[2]);
+            continue;
+        }
+        for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
+            const int64_t iw = b2 + f.org[2];
+            const bool inside = row_inside && iw >= 0 && iw < g.i[2];
+            const int64_t pixel = inside ? ((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw : 0;
+            for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
+                const uint8_t *in = src + pixel * g.c_total + grp * g.cg;
+                if (inside && sizeof(T) == 1 && g.cg < 16) {
+                    // A few channels (a first layer's 3): value by value, cheaper than a call.
+                    const uint8_t flip = f.shift ? 0x80 : 0;
+                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(in[c] ^ flip);
+                } else if (inside) {
+                    put(in, g.cg, f.elem == 1 ? f.shift : g.src_s8, o);
+                } else
+                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(pad[grp * g.cg + c]);
+                std::fill(o + g.cg, o + f.cp, T(0));
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool int8_conv_geometry::reads_padding() const {
+    for (int sp = 0; sp < 3; ++sp)
+        if (p[sp] > 0 || (o[sp] - 1) * s[sp] + extent(sp) - p[sp] > i[sp]) return true;
+    return false;
+}
+
+bool int8_conv_geometry::pixels_one_to_one() const {
+    for (int sp = 0; sp < 3; ++sp)
+        if (k[sp] != 1 || s[sp] != 1 || p[sp] != 0 || o[sp] != i[sp]) return false;
+    return true;
+}
+
+size_t int8_src_form::bytes(const int8_conv_geometry &g) const {
+    return static_cast<size_t>(g.mb * e[0] * e[1] * e[2] * pixel_bytes(g));
+}
+
+std::vector<int64_t> int8_src_form::tap_offsets(const int8_conv_geometry &g) const {
+    std::vector<int64_t> offsets;
+    for (int64_t kd = 0; kd < g.k[0]; ++kd)
+        for (int64_t kh = 0; kh < g.k[1]; ++kh)
+            for (int64_t kw = 0; kw < g.k[2]; ++kw)
+                offsets.push_back(((kd * g.step[0] * e[1] + kh * g.step[1]) * e[2] + kw * g.step[2])
+                                  * pixel_bytes(g));
+    return offsets;
+}
+
+int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t n, int64_t od,
+                                    int64_t oh, int64_t ow, int64_t grp) const {
+    const int64_t b0 = od * g.s[0] - g.p[0] - org[0], b1 = oh * g.s[1] - g.p[1] - org[1];
+    const int64_t b2 = ow * g.s[2] - g.p[2] - org[2];
+    return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
+}
+
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise) {
+    int8_src_form f;
+    f.cp = (g.cg + k_group - 1) / k_group * k_group;
+    f.elem = depthwise || k_group == 4 ? 1 : 2;
+    f.shift = !depthwise && k_group == 4 && g.src_s8;
+    f.copy = !(f.elem == 1 && !f.shift && g.cg == f.cp && !g.reads_padding());
+    for (int sp = 0; sp < 3; ++sp) {
+        f.e[sp] = f.copy ? (g.o[sp] - 1) * g.s[sp] + g.extent(sp) : g.i[sp];
+        f.org[sp] = f.copy ? -g.p[sp] : 0;
+    }
+    return f;
+}
+
+int64_t int8_src_form::rows(const int8_conv_geometry &g) const { return g.mb * e[0] * e[1]; }
+
+void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                      const int16_t *pad, void *out) {
+    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out), 0, f.rows(g), true);
+    convert(g, f, src, pad, static_cast<int16_t *>(out), 0, f.rows(g), true);
+}
+
+void to_int8_src_form_rows(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                           const int16_t *pad, int64_t row0, int64_t row1, void *out) {
+    if (f.elem == 1) return convert(g, f, src, pad, static_cast<uint8_t *>(out), row0, row1, false);
+    convert(g, f, src, pad, static_cast<int16_t *>(out), row0, row1, false);
+}
+
+} // namespace jit
+} // namespace prim

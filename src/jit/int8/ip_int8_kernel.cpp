@@ -1,0 +1,390 @@
+// Code generation of the int8 inner product's micro-kernel (the layouts of the data and of the
+// registers, and the order of the finalize steps, are in ip_int8_kernel.hpp).
+#include <type_traits>
+
+#include "jit/int8/ip_int8_kernel.hpp"
+#include "jit/gen/kernel_cache.hpp"
+#include "jit/inject/operand_access.hpp"
+#include "jit/gen/tail_mask.hpp"
+#include "jit/inject/tile_chain.hpp"
+#include "prim/error.hpp"
+
+namespace prim {
+namespace jit {
+
+namespace {
+
+using dt = memory::data_type;
+
+// The integer destinations' clamp bounds in f32; s32's upper one is the largest f32 below 2^31,
+// so vcvtps2dq cannot overflow (as convert_types.hpp's store_from_f32).
+float lower_bound(dt t) { return t == dt::u8 ? 0.f : t == dt::s8 ? -128.f : -2147483648.f; }
+float upper_bound(dt t) { return t == dt::u8 ? 255.f : t == dt::s8 ? 127.f : 2147483520.f; }
+
+} // namespace
+
+template <cpu_isa isa>
+ip_int8_kernel<isa>::ip_int8_kernel(const ip_int8_conf &conf, const post_ops &chain)
+    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
+    read_runtime_table(chain.has_runtime_params());
+}
+
+template <cpu_isa isa>
+std::string ip_int8_kernel<isa>::kernel_name(const ip_int8_conf &conf) {
+    std::string name = "ip_int8_" + std::to_string(conf.mr) + "x" + std::to_string(conf.nr) + "_"
+                       + isa_traits<isa>::name + (conf.vnni ? "_vnni_" : "_")
+                       + data_type_name(static_cast<dt>(conf.dst_dt));
+    if (conf.tail) name += "_tail" + std::to_string(conf.tail);
+    if (conf.with_taps) name += "_taps";
+    if (conf.depthwise) name += conf.src_s8 ? "_dw_s8" : "_dw_u8";
+    return name;
+}
+
+template <cpu_isa isa>
+std::string ip_int8_kernel<isa>::cache_key(const ip_int8_conf &conf, const post_ops &chain) {
+    return kernel_key((std::string("ip_int8_") + isa_traits<isa>::name).c_str(), conf, chain);
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::generate() {
+    if (conf_.vnni && isa != cpu_isa::avx512)
+        throw error(status::runtime_error, "ip_int8_kernel: vpdpbusd needs AVX-512 here");
+    preamble();
+    load_table_address(reg_table, ptr[reg_param + offsetof(ip_int8_args, table)]);
+    mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
+    mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
+    for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
+    // A tap's products: its K groups of the rows, or depthwise one product per lane.
+    const auto tap_products = [&] {
+        if (conf_.depthwise) return depthwise_tap();
+        if (conf_.tap_k_groups > 0) { // unrolled: no loop for a tap of one or two K groups
+            for (int u = 0; u < conf_.tap_k_groups; ++u) k_step(u);
+            add(reg_wei, conf_.wei_k_step * conf_.tap_k_groups);
+            return;
+        }
+        mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
+        k_loop();
+    };
+    if (conf_.depthwise || conf_.with_taps) {
+        // Each tap from the rows at its offset; the weights run on through the taps.
+        Xbyak::Label next_tap;
+        mov(reg_src_base, reg_src);
+        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
+        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
+        L(next_tap);
+        mov(reg_src, reg_src_base);
+        add(reg_src, ptr[reg_tap]);
+        tap_products();
+        add(reg_tap, 8);
+        dec(reg_taps_left);
+        jnz(next_tap, T_NEAR);
+    } else {
+        tap_products();
+    }
+    finalize();
+    postamble();
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::k_step(int u) {
+    const int nr = static_cast<int>(conf_.nr);
+    const int w0 = n_acc(), b0 = w0 + nr;
+    const int64_t w_off = conf_.wei_k_step * u;
+    if (conf_.vnni) {
+        // Two broadcast registers, so consecutive rows do not wait for one.
+        for (int j = 0; j < nr; ++j) vmovdqu32(Vmm(w0 + j), ptr[reg_wei + w_off + vlen * j]);
+        for (int m = 0; m < conf_.mr; ++m) {
+            const Vmm b(b0 + m % 2);
+            vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
+            for (int j = 0; j < nr; ++j) vpdpbusd(acc(m, j), b, Vmm(w0 + j));
+        }
+        return;
+    }
+    // s8 pairs sign-extended to s16 by the load: simd_w pairs are 2·simd_w bytes.
+    for (int j = 0; j < nr; ++j) vpmovsxbw(Vmm(w0 + j), ptr[reg_wei + w_off + vlen / 2 * j]);
+    const Vmm b(b0);
+    for (int m = 0; m < conf_.mr; ++m) {
+        vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
+        for (int j = 0; j < nr; ++j) {
+            const Vmm t(b0 + 1 + (m * nr + j) % 2);
+            vpmaddwd(t, b, Vmm(w0 + j));
+            vpaddd(acc(m, j), acc(m, j), t);
+        }
+    }
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::depthwise_tap() {
+    // Half a vector: the simd_w s16 weights before their widening to s32 lanes.
+    using Half = typename std::conditional<isa == cpu_isa::avx512, Xbyak::Ymm, Xbyak::Xmm>::type;
+    const int nr = static_cast<int>(conf_.nr);
+    const int w0 = n_acc(), t0 = w0 + nr;
+    // The weights: s8 -> s16 -> s32 lanes whose high half is 0.
+    for (int j = 0; j < nr; ++j) {
+        const Vmm w(w0 + j);
+        vpmovsxbw(Half(w.getIdx()), ptr[reg_wei + simd_w * j]);
+        vpmovzxwd(w, Half(w.getIdx()));
+    }
+    for (int m = 0; m < conf_.mr; ++m)
+        for (int j = 0; j < nr; ++j) {
+            const Vmm t(t0 + (m * nr + j) % 2);
+            const Xbyak::Address src = ptr[reg_src + conf_.lda * m + simd_w * j];
+            if (conf_.src_s8) vpmovsxbd(t, src);
+            else vpmovzxbd(t, src);
+            if (conf_.vnni) {
+                vpdpwssd(acc(m, j), t, Vmm(w0 + j));
+            } else {
+                vpmaddwd(t, t, Vmm(w0 + j));
+                vpaddd(acc(m, j), acc(m, j), t);
+            }
+        }
+    add(reg_wei, conf_.wei_k_step);
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::k_loop() {
+    Xbyak::Label unrolled, remainder, end;
+    cmp(reg_k, k_unroll);
+    jl(remainder, T_NEAR);
+    L(unrolled);
+    for (int u = 0; u < k_unroll; ++u) k_step(u);
+    add(reg_src, 4 * k_unroll); // a K group is 4 bytes of src in both forms
+    add(reg_wei, conf_.wei_k_step * k_unroll);
+    sub(reg_k, k_unroll);
+    cmp(reg_k, k_unroll);
+    jge(unrolled, T_NEAR);
+    L(remainder);
+    test(reg_k, reg_k);
+    jz(end, T_NEAR);
+    k_step(0);
+    add(reg_src, 4);
+    add(reg_wei, conf_.wei_k_step);
+    dec(reg_k);
+    jmp(remainder, T_NEAR);
+    L(end);
+}
+
+template <cpu_isa isa>
+template <typename op_t>
+void ip_int8_kernel<isa>::per_oc_step(size_t field, op_t op) {
+    mov(reg_oc, ptr[reg_param + field]);
+    for (int j = 0; j < conf_.nr; ++j)
+        for (int m = 0; m < conf_.mr; ++m) op(acc(m, j), ptr[reg_oc + vlen * j]);
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::finalize() {
+    mov(reg_dst, ptr[reg_param + offsetof(ip_int8_args, dst)]);
+    if constexpr (isa == cpu_isa::avx512) {
+        if (conf_.tail) tail_mask<isa>(*this, conf_.tail, host_tail_opmask).prepare(reg_table, reg_tmp);
+    }
+    // The steps in the contract's order; vmulps then vaddps (no FMA), rounded as the reference.
+    if (conf_.with_comp)
+        per_oc_step(offsetof(ip_int8_args, comp),
+                    [this](const Vmm &a, const Xbyak::Address &x) { vpaddd(a, a, x); });
+    for (int i = 0; i < n_acc(); ++i) vcvtdq2ps(Vmm(i), Vmm(i));
+    const auto mul = [this](const Vmm &a, const Xbyak::Address &x) { vmulps(a, a, x); };
+    const auto add = [this](const Vmm &a, const Xbyak::Address &x) { vaddps(a, a, x); };
+    if (conf_.with_pre) per_oc_step(offsetof(ip_int8_args, pre), mul);
+    if (conf_.with_bias) per_oc_step(offsetof(ip_int8_args, bias), add);
+    if (conf_.with_post) per_oc_step(offsetof(ip_int8_args, post), mul);
+
+    if (chain_.len() > 0) {
+        tile_chain_regs r;
+        r.n_acc = n_acc();
+        r.nr = static_cast<int>(conf_.nr);
+        r.tail = conf_.tail;
+        r.reg_table = reg_table;
+        r.reg_tmp = reg_tmp;
+        r.reg_op_values = reg_op_values;
+        r.reg_param = reg_param;
+        r.op_values_offset = offsetof(ip_int8_args, post_op);
+        emit_tile_chain<isa>(*this, chain_, r, [this](const sum_args &s) { sum_dst_old(s); },
+                             [this](const operand_args &o) { load_operand(o); }, operand_mask_);
+    }
+
+    if (conf_.with_dst_mul) {
+        mov(reg_oc, ptr[reg_param + offsetof(ip_int8_args, dst_mul)]);
+        const Vmm s(n_acc());
+        vbroadcastss(s, ptr[reg_oc]);
+        for (int i = 0; i < n_acc(); ++i) vmulps(Vmm(i), Vmm(i), s);
+    }
+    if (conf_.with_dst_zp) per_oc_step(offsetof(ip_int8_args, dst_zp), add);
+    store_dst();
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::load_as_f32(const Vmm &v, const Xbyak::Reg64 &base, int64_t disp, dt t,
+                                      bool tail, int mask_idx, bool prepare_mask) {
+    const Xbyak::Address at = ptr[base + disp];
+    if (t == dt::f32 || t == dt::s32) {
+        if (!tail) {
+            vmovups(v, at);
+        } else {
+            tail_mask<isa> mask(*this, static_cast<int>(conf_.tail),
+                                isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx);
+            if (isa == cpu_isa::avx2 && prepare_mask) mask.prepare(reg_table, reg_tmp);
+            mask.load(v, at);
+        }
+        if (t == dt::s32) vcvtdq2ps(v, v);
+        return;
+    }
+    const bool is_signed = t == dt::s8;
+    if constexpr (isa == cpu_isa::avx512) {
+        // Masked-off bytes are not read (EVEX fault suppression).
+        const Xbyak::Opmask k(host_tail_opmask);
+        if (tail && is_signed) vpmovsxbd(v | k | T_z, at);
+        else if (tail) vpmovzxbd(v | k | T_z, at);
+        else if (is_signed) vpmovsxbd(v, at);
+        else vpmovzxbd(v, at);
+    } else {
+        if (!tail) {
+            if (is_signed) vpmovsxbd(v, at);
+            else vpmovzxbd(v, at);
+        } else {
+            // No masked byte load on AVX2: the valid bytes one by one, so nothing past the row's
+            // end is read.
+            const Xbyak::Xmm x(v.getIdx());
+            vpxor(x, x, x);
+            for (int i = 0; i < conf_.tail; ++i) vpinsrb(x, x, ptr[base + disp + i], i);
+            if (is_signed) vpmovsxbd(v, x);
+            else vpmovzxbd(v, x);
+        }
+    }
+    vcvtdq2ps(v, v);
+}
+
+// The injector's sum callback: acc += scale · (dst_old as the sum's type − zero point).
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::sum_dst_old(const sum_args &s) {
+    const int m = s.acc_idx / static_cast<int>(conf_.nr), j = s.acc_idx % static_cast<int>(conf_.nr);
+    const post_ops::entry &e = chain_.entries()[s.entry];
+    const dt t = e.dt == dt::undef ? dst_dt() : e.dt;
+    const Vmm old(s.aux_idx);
+    // AVX2: a mask goes to a spare other than aux_idx (spares are free between entries).
+    const int spare = s.aux_idx == n_acc() ? n_acc() + 1 : n_acc();
+    load_as_f32(old, reg_dst, dst_disp(m, j), t, is_tail_vec(j), spare, true);
+    if (e.zero_point != 0)
+        vsubps(old, old, table_at(reg_table, static_cast<float>(e.zero_point)));
+    if (s.scale == 1.f)
+        vaddps(Vmm(s.acc_idx), Vmm(s.acc_idx), old);
+    else
+        vfmadd231ps(Vmm(s.acc_idx), old, s.scale_vec);
+}
+
+// The injector's operand callback: the operand's values for one accumulator, converted to f32
+// from the entry's type (binary entries: f32, s32, s8, u8; prelu: f32).
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::load_operand(const operand_args &o) {
+    using policy = post_ops::policy;
+    const post_ops::entry &e = chain_.entries()[o.entry];
+    const int m = o.acc_idx / static_cast<int>(conf_.nr), j = o.acc_idx % static_cast<int>(conf_.nr);
+    const Vmm v(o.aux_idx);
+    const dt t = e.kind == post_ops::kind::binary && e.dt != dt::undef ? e.dt : dt::f32;
+    const int64_t size = static_cast<int64_t>(data_type_size(t));
+    if (o.first) mov(reg_op, ptr[reg_op_values + static_cast<int>(o.entry * sizeof(int64_t))]);
+    const auto vector_at = [&](int64_t disp) {
+        load_as_f32(v, reg_op, disp, t, is_tail_vec(j), operand_mask_, false);
+    };
+    // One value for every lane.
+    const auto broadcast_at = [&](int64_t disp) {
+        const Xbyak::Address at = ptr[reg_op + disp];
+        if (t == dt::f32) return vbroadcastss(v, at);
+        if (t == dt::s32) {
+            vpbroadcastd(v, at);
+        } else {
+            if (t == dt::s8) movsx(reg_tmp.cvt32(), byte[reg_op + disp]);
+            else movzx(reg_tmp.cvt32(), byte[reg_op + disp]);
+            vmovd(Xbyak::Xmm(v.getIdx()), reg_tmp.cvt32());
+            vpbroadcastd(v, Xbyak::Xmm(v.getIdx()));
+        }
+        vcvtdq2ps(v, v);
+    };
+    switch (e.mask) {
+    case policy::common: broadcast_at(0); break;
+    case policy::per_oc: vector_at(simd_w * size * j); break;
+    case policy::per_mb_spatial: broadcast_at(size * m); break;
+    case policy::per_tensor: vector_at(conf_.ld_op * size * m + simd_w * size * j); break;
+    default: throw error(status::runtime_error, "ip_int8_kernel: unknown operand access");
+    }
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::store_dst() {
+    const dt t = dst_dt();
+    // After the chain every register outside the accumulators is free again.
+    const int tmp = n_acc(), mask_idx = n_acc() + 1;
+    tail_mask<isa> mask(*this, conf_.tail ? static_cast<int>(conf_.tail) : simd_w,
+                        isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx);
+    if (isa == cpu_isa::avx2 && conf_.tail && (t == dt::f32 || t == dt::s32))
+        mask.prepare(reg_table, reg_tmp);
+    if (t != dt::f32) {
+        for (int i = 0; i < n_acc(); ++i) {
+            const Vmm a(i);
+            if (t != dt::u8) {
+                // NaN goes to 0, as the reference; u8's lower clamp below does that by itself
+                // (vmaxps returns its second operand, the bound, for a NaN).
+                if constexpr (isa == cpu_isa::avx512) {
+                    const Xbyak::Opmask k(injector_first_opmask);
+                    vcmpps(k, a, a, 7 /* ordered */);
+                    vmovaps(a | k | T_z, a);
+                } else {
+                    vcmpps(Vmm(tmp), a, a, 7 /* ordered */);
+                    vandps(a, a, Vmm(tmp));
+                }
+            }
+            vmaxps(a, a, table_at(reg_table, lower_bound(t)));
+            vminps(a, a, table_at(reg_table, upper_bound(t)));
+            vcvtps2dq(a, a); // round half to even: the default MXCSR, never written
+        }
+    }
+    for (int m = 0; m < conf_.mr; ++m)
+        for (int j = 0; j < conf_.nr; ++j) {
+            const bool tail = is_tail_vec(j);
+            const Vmm a = acc(m, j);
+            if (t == dt::f32 || t == dt::s32) {
+                if (tail) mask.store(ptr[reg_dst + dst_disp(m, j)], a);
+                else vmovups(ptr[reg_dst + dst_disp(m, j)], a);
+            } else {
+                store_int8(dst_disp(m, j), a, tail, tmp);
+            }
+        }
+}
+
+// Stores the s32 lanes of v (already clamped to dst's range) as bytes; the tail's lanes only.
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::store_int8(int64_t disp, const Vmm &v, bool tail, int tmp_idx) {
+    const bool is_signed = dst_dt() == dt::s8;
+    const Xbyak::Address at = ptr[reg_dst + disp];
+    if constexpr (isa == cpu_isa::avx512) {
+        const Xbyak::Address dst = tail ? (at | Xbyak::Opmask(host_tail_opmask)) : at;
+        if (is_signed) vpmovsdb(dst, v);
+        else vpmovusdb(dst, v);
+    } else {
+        const Xbyak::Xmm x(tmp_idx), lo(v.getIdx());
+        vextracti128(x, v, 1);
+        vpackssdw(x, lo, x); // 8 s16, in lane order; the values fit, nothing saturates
+        if (is_signed) vpacksswb(x, x, x);
+        else vpackuswb(x, x, x);
+        if (!tail) return vmovq(at, x);
+        // No masked byte store on AVX2: 4, 2, 1 bytes as the tail needs.
+        int64_t done = 0;
+        if (conf_.tail & 4) {
+            vmovd(ptr[reg_dst + disp], x);
+            vpsrldq(x, x, 4);
+            done += 4;
+        }
+        if (conf_.tail & 2) {
+            vpextrw(ptr[reg_dst + disp + done], x, 0);
+            vpsrldq(x, x, 2);
+            done += 2;
+        }
+        if (conf_.tail & 1) vpextrb(ptr[reg_dst + disp + done], x, 0);
+    }
+}
+
+template class ip_int8_kernel<cpu_isa::avx2>;
+template class ip_int8_kernel<cpu_isa::avx512>;
+
+} // namespace jit
+} // namespace prim
