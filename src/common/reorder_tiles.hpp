@@ -4,6 +4,7 @@
 // time, the other side's element of each tile entry found by a table built once. Weights go into
 // their kernels' layouts this way at load time.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "prim/memory.hpp"
@@ -33,6 +34,10 @@ struct channel_factors {
 // for any other pair (the generic path's job).
 bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
                       float *dst, const channel_factors *factors = nullptr);
+// The same copy for elements of one byte (s8, u8: the int8 weights into "AcdB64a4b"), without
+// factors; the caller checks that both descs are of such a type.
+bool reorder_bytes_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const uint8_t *src,
+                            uint8_t *dst);
 
 } // namespace impl
 } // namespace prim

@@ -16,15 +16,38 @@ using namespace detail;
 
 namespace {
 
+// Whether an f32 value is an integer of dt's range (u8, s8, s32).
+struct integer_range {
+    double lo = -2147483648.0, hi = 2147483647.0;
+    explicit integer_range(memory::data_type dt) {
+        if (dt == memory::data_type::u8) lo = 0, hi = 255;
+        if (dt == memory::data_type::s8) lo = -128, hi = 127;
+    }
+    // (Within the range, the value converts to int32 exactly when it is an integer.)
+    bool holds(float v) const { return v >= lo && v <= hi && static_cast<float>(static_cast<int32_t>(v)) == v; }
+};
+
+[[noreturn]] void not_integer(const std::string &what, memory::data_type dt, float v, size_t i) {
+    throw error(status::invalid_arguments, "graph: " + what + " is " + data_type_name(dt) + " but holds " +
+                                               std::to_string(v) + " at index " + std::to_string(i));
+}
+
+// Throws unless the n f32 values are integers of dt's range (the first that is not named). The
+// threads share them: a QDQ ResNet-50's weights are 25M values.
+void check_integers(const float *v, size_t n, memory::data_type dt, const std::string &what) {
+    const integer_range r(dt);
+    size_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (n >= (size_t(1) << 18))
+    for (size_t i = 0; i < n; ++i)
+        if (!r.holds(v[i]) && i < first_bad) first_bad = i;
+    if (first_bad < n) not_integer(what, dt, v[first_bad], first_bad);
+}
+
 // n values given as f32 into an integer buffer of type dt: each must be an integer of dt's range.
 void store_integers(const float *v, size_t n, memory::data_type dt, void *dst, const std::string &what) {
-    double lo = -2147483648.0, hi = 2147483647.0;
-    if (dt == memory::data_type::u8) lo = 0, hi = 255;
-    if (dt == memory::data_type::s8) lo = -128, hi = 127;
+    const integer_range r(dt);
     for (size_t i = 0; i < n; ++i) {
-        if (!(v[i] >= lo && v[i] <= hi && std::nearbyint(v[i]) == v[i]))
-            throw error(status::invalid_arguments, "graph: " + what + " is " + data_type_name(dt) + " but holds " +
-                                                       std::to_string(v[i]) + " at index " + std::to_string(i));
+        if (!r.holds(v[i])) not_integer(what, dt, v[i], i);
         if (dt == memory::data_type::u8) static_cast<uint8_t *>(dst)[i] = static_cast<uint8_t>(v[i]);
         else if (dt == memory::data_type::s8) static_cast<int8_t *>(dst)[i] = static_cast<int8_t>(v[i]);
         else static_cast<int32_t *>(dst)[i] = static_cast<int32_t>(v[i]);
@@ -105,10 +128,16 @@ struct compiled_model::state {
                       true, false);
                 continue;
             }
-            // An integer initializer (values held as f32): a buffer of its type, once per plan.
-            memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
-            store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), "initializer '" + kv.first + "'");
-            b.set(kv.first, mem, true, false);
+            // An integer initializer (values held as f32), checked now: a buffer of its type
+            // once per plan, made when an op reads the tensor from the plan (a fused QDQ
+            // convolution reads its weights from the model instead).
+            const std::string what = "initializer '" + kv.first + "'";
+            check_integers(t.data.data(), t.data.size(), t.dt, what);
+            b.set_lazy_constant(kv.first, [&b, &t, what] {
+                memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
+                store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), what);
+                return mem;
+            });
         }
         for (const auto &o : g.ops) {
             if (!o.alive) continue;
