@@ -7,6 +7,7 @@
 
 #include "graph/fuse.hpp"
 #include "graph/graph_check.hpp"
+#include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 
 namespace prim {
@@ -15,44 +16,6 @@ namespace graph {
 using namespace detail;
 
 namespace {
-
-// Whether an f32 value is an integer of dt's range (u8, s8, s32).
-struct integer_range {
-    double lo = -2147483648.0, hi = 2147483647.0;
-    explicit integer_range(memory::data_type dt) {
-        if (dt == memory::data_type::u8) lo = 0, hi = 255;
-        if (dt == memory::data_type::s8) lo = -128, hi = 127;
-    }
-    // (Within the range, the value converts to int32 exactly when it is an integer.)
-    bool holds(float v) const { return v >= lo && v <= hi && static_cast<float>(static_cast<int32_t>(v)) == v; }
-};
-
-[[noreturn]] void not_integer(const std::string &what, memory::data_type dt, float v, size_t i) {
-    throw error(status::invalid_arguments, "graph: " + what + " is " + data_type_name(dt) + " but holds " +
-                                               std::to_string(v) + " at index " + std::to_string(i));
-}
-
-// Throws unless the n f32 values are integers of dt's range (the first that is not named). The
-// threads share them: a QDQ ResNet-50's weights are 25M values.
-void check_integers(const float *v, size_t n, memory::data_type dt, const std::string &what) {
-    const integer_range r(dt);
-    size_t first_bad = n;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) if (n >= (size_t(1) << 18))
-    for (size_t i = 0; i < n; ++i)
-        if (!r.holds(v[i]) && i < first_bad) first_bad = i;
-    if (first_bad < n) not_integer(what, dt, v[first_bad], first_bad);
-}
-
-// n values given as f32 into an integer buffer of type dt: each must be an integer of dt's range.
-void store_integers(const float *v, size_t n, memory::data_type dt, void *dst, const std::string &what) {
-    const integer_range r(dt);
-    for (size_t i = 0; i < n; ++i) {
-        if (!r.holds(v[i])) not_integer(what, dt, v[i], i);
-        if (dt == memory::data_type::u8) static_cast<uint8_t *>(dst)[i] = static_cast<uint8_t>(v[i]);
-        else if (dt == memory::data_type::s8) static_cast<int8_t *>(dst)[i] = static_cast<int8_t>(v[i]);
-        else static_cast<int32_t *>(dst)[i] = static_cast<int32_t>(v[i]);
-    }
-}
 
 // An output buffer of type dt read back as f32 values.
 void load_values(const void *src, size_t n, memory::data_type dt, float *out) {
@@ -128,14 +91,15 @@ struct compiled_model::state {
                       true, false);
                 continue;
             }
-            // An integer initializer (values held as f32), checked now: a buffer of its type
-            // once per plan, made when an op reads the tensor from the plan (a fused QDQ
-            // convolution reads its weights from the model instead).
+            // An integer initializer (values held as f32): a buffer of its type once per plan,
+            // made (and its values checked) when an op reads the tensor from the plan; a fused
+            // QDQ convolution reads its weights from the model instead, checking them on the way.
             const std::string what = "initializer '" + kv.first + "'";
-            check_integers(t.data.data(), t.data.size(), t.dt, what);
-            b.set_lazy_constant(kv.first, [&b, &t, what] {
+            b.unchecked_integers.insert(kv.first);
+            b.set_lazy_constant(kv.first, [&b, &t, what, name = kv.first] {
                 memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
                 store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), what);
+                b.unchecked_integers.erase(name);
                 return mem;
             });
         }
@@ -151,6 +115,10 @@ struct compiled_model::state {
                 for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
                 throw error(e.get_status(), names + " (" + o.type + "): " + msg);
             }
+        }
+        for (const auto &name : b.unchecked_integers) { // read from the model only, or by no op
+            const tensor &t = m.initializers.at(name);
+            check_integers(t.data.data(), t.data.size(), t.dt, "initializer '" + name + "'");
         }
         std::vector<memory> outs;
         for (const auto &out : m.outputs) {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "graph/conv_geometry.hpp"
+#include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -279,24 +280,36 @@ memory weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<
 // weights_in_layout() must read before anything else asks for scratch: in the usual case a
 // reorder into the primitive's layout then gives the weights the only buffer of their own (fresh
 // pages once, not three times: no f32 copy, no plain s8 one). An empty memory when a value falls
-// outside s8 (the f32 route's case).
-memory s8_weights_on_scratch(plan_builder &b, const memory::dims &d, const tensor &w, const qparams &zp,
-                             int64_t per_channel, int64_t channels) {
+// outside s8 (the f32 route's case). w's values are checked on the way (integers of w's type):
+// name, the initializer's name when w is one, leaves b.unchecked_integers (an empty name: a bad
+// value gives an empty memory, the build's check names it).
+memory s8_weights_on_scratch(plan_builder &b, const memory::dims &d, const tensor &w, const std::string &name,
+                             const qparams &zp, int64_t per_channel, int64_t channels) {
     const memory::desc md = plan_builder::plain_desc(d, dt::s8);
     int8_t *out = reinterpret_cast<int8_t *>(b.scratch((w.data.size() + sizeof(float) - 1) / sizeof(float)));
     const int64_t rows = per_channel ? static_cast<int64_t>(w.data.size()) / per_channel : 0;
+    const integer_range range(w.dt);
+    const size_t n = w.data.size();
     bool fits = true;
-#pragma omp parallel for schedule(static) reduction(&& : fits) if (w.data.size() >= (size_t(1) << 16))
+    size_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(&& : fits) reduction(min : first_bad) if (n >= (size_t(1) << 16))
     for (int64_t r = 0; r < rows; ++r) {
         const int32_t z = zp.zps[zp.zps.size() == 1 ? 0 : static_cast<size_t>(r % channels)];
         const float *in = w.data.data() + r * per_channel;
         int8_t *row = out + r * per_channel;
         for (int64_t k = 0; k < per_channel; ++k) {
+            if (!range.holds(in[k])) {
+                first_bad = std::min(first_bad, static_cast<size_t>(r * per_channel + k));
+                continue;
+            }
             const int32_t v = static_cast<int32_t>(in[k]) - z;
             fits = fits && v >= -128 && v <= 127;
             row[k] = static_cast<int8_t>(v);
         }
     }
+    if (name.empty()) return fits && first_bad == n ? memory(md, out) : memory();
+    if (first_bad < n) not_integer("initializer '" + name + "'", w.dt, w.data[first_bad], first_bad);
+    b.unchecked_integers.erase(name);
     return fits ? memory(md, out) : memory();
 }
 
@@ -476,7 +489,7 @@ void lower_qconv(plan_builder &b, const op &o) {
     // else the f32 route.
     const tensor &w = constant_input(m, n, wi, "the weights");
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
-    memory wplain = s8_weights_on_scratch(b, wdims, w, wzp, product(wd) / oc, oc);
+    memory wplain = s8_weights_on_scratch(b, wdims, w, n.inputs[wi], wzp, product(wd) / oc, oc);
     bool fits = !wplain.is_empty();
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, po);
@@ -576,7 +589,8 @@ void lower_qmatmul(plan_builder &b, const op &o) {
                 wt.data[static_cast<size_t>(bt * nk + c * sh.k + k)] = w.data[static_cast<size_t>(bt * nk + k * sh.n + c)];
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, sh.n, "B");
     const memory::dims wdims = {sh.batches * sh.n, sh.k}; // the batches' weights one after another
-    memory wei = s8_weights_on_scratch(b, wdims, wt, wzp, sh.k, sh.n);
+    // (wt is B transposed: its check's index would not be B's, so B stays for the build's check.)
+    memory wei = s8_weights_on_scratch(b, wdims, wt, "", wzp, sh.k, sh.n);
     bool fits = !wei.is_empty();
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, post_ops());

@@ -66,6 +66,10 @@ public:
     // weights are 25 MB of fresh pages).
     void set_lazy_constant(const std::string &t, std::function<memory()> make);
     bool may_overwrite(const std::string &t) const;
+    // Integer initializers whose values (f32 in the model) no one has checked yet to be integers
+    // of their type (integer_values.hpp): whoever reads all of one checks them and erases it; the
+    // build checks those left.
+    std::set<std::string> unchecked_integers;
     // The position in g.ops of the op being lowered (set by the caller): reads before it have run.
     size_t current_op = 0;
 
