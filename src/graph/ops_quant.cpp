@@ -265,13 +265,10 @@ std::vector<float> shifted_weights(const tensor &w, const qparams &zp, int64_t p
     return out;
 }
 
-// Weights in a plain buffer of their own: s8 (the values are integers within s8) or f32.
-memory weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v, dt t) {
-    memory mem = b.persistent(plan_builder::plain_desc(d, t));
-    for (size_t i = 0; i < v.size(); ++i) {
-        if (t == dt::s8) static_cast<int8_t *>(mem.get_data_handle())[i] = static_cast<int8_t>(v[i]);
-        else static_cast<float *>(mem.get_data_handle())[i] = v[i];
-    }
+// Weights in a plain f32 buffer of their own (the f32 route's).
+memory f32_weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v) {
+    memory mem = b.persistent(plan_builder::plain_desc(d, dt::f32));
+    std::memcpy(mem.get_data_handle(), v.data(), v.size() * sizeof(float));
     return mem;
 }
 
@@ -494,7 +491,7 @@ void lower_qconv(plan_builder &b, const op &o) {
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, po);
     if (!fits)
-        wplain = weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits), dt::f32);
+        wplain = f32_weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits));
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, oc);
 
@@ -594,7 +591,7 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     bool fits = !wei.is_empty();
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, post_ops());
-    if (!fits) wei = weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits), dt::f32);
+    if (!fits) wei = f32_weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits));
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
 
