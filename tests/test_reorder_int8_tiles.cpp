@@ -59,7 +59,8 @@ TEST_CASE("int8 reorder tiles: convolution weights AcdB64a4b and AcdB48a4b, tail
     check_both_ways({70, 6, 3, 3}, "AcdB64a4b");    // oc tail of 6, ic of 6: one full 4 and a tail
     check_both_ways({1, 1, 1, 1}, "AcdB64a4b");     // a single element, the rest padding
     check_both_ways({50, 7, 3, 3}, "AcdB48a4b");
-    check_both_ways({130, 258, 3, 3}, "AcdB64a4b"); // 300k elements: two threads
+    check_both_ways({130, 258, 3, 3}, "AcdB64a4b");
+    check_both_ways({2048, 2049, 1, 1}, "AcdB64a4b"); // 4.2M elements: two threads
 }
 
 TEST_CASE("int8 reorder tiles: inner product, 1-D, 3-D and grouped weights", "[reorder][tiles][int8]") {

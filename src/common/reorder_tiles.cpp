@@ -122,13 +122,14 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     const dim c0 = pat.blocks.size() == 2 ? ch_stride[pat.blocks[0].first] : 0;
     const dim c1 = ch_stride[pat.blocks.back().first];
 
+    const dim parallel_elements = sizeof(T) == 1 ? byte_reorder_parallel_elements : reorder_parallel_elements;
     const int row_dim = pat.order[n - 1];
     const bool across_rows = pat.blocks.size() == 1 && blk[row_dim] == 1 && lin_stride[row_dim] == 1 && s1 != 1;
     const dim row_len = padded[row_dim] / blk[row_dim];
     dim rows = 1;
     for (int k = 0; k < n - 1; ++k) rows *= padded[pat.order[k]] / blk[pat.order[k]];
 
-#pragma omp parallel for schedule(static) if (rows * row_len * tile >= reorder_parallel_elements)
+#pragma omp parallel for schedule(static) if (rows * row_len * tile >= parallel_elements)
     for (dim row = 0; row < rows; ++row) {
         // The row's first logical index along each dim, and whether a dim other than the row's
         // ends inside it.

@@ -18,6 +18,11 @@ namespace impl {
 // reorder's time): ResNet-50's compile took a median 53 ms with 2^16, 62 ms with 2^20, 75 ms on
 // one thread.
 constexpr memory::dim reorder_parallel_elements = memory::dim(1) << 16;
+// The same for one-byte elements (int8 weights, reorder_bytes_by_tiles), which copy fast: a team
+// pays only for the largest. On busy cores each team waits for a core longer than a smaller copy
+// takes: ResNet-50 QDQ's compile on 2 threads at load average 4.8 took 124-145 ms with 2^16
+// elements (about 40 teams), 75 ms with 2^22 (4 teams), 67 ms on one thread.
+constexpr memory::dim byte_reorder_parallel_elements = memory::dim(1) << 22;
 
 // Per-channel factors multiplied into the elements on their way (a folded batch norm's scale):
 // the element whose leading `leading_dims` logical indices give channel c (row-major over those
