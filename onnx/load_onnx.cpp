@@ -136,7 +136,7 @@ std::set<std::string> add_stand_in_inputs(ModelProto &m, const std::vector<detac
         auto *v = g->add_input();
         v->set_name(d.name);
         auto *tt = v->mutable_type()->mutable_tensor_type();
-        tt->set_elem_type(TensorProto::FLOAT);
+        tt->set_elem_type(d.elem_type);
         auto *shape = tt->mutable_shape();
         for (int64_t x : d.dims) shape->add_dim()->set_dim_value(x);
         added.insert(d.name);
@@ -207,7 +207,7 @@ known_values collect_values(const ModelProto &m, weight_copies &copies) {
     for (size_t i = 0; i < detached.size(); ++i) {
         constant_tensor &c = k.constants[detached[i].name];
         c.dims = detached[i].dims;
-        c.elem_type = TensorProto::FLOAT;
+        c.elem_type = detached[i].elem_type;
         c.f32 = std::move(values[i]);
         k.shapes[detached[i].name] = detached[i].dims;
     }
@@ -285,7 +285,7 @@ void fill_graph_io(const ModelProto &m, known_values &k, graph::model &out) {
             refuse("graph output '" + c.first + "' is a constant of type '" + elem_type_name(c.second.elem_type) + "'");
         graph::tensor &t = out.initializers[c.first];
         if (type != TensorProto::FLOAT) {  // the quantized ops' integer constants
-            t = to_f32_tensor(c.second, "initializer '" + c.first + "'");
+            t = to_f32_tensor(std::move(c.second), "initializer '" + c.first + "'");
             continue;
         }
         t.dims = c.second.dims;

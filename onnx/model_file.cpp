@@ -81,7 +81,7 @@ void append(std::string &out, const uint8_t *begin, const uint8_t *end) {
     out.append(reinterpret_cast<const char *>(begin), static_cast<size_t>(end - begin));
 }
 
-// The tensor, when it is one to detach: f32, named, dims >= 0, raw_data of the dims' size and
+// The tensor, when it is one to detach: f32, int8 or uint8, named, dims >= 0, raw_data of the dims' size and
 // at least min_bytes, no other field that carries data or says where it lives. Each of those
 // fields at most once (protobuf would keep the last: the walk does not guess).
 std::optional<detached_tensor> detachable(const uint8_t *p, const uint8_t *end, size_t min_bytes) {
@@ -100,7 +100,10 @@ std::optional<detached_tensor> detachable(const uint8_t *p, const uint8_t *end, 
                 t.dims.push_back(static_cast<int64_t>(v));
             }
         } else if (f.number == 2 && f.wire == 0 && !have_type) {
-            if (f.value != ::onnx::TensorProto::FLOAT) return std::nullopt;
+            if (f.value != ::onnx::TensorProto::FLOAT && f.value != ::onnx::TensorProto::INT8
+                    && f.value != ::onnx::TensorProto::UINT8)
+                return std::nullopt;
+            t.elem_type = static_cast<int>(f.value);
             have_type = true;
         } else if (f.number == 8 && f.wire == 2 && !have_name) {
             t.name.assign(reinterpret_cast<const char *>(f.payload), f.len);
@@ -119,7 +122,8 @@ std::optional<detached_tensor> detachable(const uint8_t *p, const uint8_t *end, 
         if (d < 0 || (d > 0 && count > UINT64_MAX / 4 / static_cast<uint64_t>(d))) return std::nullopt;
         count *= static_cast<uint64_t>(d);
     }
-    if (count * 4 != t.size) return std::nullopt; // read_constant names the mismatch
+    const uint64_t element_bytes = t.elem_type == ::onnx::TensorProto::FLOAT ? 4 : 1;
+    if (count * element_bytes != t.size) return std::nullopt; // read_constant names the mismatch
     return t;
 }
 

@@ -1,5 +1,5 @@
 // A .onnx file as the loader reads it: mapped into memory rather than copied, and with the
-// payloads of its large f32 initializers (the weights) detached before protobuf parses the rest.
+// payloads of its large f32, int8 and uint8 initializers (the weights) detached before protobuf parses the rest.
 // Protobuf copies every byte of a raw_data field into a string of its own (100 MB of fresh memory
 // for a ResNet-50, half the load time); detached, the weights are copied once, from the mapping
 // straight into the model's tensors.
@@ -15,13 +15,15 @@
 namespace prim {
 namespace onnx_impl {
 
-// An initializer of the main graph left out of the parsed ModelProto: a dense f32 tensor given
-// by raw_data and nothing else (no other data field, no external data, no segment).
+// An initializer of the main graph left out of the parsed ModelProto: a dense f32, int8 or uint8
+// tensor (a QDQ model's weights are int8) given by raw_data and nothing else (no other data
+// field, no external data, no segment).
 struct detached_tensor {
     std::string name;
     memory::dims dims;
-    const char *bytes = nullptr;  // the raw_data payload, inside the mapping (little-endian f32)
-    size_t size = 0;              // bytes: 4 x the product of dims
+    int elem_type = ::onnx::TensorProto::FLOAT;  // FLOAT, INT8 or UINT8
+    const char *bytes = nullptr;  // the raw_data payload, inside the mapping (little-endian)
+    size_t size = 0;              // bytes: the element's size x the product of dims
 };
 
 class model_file {

@@ -36,9 +36,10 @@ std::string elem_type_name(int elem_type) {
 
 namespace {
 
-// Reads the f32 at a byte position: lets a vector be built from unaligned bytes, which it
-// does into uninitialised storage (resize() would write zeros first, an extra pass over
-// memory that is touched for the first time, for nothing).
+// Reads the value of type T at a byte position, as f32: lets a vector be built from unaligned
+// bytes, which it does into uninitialised storage (resize() would write zeros first, an extra
+// pass over memory that is touched for the first time, for nothing).
+template <typename T>
 struct f32_bytes_iterator {
     using iterator_category = std::random_access_iterator_tag;
     using value_type = float;
@@ -47,20 +48,20 @@ struct f32_bytes_iterator {
     using reference = float;
     const char *p;
     float operator*() const {
-        float v;
+        T v;
         std::memcpy(&v, p, sizeof v);
-        return v;
+        return static_cast<float>(v);
     }
     float operator[](difference_type i) const { return *(*this + i); }
-    f32_bytes_iterator &operator++() { p += sizeof(float); return *this; }
+    f32_bytes_iterator &operator++() { p += sizeof(T); return *this; }
     f32_bytes_iterator operator++(int) { auto t = *this; ++*this; return t; }
-    f32_bytes_iterator &operator--() { p -= sizeof(float); return *this; }
+    f32_bytes_iterator &operator--() { p -= sizeof(T); return *this; }
     f32_bytes_iterator operator--(int) { auto t = *this; --*this; return t; }
-    f32_bytes_iterator &operator+=(difference_type n) { p += n * difference_type(sizeof(float)); return *this; }
+    f32_bytes_iterator &operator+=(difference_type n) { p += n * difference_type(sizeof(T)); return *this; }
     f32_bytes_iterator &operator-=(difference_type n) { return *this += -n; }
     f32_bytes_iterator operator+(difference_type n) const { auto t = *this; return t += n; }
     f32_bytes_iterator operator-(difference_type n) const { auto t = *this; return t -= n; }
-    difference_type operator-(const f32_bytes_iterator &o) const { return (p - o.p) / difference_type(sizeof(float)); }
+    difference_type operator-(const f32_bytes_iterator &o) const { return (p - o.p) / difference_type(sizeof(T)); }
     bool operator==(const f32_bytes_iterator &o) const { return p == o.p; }
     bool operator!=(const f32_bytes_iterator &o) const { return p != o.p; }
     bool operator<(const f32_bytes_iterator &o) const { return p < o.p; }
@@ -68,6 +69,12 @@ struct f32_bytes_iterator {
     bool operator<=(const f32_bytes_iterator &o) const { return p <= o.p; }
     bool operator>=(const f32_bytes_iterator &o) const { return p >= o.p; }
 };
+
+template <typename T>
+std::vector<float> f32_vector(const char *bytes, size_t count) {
+    const f32_bytes_iterator<T> first{bytes};
+    return std::vector<float>(first, first + static_cast<std::ptrdiff_t>(count));
+}
 
 [[noreturn]] void bad(const std::string &what, const std::string &why) {
     throw error(status::invalid_arguments, what + ": " + why);
@@ -136,9 +143,14 @@ void check_raw_size(const TensorProto &t, const std::string &what) {
                           std::to_string(count * bytes));
 }
 
-std::vector<float> f32_from_bytes(const char *bytes, size_t count) {
-    const f32_bytes_iterator first{bytes};
-    return std::vector<float>(first, first + static_cast<std::ptrdiff_t>(count));
+std::vector<float> f32_from_bytes(const char *bytes, size_t count, int elem_type) {
+    switch (elem_type) {
+        case TensorProto::FLOAT: return f32_vector<float>(bytes, count);
+        case TensorProto::INT8: return f32_vector<int8_t>(bytes, count);
+        case TensorProto::UINT8: return f32_vector<uint8_t>(bytes, count);
+        default:
+            throw error(status::unimplemented, "f32_from_bytes: element type " + elem_type_name(elem_type));
+    }
 }
 
 constant_tensor read_constant(const TensorProto &t, const std::string &what) {
@@ -178,16 +190,16 @@ constant_tensor read_constant(const TensorProto &t, const std::string &what) {
     return c;
 }
 
-graph::tensor to_f32_tensor(const constant_tensor &c, const std::string &what) {
+graph::tensor to_f32_tensor(constant_tensor &&c, const std::string &what) {
     graph::tensor t;
     t.dims = c.dims;
-    if (c.elem_type == TensorProto::FLOAT) {
-        t.data = c.f32;
-        return t;
-    }
     if (c.elem_type == TensorProto::UINT8) t.dt = memory::data_type::u8;
     if (c.elem_type == TensorProto::INT8) t.dt = memory::data_type::s8;
     if (c.elem_type == TensorProto::INT32) t.dt = memory::data_type::s32;
+    if (c.in_f32()) { // f32, or integers already exact in f32 (f32_from_bytes)
+        t.data = std::move(c.f32);
+        return t;
+    }
     t.data.resize(c.values.size());
     for (size_t k = 0; k < c.values.size(); ++k) {
         const double v = c.values[k];

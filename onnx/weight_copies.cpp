@@ -36,7 +36,9 @@ void weight_copies::copy_claimed() {
         const size_t i = next_++;
         if (i >= tensors_.size()) return;
         try {
-            values_[i] = f32_from_bytes(tensors_[i].bytes, tensors_[i].size / sizeof(float));
+            const detached_tensor &t = tensors_[i];
+            const size_t element_bytes = t.elem_type == ::onnx::TensorProto::FLOAT ? sizeof(float) : 1;
+            values_[i] = f32_from_bytes(t.bytes, t.size / element_bytes, t.elem_type);
         } catch (...) {
             std::lock_guard<std::mutex> lock(failure_mutex_);
             failure_ = std::current_exception();

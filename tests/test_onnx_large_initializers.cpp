@@ -185,3 +185,83 @@ TEST_CASE("a fixed input replaces the detached initializer of the same name", "[
         CHECK(g.initializers.at("B").data[1] == 0.001f - 1.3f);
     }
 }
+
+namespace {
+
+// DequantizeLinear(W, scale, zero point) -> Conv(X, W_f) -> Y with W 32x16x3x3 of type `type`
+// (int8 or uint8: 4.5 KiB, detached when raw; the zero point of one byte never is). Values
+// cover the whole range of the type, in an order where a byte out of place shows.
+ModelProto dequantized_conv_model(int type, storage w_storage, int64_t ir_version = 8) {
+    ModelProto m = empty_model("large_int8_initializers", ir_version);
+    auto *g = m.mutable_graph();
+    f32_value(g->add_input(), "X", {1, 16, 6, 6});
+    f32_value(g->add_output(), "Y", {1, 32, 4, 4});
+    const bool s8 = type == TensorProto::INT8;
+    const auto integers = [&](const std::string &name, std::vector<int64_t> dims, storage s) {
+        TensorProto *t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(type);
+        int64_t n = 1;
+        for (int64_t d : dims) {
+            t->add_dims(d);
+            n *= d;
+        }
+        std::string bytes;
+        for (int64_t i = 0; i < n; ++i) {
+            const int v = static_cast<int>((i * 37 + 11) % 256) - (s8 ? 128 : 0);
+            bytes.push_back(static_cast<char>(v));
+            if (s != storage::raw) t->add_int32_data(v);
+        }
+        if (s == storage::raw) t->set_raw_data(bytes);
+        if (ir_version < 4) {
+            auto *v = g->add_input();
+            v->set_name(name);
+            auto *tt = v->mutable_type()->mutable_tensor_type();
+            tt->set_elem_type(type);
+            auto *shape = tt->mutable_shape(); // present, if empty (a scalar)
+            for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
+        }
+    };
+    integers("W", {32, 16, 3, 3}, w_storage);
+    integers("W_zp", {}, storage::raw);
+    TensorProto *scale = g->add_initializer();
+    scale->set_name("W_scale");
+    scale->set_data_type(TensorProto::FLOAT);
+    scale->add_float_data(0.02f);
+    if (ir_version < 4) { // a scalar: an empty shape, present
+        auto *v = g->add_input();
+        v->set_name("W_scale");
+        v->mutable_type()->mutable_tensor_type()->set_elem_type(TensorProto::FLOAT);
+        v->mutable_type()->mutable_tensor_type()->mutable_shape();
+    }
+    auto *dq = g->add_node();
+    dq->set_op_type("DequantizeLinear");
+    dq->set_name("dq");
+    for (const char *in : {"W", "W_scale", "W_zp"}) dq->add_input(in);
+    dq->add_output("W_f");
+    auto *conv = g->add_node();
+    conv->set_op_type("Conv");
+    conv->set_name("conv");
+    for (const char *in : {"X", "W_f"}) conv->add_input(in);
+    conv->add_output("Y");
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("detached int8 and uint8 raw_data weights load as protobuf's int32_data does", "[onnx][large]") {
+    for (int type : {int(TensorProto::INT8), int(TensorProto::UINT8)})
+        for (int64_t ir : {8, 3}) {
+            INFO("element type " << type << ", IR version " << ir);
+            temp_file raw{write(dequantized_conv_model(type, storage::raw, ir), "raw_int")};
+            temp_file typed{write(dequantized_conv_model(type, storage::float_data, ir), "typed_int")};
+            const graph::model a = load_onnx(raw.path), b = load_onnx(typed.path);
+            same_model(a, b);
+            const graph::tensor &w = a.initializers.at("W");
+            CHECK(w.dt == (type == TensorProto::INT8 ? memory::data_type::s8 : memory::data_type::u8));
+            CHECK(b.initializers.at("W").dt == w.dt);
+            CHECK(w.dims == memory::dims{32, 16, 3, 3});
+            CHECK(w.data[4607] == static_cast<float>((4607 * 37 + 11) % 256 - (type == TensorProto::INT8 ? 128 : 0)));
+            CHECK(a.outputs[0].dims == memory::dims{1, 32, 4, 4}); // shape inference saw W's type and dims
+        }
+}

@@ -267,6 +267,33 @@ TEST_CASE("QLinearConv: s8 weights per channel, u8 weights shifted into s8, u8 w
     }
 }
 
+TEST_CASE("integer initializers must hold integers of their type, whoever reads them", "[onnx][quantized]") {
+    // The convolution's weights (read from the model by the int8 convolution, or through the plan
+    // by the unfused DequantizeLinear), a matmul's B, and an initializer no op reads.
+    for (const bool fuse : {true, false}) {
+        INFO("fuse " << fuse);
+        graph::options o;
+        o.fuse = fuse;
+        graph::model m = load_onnx(model_path("qlinear_conv_s8"));
+        m.initializers.at("w").data[40] = 1.5f;
+        CHECK_THROWS_WITH(graph::compiled_model(m, o), Catch::Contains("initializer 'w' is s8 but holds 1.5") &&
+                                                          Catch::Contains("at index 40"));
+        m.initializers.at("w").data[40] = -129.f;
+        CHECK_THROWS_WITH(graph::compiled_model(m, o), Catch::Contains("initializer 'w' is s8 but holds -129"));
+        m.initializers.at("w").data[40] = 3.f;
+        m.initializers["unread"] = {{3}, {1.f, 2.f, 256.f}, dt::u8};
+        CHECK_THROWS_WITH(graph::compiled_model(m, o), Catch::Contains("initializer 'unread' is u8 but holds 256") &&
+                                                          Catch::Contains("at index 2"));
+        m.initializers.erase("unread");
+        CHECK_NOTHROW(graph::compiled_model(m, o));
+        graph::model mm = load_onnx(model_path("matmul_integer"));
+        graph::tensor &b = mm.initializers.at("b");
+        b.data[1] = b.dt == dt::u8 ? 255.5f : 127.5f;
+        CHECK_THROWS_WITH(graph::compiled_model(mm, o), Catch::Contains("initializer 'b' is") &&
+                                                           Catch::Contains("at index 1"));
+    }
+}
+
 TEST_CASE("ConvInteger and MatMulInteger (2-D and batched B) with weight zero points; QLinearMatMul", "[onnx][quantized]") {
     {
         const graph::model m = load_onnx(model_path("conv_integer"));

@@ -45,7 +45,8 @@ pattern parse(const std::string &p) {
 
 // What an element becomes on its way: itself, or itself times its channel's factors in order.
 struct no_scale {
-    float operator()(float v, dim) const { return v; }
+    template <typename T>
+    T operator()(T v, dim) const { return v; }
 };
 struct scale_by_channel {
     const channel_factors *f;
@@ -64,8 +65,8 @@ struct scale_by_one_list {
 // A full tile: entries (r0, r1) of at most two blocks (sizes b0 x b1, b1 innermost; b0 = 1 for
 // one block), at linear offsets r0 * s0 + r1 * s1 and channels c + r0 * c0 + r1 * c1. The loop
 // runs along whichever side is contiguous so that one side streams.
-template <bool to_blocked, typename Scale>
-void copy_full_tile(const float *src, float *dst, dim b0, dim b1, dim s0, dim s1, const Scale &sc,
+template <bool to_blocked, typename T, typename Scale>
+void copy_full_tile(const T *src, T *dst, dim b0, dim b1, dim s0, dim s1, const Scale &sc,
                     dim c, dim c0, dim c1) {
     if (s1 == 1 || s0 != 1) {
         for (dim r0 = 0; r0 < b0; ++r0)
@@ -86,9 +87,9 @@ void copy_full_tile(const float *src, float *dst, dim b0, dim b1, dim s0, dim s1
 // dim) at a time. to_blocked: src is the linear side, dst the blocked. The channel of an
 // element (for sc) is linear in its logical indices, as the linear side's offset is: ch_stride
 // plays the part of lin_stride.
-template <typename Scale>
+template <typename T, typename Scale>
 void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, const pattern &pat,
-                const float *src, float *dst, bool to_blocked, const Scale &sc,
+                const T *src, T *dst, bool to_blocked, const Scale &sc,
                 const memory::dims &ch_stride) {
     const memory::dims &dims = blocked_md.get_dims();
     const memory::dims &padded = blocked_md.padded_dims();
@@ -121,13 +122,14 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
     const dim c0 = pat.blocks.size() == 2 ? ch_stride[pat.blocks[0].first] : 0;
     const dim c1 = ch_stride[pat.blocks.back().first];
 
+    const dim parallel_elements = sizeof(T) == 1 ? byte_reorder_parallel_elements : reorder_parallel_elements;
     const int row_dim = pat.order[n - 1];
     const bool across_rows = pat.blocks.size() == 1 && blk[row_dim] == 1 && lin_stride[row_dim] == 1 && s1 != 1;
     const dim row_len = padded[row_dim] / blk[row_dim];
     dim rows = 1;
     for (int k = 0; k < n - 1; ++k) rows *= padded[pat.order[k]] / blk[pat.order[k]];
 
-#pragma omp parallel for schedule(static) if (rows * row_len * tile >= reorder_parallel_elements)
+#pragma omp parallel for schedule(static) if (rows * row_len * tile >= parallel_elements)
     for (dim row = 0; row < rows; ++row) {
         // The row's first logical index along each dim, and whether a dim other than the row's
         // ends inside it.
@@ -150,8 +152,8 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
         // stride evicts its own lines).
         if (full && across_rows)
             for (; u + 16 <= row_len && (u + 16) * blk[row_dim] <= dims[row_dim]; u += 16) {
-                const float *in = to_blocked ? src + lin_row + u : src + (row * row_len + u) * tile;
-                float *out = to_blocked ? dst + (row * row_len + u) * tile : dst + lin_row + u;
+                const T *in = to_blocked ? src + lin_row + u : src + (row * row_len + u) * tile;
+                T *out = to_blocked ? dst + (row * row_len + u) * tile : dst + lin_row + u;
                 const dim ch = ch_row + u * ch_stride[row_dim];
                 for (dim r1 = 0; r1 < b1; ++r1)
                     for (dim v = 0; v < 16; ++v) {
@@ -183,7 +185,7 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
                     inside = inside && first[d] + inner_of_entry[k][j] < dims[d];
                 }
                 if (to_blocked)
-                    dst[tile_base + j] = inside ? sc(src[lin_base + lin_of_entry[j]], ch_base + ch_of_entry[j]) : 0.f;
+                    dst[tile_base + j] = inside ? sc(src[lin_base + lin_of_entry[j]], ch_base + ch_of_entry[j]) : T(0);
                 else if (inside) dst[lin_base + lin_of_entry[j]] = src[tile_base + j];
             }
         }
@@ -192,15 +194,18 @@ void copy_tiles(const memory::desc &blocked_md, const memory::desc &linear_md, c
 
 } // namespace
 
-bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
-                      float *dst, const channel_factors *factors) {
+namespace {
+
+// The pattern of the blocked side when the tile path takes the pair (see reorder_by_tiles), with
+// to_blocked telling which side that is; nothing otherwise.
+bool tile_pair(const memory::desc &src_md, const memory::desc &dst_md, bool with_factors, pattern &pat,
+               bool &to_blocked) {
     const pattern ps = parse(src_md.layout()), pd = parse(dst_md.layout());
-    const bool to_blocked = ps.blocks.empty() && !pd.blocks.empty();
-    const bool from_blocked = pd.blocks.empty() && !ps.blocks.empty() && !factors;
+    to_blocked = ps.blocks.empty() && !pd.blocks.empty();
+    const bool from_blocked = pd.blocks.empty() && !ps.blocks.empty() && !with_factors;
     if (!to_blocked && !from_blocked) return false;
     const memory::desc &blocked = to_blocked ? dst_md : src_md;
-    const memory::desc &linear = to_blocked ? src_md : dst_md;
-    const pattern &pat = to_blocked ? pd : ps;
+    pat = to_blocked ? pd : ps;
     dim tile = 1;
     for (const auto &b : pat.blocks) tile *= b.second;
     if (tile < 8 || blocked.ndims() > 6 || !blocked.is_dense()) return false;
@@ -211,6 +216,18 @@ bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, co
     // A dim of 0 leaves nothing to copy; the generic path handles that.
     for (dim d : blocked.get_dims())
         if (d == 0) return false;
+    return true;
+}
+
+} // namespace
+
+bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const float *src,
+                      float *dst, const channel_factors *factors) {
+    pattern pat;
+    bool to_blocked = false;
+    if (!tile_pair(src_md, dst_md, factors != nullptr, pat, to_blocked)) return false;
+    const memory::desc &blocked = to_blocked ? dst_md : src_md;
+    const memory::desc &linear = to_blocked ? src_md : dst_md;
     const memory::dims &dims = blocked.get_dims();
     memory::dims ch_stride(dims.size(), 0);
     if (!factors) {
@@ -224,6 +241,17 @@ bool reorder_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, co
         copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_one_list{factors->lists[0]}, ch_stride);
     else
         copy_tiles(blocked, linear, pat, src, dst, to_blocked, scale_by_channel{factors}, ch_stride);
+    return true;
+}
+
+bool reorder_bytes_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const uint8_t *src,
+                            uint8_t *dst) {
+    pattern pat;
+    bool to_blocked = false;
+    if (!tile_pair(src_md, dst_md, false, pat, to_blocked)) return false;
+    const memory::desc &blocked = to_blocked ? dst_md : src_md;
+    const memory::desc &linear = to_blocked ? src_md : dst_md;
+    copy_tiles(blocked, linear, pat, src, dst, to_blocked, no_scale(), memory::dims(blocked.ndims(), 0));
     return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include "graph/fuse.hpp"
 #include "graph/graph_check.hpp"
+#include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 
 namespace prim {
@@ -15,21 +16,6 @@ namespace graph {
 using namespace detail;
 
 namespace {
-
-// n values given as f32 into an integer buffer of type dt: each must be an integer of dt's range.
-void store_integers(const float *v, size_t n, memory::data_type dt, void *dst, const std::string &what) {
-    double lo = -2147483648.0, hi = 2147483647.0;
-    if (dt == memory::data_type::u8) lo = 0, hi = 255;
-    if (dt == memory::data_type::s8) lo = -128, hi = 127;
-    for (size_t i = 0; i < n; ++i) {
-        if (!(v[i] >= lo && v[i] <= hi && std::nearbyint(v[i]) == v[i]))
-            throw error(status::invalid_arguments, "graph: " + what + " is " + data_type_name(dt) + " but holds " +
-                                                       std::to_string(v[i]) + " at index " + std::to_string(i));
-        if (dt == memory::data_type::u8) static_cast<uint8_t *>(dst)[i] = static_cast<uint8_t>(v[i]);
-        else if (dt == memory::data_type::s8) static_cast<int8_t *>(dst)[i] = static_cast<int8_t>(v[i]);
-        else static_cast<int32_t *>(dst)[i] = static_cast<int32_t>(v[i]);
-    }
-}
 
 // An output buffer of type dt read back as f32 values.
 void load_values(const void *src, size_t n, memory::data_type dt, float *out) {
@@ -105,10 +91,17 @@ struct compiled_model::state {
                       true, false);
                 continue;
             }
-            // An integer initializer (values held as f32): a buffer of its type, once per plan.
-            memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
-            store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), "initializer '" + kv.first + "'");
-            b.set(kv.first, mem, true, false);
+            // An integer initializer (values held as f32): a buffer of its type once per plan,
+            // made (and its values checked) when an op reads the tensor from the plan; a fused
+            // QDQ convolution reads its weights from the model instead, checking them on the way.
+            const std::string what = "initializer '" + kv.first + "'";
+            b.unchecked_integers.insert(kv.first);
+            b.set_lazy_constant(kv.first, [&b, &t, what, name = kv.first] {
+                memory mem = b.persistent(plan_builder::plain_desc(t.dims, t.dt));
+                store_integers(t.data.data(), t.data.size(), t.dt, mem.get_data_handle(), what);
+                b.unchecked_integers.erase(name);
+                return mem;
+            });
         }
         for (const auto &o : g.ops) {
             if (!o.alive) continue;
@@ -122,6 +115,10 @@ struct compiled_model::state {
                 for (size_t k = 0; k < o.merged.size(); ++k) names += (k ? "+" : "") + o.merged[k];
                 throw error(e.get_status(), names + " (" + o.type + "): " + msg);
             }
+        }
+        for (const auto &name : b.unchecked_integers) { // read from the model only, or by no op
+            const tensor &t = m.initializers.at(name);
+            check_integers(t.data.data(), t.data.size(), t.dt, "initializer '" + name + "'");
         }
         std::vector<memory> outs;
         for (const auto &out : m.outputs) {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "graph/conv_geometry.hpp"
+#include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -264,14 +265,55 @@ std::vector<float> shifted_weights(const tensor &w, const qparams &zp, int64_t p
     return out;
 }
 
-// Weights in a plain buffer of their own: s8 (the values are integers within s8) or f32.
-memory weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v, dt t) {
-    memory mem = b.persistent(plan_builder::plain_desc(d, t));
-    for (size_t i = 0; i < v.size(); ++i) {
-        if (t == dt::s8) static_cast<int8_t *>(mem.get_data_handle())[i] = static_cast<int8_t>(v[i]);
-        else static_cast<float *>(mem.get_data_handle())[i] = v[i];
-    }
+// Weights in a plain f32 buffer of their own (the f32 route's).
+memory f32_weights_buffer(plan_builder &b, const memory::dims &d, const std::vector<float> &v) {
+    memory mem = b.persistent(plan_builder::plain_desc(d, dt::f32));
+    std::memcpy(mem.get_data_handle(), v.data(), v.size() * sizeof(float));
     return mem;
+}
+
+// Constant weights w (values of an integer type) less their zero point per channel (as
+// shifted_weights), as s8 in a plain buffer of dims d on the builder's scratch, which
+// weights_in_layout() must read before anything else asks for scratch: in the usual case a
+// reorder into the primitive's layout then gives the weights the only buffer of their own (fresh
+// pages once, not three times: no f32 copy, no plain s8 one). An empty memory when a value falls
+// outside s8 (the f32 route's case). w's values are checked on the way (integers of w's type):
+// name, the initializer's name when w is one, leaves b.unchecked_integers (an empty name: a bad
+// value gives an empty memory, the build's check names it).
+memory s8_weights_on_scratch(plan_builder &b, const memory::dims &d, const tensor &w, const std::string &name,
+                             const qparams &zp, int64_t per_channel, int64_t channels) {
+    const memory::desc md = plan_builder::plain_desc(d, dt::s8);
+    int8_t *out = reinterpret_cast<int8_t *>(b.scratch((w.data.size() + sizeof(float) - 1) / sizeof(float)));
+    const int64_t rows = per_channel ? static_cast<int64_t>(w.data.size()) / per_channel : 0;
+    const integer_range range(w.dt);
+    bool fits = true;
+    // One thread: a second would save a few ms in all on a quiet machine, but each team's start
+    // waits for a core, which on busy cores costs more than the loop (ResNet-50 has 53 of them).
+    for (int64_t r = 0; r < rows; ++r) {
+        const int32_t z = zp.zps[zp.zps.size() == 1 ? 0 : static_cast<size_t>(r % channels)];
+        const float *in = w.data.data() + r * per_channel;
+        int8_t *row = out + r * per_channel;
+        for (int64_t k = 0; k < per_channel; ++k) {
+            if (!range.holds(in[k])) {
+                if (name.empty()) return memory();
+                not_integer("initializer '" + name + "'", w.dt, in[k], static_cast<size_t>(r * per_channel + k));
+            }
+            const int32_t v = static_cast<int32_t>(in[k]) - z;
+            fits = fits && v >= -128 && v <= 127;
+            row[k] = static_cast<int8_t>(v);
+        }
+    }
+    if (!name.empty()) b.unchecked_integers.erase(name);
+    return fits ? memory(md, out) : memory();
+}
+
+// The s8 weights on scratch (s8_weights_on_scratch) in layout want: reordered at once into a
+// buffer of their own, or, when the primitive reads them as they are, copied into one.
+memory weights_in_layout(plan_builder &b, const memory &on_scratch, const memory::desc &want) {
+    if (want != on_scratch.get_desc()) return b.in_layout_memory(on_scratch, want, true);
+    memory own = b.persistent(want);
+    std::memcpy(own.get_data_handle(), on_scratch.get_data_handle(), want.get_size());
+    return own;
 }
 
 // A zero point given without a scale (ConvInteger, MatMulInteger): read as qparams with scale 1.
@@ -441,13 +483,12 @@ void lower_qconv(plan_builder &b, const op &o) {
     // else the f32 route.
     const tensor &w = constant_input(m, n, wi, "the weights");
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, oc, "w");
-    bool fits = false;
-    const std::vector<float> shifted = shifted_weights(w, wzp, product(wd) / oc, oc, {}, fits);
+    memory wplain = s8_weights_on_scratch(b, wdims, w, n.inputs[wi], wzp, product(wd) / oc, oc);
+    bool fits = !wplain.is_empty();
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, po);
-    memory wplain = fits ? weights_buffer(b, wdims, shifted, dt::s8)
-                         : weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits),
-                                          dt::f32);
+    if (!fits)
+        wplain = f32_weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits));
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, oc);
 
@@ -462,7 +503,8 @@ void lower_qconv(plan_builder &b, const op &o) {
     convolution_forward::primitive_desc pd(d, f32.attr);
     exec_args args = f32.args;
     args[PRIM_ARG_SRC] = f32.src(pd.src_desc());
-    args[PRIM_ARG_WEIGHTS] = b.in_layout_memory(wplain, pd.weights_desc(), true);
+    args[PRIM_ARG_WEIGHTS] = fits ? weights_in_layout(b, wplain, pd.weights_desc())
+                                  : b.in_layout_memory(wplain, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     if (!chain.sum_operand.empty() && !fits)
         fail(n, "a fused residual sum needs weights within s8", status::unimplemented);
@@ -540,13 +582,13 @@ void lower_qmatmul(plan_builder &b, const op &o) {
             for (int64_t c = 0; c < sh.n; ++c)
                 wt.data[static_cast<size_t>(bt * nk + c * sh.k + k)] = w.data[static_cast<size_t>(bt * nk + k * sh.n + c)];
     const qparams wzp = zero_points(m, n, qlinear ? 5 : 3, sh.n, "B");
-    bool fits = false;
-    const std::vector<float> shifted = shifted_weights(wt, wzp, sh.k, sh.n, {}, fits);
+    const memory::dims wdims = {sh.batches * sh.n, sh.k}; // the batches' weights one after another
+    // (wt is B transposed: its check's index would not be B's, so B stays for the build's check.)
+    memory wei = s8_weights_on_scratch(b, wdims, wt, "", wzp, sh.k, sh.n);
+    bool fits = !wei.is_empty();
     const bool constant = b.all_constant(o);
     const f32_route f32(b, o, n, s, fits, constant, post_ops());
-    const memory::dims wdims = {sh.batches * sh.n, sh.k}; // the batches' weights one after another
-    memory wei = fits ? weights_buffer(b, wdims, shifted, dt::s8)
-                      : weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits), dt::f32);
+    if (!fits) wei = f32_weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits));
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
 
@@ -564,6 +606,8 @@ void lower_qmatmul(plan_builder &b, const op &o) {
             ? inner_product_forward::desc(prop_kind::forward_inference, src2d, wei_req, dst2d)
             : inner_product_forward::desc(prop_kind::forward_inference, src2d, wei_req, bias.get_desc(), dst2d);
     inner_product_forward::primitive_desc pd(d, f32.attr);
+    // s8 weights leave the scratch now: into the primitive's layout (one batch) or as they are.
+    if (fits) wei = weights_in_layout(b, wei, sh.batches == 1 ? pd.weights_desc() : wei.get_desc());
     exec_args args = f32.args;
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     const std::string text = f32.names + ": inner product " + pd.impl_name() + " " + f32.types_text();

@@ -18,18 +18,32 @@ primitive_attr plan_builder::attr(const post_ops &po) const {
     return a;
 }
 
-memory plan_builder::get(const std::string &t) const {
+memory plan_builder::get(const std::string &t) {
     auto it = mems_.find(t);
-    if (it == mems_.end()) throw error(status::runtime_error, "graph: tensor " + t + " has no buffer yet");
-    return it->second;
+    if (it != mems_.end()) return it->second;
+    auto lazy = lazy_.find(t);
+    if (lazy == lazy_.end()) throw error(status::runtime_error, "graph: tensor " + t + " has no buffer yet");
+    const memory m = lazy->second();
+    set(t, m, true, false);
+    return m;
 }
 
 void plan_builder::set(const std::string &t, const memory &m, bool constant, bool owned) {
+    lazy_.erase(t);
     mems_[t] = m;
     plain_cache_.erase(t);
     layout_cache_.erase(t);
     if (constant) constants_.insert(t); else constants_.erase(t);
     if (owned) owned_.insert(t); else owned_.erase(t);
+}
+
+void plan_builder::set_lazy_constant(const std::string &t, std::function<memory()> make) {
+    mems_.erase(t);
+    plain_cache_.erase(t);
+    layout_cache_.erase(t);
+    constants_.insert(t);
+    owned_.erase(t);
+    lazy_[t] = std::move(make);
 }
 
 bool plan_builder::may_overwrite(const std::string &t) const {

@@ -55,13 +55,21 @@ public:
     // An attribute carrying the chain and the ISA cap.
     primitive_attr attr(const post_ops &po = post_ops()) const;
 
-    // The tensor's memory as its producer left it (any layout).
-    memory get(const std::string &t) const;
+    // The tensor's memory as its producer left it (any layout); a lazy constant's made now.
+    memory get(const std::string &t);
     bool is_constant(const std::string &t) const { return constants_.count(t) != 0; }
     // Registers t. owned: the buffer was allocated for t alone (a later sum may overwrite it
     // when t has no other reader); a view or a graph input is not.
     void set(const std::string &t, const memory &m, bool constant, bool owned);
+    // Registers t as a constant whose buffer make() gives at t's first get(): an integer
+    // initializer that a fused op reads from the model itself never gets one (a QDQ ResNet-50's
+    // weights are 25 MB of fresh pages).
+    void set_lazy_constant(const std::string &t, std::function<memory()> make);
     bool may_overwrite(const std::string &t) const;
+    // Integer initializers whose values (f32 in the model) no one has checked yet to be integers
+    // of their type (integer_values.hpp): whoever reads all of one checks them and erases it; the
+    // build checks those left.
+    std::set<std::string> unchecked_integers;
     // The position in g.ops of the op being lowered (set by the caller): reads before it have run.
     size_t current_op = 0;
 
@@ -127,6 +135,7 @@ private:
     uintptr_t next_placeholder_ = uintptr_t(1) << 46;
     size_t arena_bytes_ = 0;
     std::map<std::string, memory> mems_;
+    std::map<std::string, std::function<memory()>> lazy_; // constants without a buffer yet
     std::map<std::string, memory> plain_cache_;
     std::map<std::string, std::vector<memory>> layout_cache_; // t's reordered copies
     std::set<std::string> constants_, owned_;
