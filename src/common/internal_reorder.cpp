@@ -16,6 +16,7 @@
 
 #include "common/overlap.hpp"
 #include "common/convert_types.hpp"
+#include "common/reorder_int8_tiles.hpp"
 #include "common/reorder_tiles.hpp"
 #include "common/verbose.hpp"
 #include "common/weight_sums.hpp"
@@ -156,7 +157,8 @@ void reorder_data(const memory::desc &src_md, const memory::desc &dst_md, const 
                   const memory &dst_mem, const value_map &map) {
     if (src_mem.get_desc() != src_md || dst_mem.get_desc() != dst_md)
         invalid("reorder: memory descs differ from the ones the reorder was created for");
-    reorder_elements(src_md, dst_md, src_mem.get_data_handle(), dst_mem.get_data_handle(), map);
+    if (!reorder_int8_by_tiles(src_md, dst_md, src_mem, dst_mem, map))
+        reorder_elements(src_md, dst_md, src_mem.get_data_handle(), dst_mem.get_data_handle(), map);
     const bool same_values = src_md.get_data_type() == memory::data_type::s8 && map.identity();
     if (dst_md.weight_sums_dims() > 0 && !(src_md == dst_md && map.identity()))
         write_weight_sums(src_md, src_mem.get_data_handle(), dst_md, dst_mem.get_data_handle(), same_values);

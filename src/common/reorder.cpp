@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "common/internal_reorder.hpp"
-#include "common/reorder_int8_tiles.hpp"
 #include "common/verbose.hpp"
 #include "prim/error.hpp"
 
@@ -55,7 +54,7 @@ void run(const memory::desc &src_, const memory::desc &dst_, const memory &src, 
          const impl::value_map &map) {
     const bool verbose = impl::verbose_level() >= 1;
     const double start = verbose ? impl::now_ms() : 0.0;
-    if (!impl::reorder_int8_by_tiles(src_, dst_, src, dst, map)) impl::reorder_data(src_, dst_, src, dst, map);
+    impl::reorder_data(src_, dst_, src, dst, map);
     // DESC: "abcd:2x16x5x5->aBcd16b", the source as other lines print a desc, then dst's layout
     // (and its type, when it is not f32). One generic implementation, named "ref" as the
     // reference kernels are; no post-ops.

@@ -17,8 +17,6 @@ bool reorder_int8_by_tiles(const memory::desc &src_md, const memory::desc &dst_m
     const void *from = src.get_data_handle();
     void *to = dst.get_data_handle();
     if (!from || !to || bytes_overlap(to, dst_md.get_size(), from, src_md.get_size())) return false;
-    for (const memory::desc *md : {&src_md, &dst_md})
-        if (md->get_size() != static_cast<size_t>(md->nelems_padded())) return false;
     return reorder_bytes_by_tiles(src_md, dst_md, static_cast<const uint8_t *>(from), static_cast<uint8_t *>(to));
 }
 

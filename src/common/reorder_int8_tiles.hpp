@@ -9,11 +9,11 @@
 namespace prim {
 namespace impl {
 
-// Copies src into dst (dst's padding zeroed) and returns true when: both descs are of the same
-// one-byte type, map is the identity, the memories carry exactly these descs with non-null,
-// non-overlapping data, dst holds nothing beyond its padded elements (no data appended after
-// them), and the tile path takes the pair. Otherwise returns false having written nothing: the
-// caller runs reorder_data, which makes the checks and names what is wrong.
+// Copies src's elements into dst (dst's padding zeroed; its weight sums are reorder_data's) and
+// returns true when: both descs are of the same one-byte type, map is the identity, the
+// memories carry exactly these descs with non-null, non-overlapping data, and the tile path
+// takes the pair. Otherwise returns false having written nothing: reorder_data goes on with
+// the generic paths, which make the checks and name what is wrong.
 bool reorder_int8_by_tiles(const memory::desc &src_md, const memory::desc &dst_md, const memory &src,
                            const memory &dst, const value_map &map);
 
