@@ -25,7 +25,7 @@ float upper_bound(dt t) { return t == dt::u8 ? 255.f : t == dt::s8 ? 127.f : 214
 
 template <cpu_isa isa>
 ip_int8_kernel<isa>::ip_int8_kernel(const ip_int8_conf &conf, const post_ops &chain)
-    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
+    : gemm_kernel_base(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
     read_runtime_table(chain.has_runtime_params());
 }
 
@@ -63,7 +63,7 @@ void ip_int8_kernel<isa>::generate() {
             return;
         }
         mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
-        k_loop();
+        k_loop(k_unroll, conf_.wei_k_step, [this](int u) { k_step(u); });
     };
     if (conf_.depthwise || conf_.with_taps) {
         // Each tap from the rows at its offset; the weights run on through the taps.
@@ -139,29 +139,6 @@ void ip_int8_kernel<isa>::depthwise_tap() {
             }
         }
     add(reg_wei, conf_.wei_k_step);
-}
-
-template <cpu_isa isa>
-void ip_int8_kernel<isa>::k_loop() {
-    Xbyak::Label unrolled, remainder, end;
-    cmp(reg_k, k_unroll);
-    jl(remainder, T_NEAR);
-    L(unrolled);
-    for (int u = 0; u < k_unroll; ++u) k_step(u);
-    add(reg_src, 4 * k_unroll); // a K group is 4 bytes of src in both forms
-    add(reg_wei, conf_.wei_k_step * k_unroll);
-    sub(reg_k, k_unroll);
-    cmp(reg_k, k_unroll);
-    jge(unrolled, T_NEAR);
-    L(remainder);
-    test(reg_k, reg_k);
-    jz(end, T_NEAR);
-    k_step(0);
-    add(reg_src, 4);
-    add(reg_wei, conf_.wei_k_step);
-    dec(reg_k);
-    jmp(remainder, T_NEAR);
-    L(end);
 }
 
 template <cpu_isa isa>

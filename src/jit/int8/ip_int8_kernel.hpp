@@ -43,7 +43,7 @@
 #include <string>
 
 #include "jit/gen/isa_traits.hpp"
-#include "jit/gen/jit_generator.hpp"
+#include "jit/ip/gemm_kernel_base.hpp"
 #include "jit/inject/post_ops_injector.hpp"
 #include "prim/attr.hpp"
 
@@ -91,7 +91,7 @@ struct ip_int8_conf {
 using ip_int8_fn = void (*)(const ip_int8_args *);
 
 template <cpu_isa isa>
-class ip_int8_kernel : public jit_generator {
+class ip_int8_kernel : public gemm_kernel_base {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
     static constexpr int simd_w = isa_traits<isa>::simd_w;
@@ -118,7 +118,6 @@ private:
     memory::data_type dst_dt() const { return static_cast<memory::data_type>(conf_.dst_dt); }
 
     void k_step(int u);
-    void k_loop();
     void depthwise_tap();
     void finalize();
     // acc(m, j) op= the per-oc vector at args field `field` (op: vpaddd, vmulps, vaddps).
@@ -141,22 +140,11 @@ private:
     ip_int8_conf conf_;
     post_ops chain_;
 
-    const Xbyak::Reg64 reg_param = abi_param(0);
-    const Xbyak::Reg64 reg_src = Xbyak::util::r8;
-    const Xbyak::Reg64 reg_wei = Xbyak::util::r9;
-    const Xbyak::Reg64 reg_k = Xbyak::util::r10;
-    const Xbyak::Reg64 reg_dst = Xbyak::util::r11;
     const Xbyak::Reg64 reg_oc = Xbyak::util::r12; // one per-oc array at a time
-    const Xbyak::Reg64 reg_table = Xbyak::util::r14;
-    const Xbyak::Reg64 reg_tmp = Xbyak::util::rax;
     // The tap loop (with_taps): tap (0, 0, 0)'s src, the next tap's offset, the taps left.
     const Xbyak::Reg64 reg_src_base = Xbyak::util::rbx;
     const Xbyak::Reg64 reg_tap = Xbyak::util::r13;
     const Xbyak::Reg64 reg_taps_left = Xbyak::util::r15;
-    // While the chain runs (the K loop is done): the operand values and one entry's value.
-    const Xbyak::Reg64 reg_op_values = Xbyak::util::r10; // reg_k's
-    const Xbyak::Reg64 reg_op = Xbyak::util::r8;         // reg_src's
-    int operand_mask_ = -1; // AVX2 with a tail: the vector holding the tail mask for operand loads
 };
 
 extern template class ip_int8_kernel<cpu_isa::avx2>;

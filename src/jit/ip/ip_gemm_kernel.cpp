@@ -14,7 +14,7 @@ namespace jit {
 
 template <cpu_isa isa>
 ip_gemm_kernel<isa>::ip_gemm_kernel(const ip_gemm_conf &conf, const post_ops &chain)
-    : jit_generator(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
+    : gemm_kernel_base(kernel_name(conf), vlen), conf_(conf), chain_(chain) {
     read_runtime_table(chain.has_runtime_params());
 }
 
@@ -52,7 +52,7 @@ void ip_gemm_kernel<isa>::generate() {
         for (int j = 0; j < conf_.nr; ++j) vmovups(acc(m, j), partial_at(m, j));
     L(accumulate);
 
-    k_loop();
+    k_loop(k_unroll, conf_.wei_k_step, [this](int u) { k_step(u); });
 
     test(reg_flags, ip_finalize);
     jz(to_partial, T_NEAR);
@@ -77,29 +77,6 @@ void ip_gemm_kernel<isa>::k_step(int u) {
         vbroadcastss(b, src_at(m, u));
         for (int j = 0; j < conf_.nr; ++j) vfmadd231ps(acc(m, j), Vmm(w0 + j), b);
     }
-}
-
-template <cpu_isa isa>
-void ip_gemm_kernel<isa>::k_loop() {
-    Xbyak::Label unrolled, remainder, end;
-    cmp(reg_k, k_unroll);
-    jl(remainder, T_NEAR);
-    L(unrolled);
-    for (int u = 0; u < k_unroll; ++u) k_step(u);
-    add(reg_src, 4 * k_unroll);
-    add(reg_wei, conf_.wei_k_step * k_unroll);
-    sub(reg_k, k_unroll);
-    cmp(reg_k, k_unroll);
-    jge(unrolled, T_NEAR);
-    L(remainder);
-    test(reg_k, reg_k);
-    jz(end, T_NEAR);
-    k_step(0);
-    add(reg_src, 4);
-    add(reg_wei, conf_.wei_k_step);
-    dec(reg_k);
-    jmp(remainder, T_NEAR);
-    L(end);
 }
 
 template <cpu_isa isa>

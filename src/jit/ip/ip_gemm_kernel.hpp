@@ -26,7 +26,7 @@
 #include <string>
 
 #include "jit/gen/isa_traits.hpp"
-#include "jit/gen/jit_generator.hpp"
+#include "jit/ip/gemm_kernel_base.hpp"
 #include "jit/inject/post_ops_injector.hpp"
 #include "prim/attr.hpp"
 
@@ -72,7 +72,7 @@ struct ip_gemm_conf {
 using ip_gemm_fn = void (*)(const ip_gemm_args *);
 
 template <cpu_isa isa>
-class ip_gemm_kernel : public jit_generator {
+class ip_gemm_kernel : public gemm_kernel_base {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
     static constexpr int simd_w = isa_traits<isa>::simd_w;
@@ -95,7 +95,6 @@ private:
     bool is_tail_vec(int j) const { return conf_.tail != 0 && j == conf_.nr - 1; }
 
     void k_step(int u);          // one K value: nr weight loads, mr broadcasts, mr·nr FMAs
-    void k_loop();
     void finalize();             // bias, chain, store to dst
     void add_bias();
     void sum_dst_old(int acc_idx, int aux_idx, float scale, const Xbyak::Address &scale_vec);
@@ -110,20 +109,9 @@ private:
     ip_gemm_conf conf_;
     post_ops chain_;
 
-    const Xbyak::Reg64 reg_param = abi_param(0);
-    const Xbyak::Reg64 reg_src = Xbyak::util::r8;
-    const Xbyak::Reg64 reg_wei = Xbyak::util::r9;
-    const Xbyak::Reg64 reg_k = Xbyak::util::r10;
-    const Xbyak::Reg64 reg_dst = Xbyak::util::r11;
     const Xbyak::Reg64 reg_bias = Xbyak::util::r12;
     const Xbyak::Reg64 reg_partial = Xbyak::util::r13;
-    const Xbyak::Reg64 reg_table = Xbyak::util::r14;
     const Xbyak::Reg64 reg_flags = Xbyak::util::r15;
-    const Xbyak::Reg64 reg_tmp = Xbyak::util::rax;
-    // While the chain runs (the K loop is done): the operand values and one entry's value.
-    const Xbyak::Reg64 reg_op_values = Xbyak::util::r10; // reg_k's
-    const Xbyak::Reg64 reg_op = Xbyak::util::r8;         // reg_src's
-    int operand_mask_ = -1; // AVX2 with a tail: the vector holding the tail mask for operand loads
 };
 
 extern template class ip_gemm_kernel<cpu_isa::avx2>;
