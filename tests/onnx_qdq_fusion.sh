@@ -39,5 +39,9 @@ check fuse_matmul_gelu "fused,DequantizeLinear+MatMul+Add(bias)+QuantizeLinear(i
 check fuse_matmul_gelu_direct "fused,DequantizeLinear+MatMul+Add(bias)+gelu_erf+QuantizeLinear(int8)"
 check_absent fuse_matmul_gelu_extra_reader "gelu_erf"
 check fuse_matmul_residual "fused,DequantizeLinear+MatMul+Add(bias)+QuantizeLinear(int8)+Add(int8 sum)"
+check fuse_round_trip "fused,MatMul+QuantizeLinear+DequantizeLinear(f32 round trip)+Div(binary),MatMul_2+QuantizeLinear_3+DequantizeLinear_4+Div_5"
+check fuse_round_trip "fused,Softmax+QuantizeLinear+DequantizeLinear(f32 round trip),Softmax_6+QuantizeLinear_7+DequantizeLinear_8"
+check fuse_round_trip_integers_read "fused,Softmax+QuantizeLinear+DequantizeLinear(f32 round trip)"
+check_absent fuse_round_trip_integers_read "fused,MatMul+QuantizeLinear"
 [ $status = 0 ] && echo "onnx_qdq_fusion: OK"
 exit $status

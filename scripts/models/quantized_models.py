@@ -286,6 +286,24 @@ def fusion_cases():
                                   ["y"], axis=-1, epsilon=1e-5))
     c["fuse_matmul_residual"] = model(nodes, [vi("x", [1, 4, 6, 6]), vi("r", [1, 4, 6, 6])], [vi("y", [1, 4, 6, 6])],
                                       inits, opset=17)
+
+    # Attention's f32 round trips: MatMul (f32 weights) -> Q -> DQ -> Div -> Softmax -> Q -> DQ:
+    # each Q -> DQ becomes entries of the chain before it; not when the integers have another
+    # reader (a second output).
+    def round_trips(integers_read):
+        nodes, inits = [], []
+        xd = qdq("x", 0.02, 128, "xq", nodes, inits)
+        inits += [const("fw", np.random.default_rng(7).uniform(-1, 1, (6, 6))), const("d", 2.0)]
+        nodes.append(helper.make_node("MatMul", [xd, "fw"], ["scores"]))
+        nodes.append(helper.make_node("Div", [qdq("scores", 0.01, 120, "scq", nodes, inits), "d"], ["scaled"]))
+        nodes.append(helper.make_node("Softmax", ["scaled"], ["probs"], axis=-1))
+        outs = [vi(qdq("probs", 1 / 255.0, 0, "pq", nodes, inits), [1, 4, 6, 6])]
+        if integers_read:
+            outs.append(vi("scq_q", [1, 4, 6, 6], U8))
+        return model(nodes, xin, outs, inits)
+
+    c["fuse_round_trip"] = round_trips(False)
+    c["fuse_round_trip_integers_read"] = round_trips(True)
     return c
 
 

@@ -92,6 +92,7 @@ struct compiled_model::state {
             fuse_qdq_matmuls(g);
             fuse_qdq_residuals(g);
             fuse_qdq_flow(g);
+            fuse_qdq_round_trips(g);
             fuse_post_op_chains(g);
         }
         plan_builder b(g, opt);

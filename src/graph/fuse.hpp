@@ -28,6 +28,16 @@ void fuse_qdq_flow(graph_ir &g);
 // x * HardSigmoid(x) -> hardswish, the Erf and the tanh forms of GELU -> gelu_erf, gelu_tanh.
 void fuse_activation_forms(graph_ir &g);
 
+// A QuantizeLinear -> DequantizeLinear round trip (the same scale and zero point) on the f32
+// result of an op with a chain becomes four eltwise entries of that chain (x / s + zp, round,
+// clip to the type's range, back to f32), so no integer tensor is written and read back between
+// two f32 ops (a transformer's attention scores and probabilities). Runs before the sweep below,
+// which then goes on past it (the scores' scaling Div).
+void fuse_qdq_round_trips(graph_ir &g);
+
+// An op whose lowering takes post-op entries (o.post): every primitive with a chain.
+bool can_host(const graph_ir &g, const op &o);
+
 // grappler's remapper: a reverse sweep over the sorted ops; at each op that can end a pattern,
 // the longest chain ending there whose intermediate results have no other reader is merged into
 // its first op as post-op entries (activations, bias, batch norm, sum, binary).
