@@ -38,6 +38,8 @@ check fuse_matmul_sigmoid "fused,DequantizeLinear+MatMul+Add(bias)+QuantizeLinea
 check fuse_matmul_gelu "fused,DequantizeLinear+MatMul+Add(bias)+QuantizeLinear(int8)+gelu_erf(requantized),DequantizeLinear_1+MatMul_3+Add_4+QuantizeLinear_5+DequantizeLinear_6+Div_7+Erf_8+Add_9+Mul_10+Mul_11+QuantizeLinear_12"
 check fuse_matmul_gelu_direct "fused,DequantizeLinear+MatMul+Add(bias)+gelu_erf+QuantizeLinear(int8)"
 check_absent fuse_matmul_gelu_extra_reader "gelu_erf"
+check fuse_matmul_gelu_output_read "fused,gelu_erf,Div_7+Erf_8+Add_9+Mul_10+Mul_11"
+check_absent fuse_matmul_gelu_output_read "gelu_erf(requantized)"
 check fuse_matmul_residual "fused,DequantizeLinear+MatMul+Add(bias)+QuantizeLinear(int8)+Add(int8 sum)"
 check fuse_round_trip "fused,MatMul+QuantizeLinear+DequantizeLinear(f32 round trip)+Div(binary),MatMul_2+QuantizeLinear_3+DequantizeLinear_4+Div_5"
 check fuse_round_trip "fused,Softmax+QuantizeLinear+DequantizeLinear(f32 round trip),Softmax_6+QuantizeLinear_7+DequantizeLinear_8"

@@ -253,8 +253,9 @@ def fusion_cases():
     c["fuse_matmul_sigmoid"] = model(nodes, [vi("x", [1, 4, 6, 6])], [vi("sgq_d", [1, 4, 6, 3])], inits)
 
     # BERT's FFN: GELU in its Erf form, x * (1 + erf(x / sqrt 2)) * 0.5, after the MatMul's Q ->
-    # DQ (requantized: folded), straight after the bias (direct), or with one of its inner
-    # results read by a second output (not a GELU then: it runs in f32).
+    # DQ (requantized: folded), straight after the bias (direct); with one of its inner results
+    # read by a second output (not a GELU then: it runs in f32), or its own result read by one
+    # (a GELU, but it stays an f32 op of its own).
     def gelu(x, nodes, inits):
         inits += [const("sqrt2", np.sqrt(2.0)), const("one", 1.0), const("half", 0.5)]
         nodes += [helper.make_node("Div", [x, "sqrt2"], ["g_div"]), helper.make_node("Erf", ["g_div"], ["g_erf"]),
@@ -262,18 +263,19 @@ def fusion_cases():
                   helper.make_node("Mul", ["g_mul", "half"], ["gelu"])]
         return "gelu"
 
-    def matmul_gelu(requantized, extra_reader=False):
+    def matmul_gelu(requantized, also_read=None):
         nodes, inits = [], []
         y = matmul_bias(nodes, inits, 8)[0]
         g = gelu(qdq(y, 0.03, 60, "mmq", nodes, inits) if requantized else y, nodes, inits)
         outs = [vi(qdq(g, 0.02, 10, "gq", nodes, inits), [1, 4, 6, 8])]
-        if extra_reader:
-            outs.append(vi("g_erf", [1, 4, 6, 8]))
+        if also_read:
+            outs.append(vi(also_read, [1, 4, 6, 8]))
         return model(nodes, [vi("x", [1, 4, 6, 6])], outs, inits, opset=13)
 
     c["fuse_matmul_gelu"] = matmul_gelu(True)
     c["fuse_matmul_gelu_direct"] = matmul_gelu(False)
-    c["fuse_matmul_gelu_extra_reader"] = matmul_gelu(True, True)
+    c["fuse_matmul_gelu_extra_reader"] = matmul_gelu(True, "g_erf")
+    c["fuse_matmul_gelu_output_read"] = matmul_gelu(True, "gelu")
 
     # A transformer's residual: Q(DQ(MatMul + bias) + DQ(r)) -> DQ -> LayerNormalization (r a
     # second input): the Add becomes the int8 inner product's sum into r's integers.
