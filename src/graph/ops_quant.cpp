@@ -232,11 +232,7 @@ void lower_quantize(plan_builder &b, const op &o) {
     const int axis = per_axis ? quant_axis(n, d.size()) : -1;
     const qparams q = read_qparams(m, n, 1, 2, axis, axis < 0 ? 1 : d[static_cast<size_t>(axis)], "x");
     const bool constant = b.all_constant(o);
-    // A Transpose's result (a view with permuted strides) is read where it lies: the reorder
-    // moves and converts in one pass, where a plain copy first would be a second pass.
-    const int p = b.g.producer(o.inputs[0]);
-    const bool transposed = p >= 0 && b.g.ops[static_cast<size_t>(p)].type == "Transpose";
-    memory src = transposed && q.zp_uniform() ? b.get(o.inputs[0]) : b.plain(o.inputs[0]);
+    memory src = b.plain(o.inputs[0]);
     memory dst = b.alloc(plan_builder::plain_desc(d, b.g.type_of(o.outputs[0])));
     if (!q.zp_uniform()) {
         per_axis_zp_step(b, o, src, dst, q, quantize, constant);
