@@ -6,18 +6,18 @@ namespace prim {
 namespace graph {
 namespace detail {
 
-// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) -> [Relu |
-// Clip] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the activation in
-// its chain.
+// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) ->
+// [activation] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the
+// activation in its chain.
 void fuse_qdq_convolutions(graph_ir &g);
 
 // DequantizeLinear(x) -> Gemm | MatMul (weights, bias constant behind DequantizeLinear; a MatMul's
-// constant f32 bias Add) -> [QuantizeLinear] becomes one QLinearMatMul op (prim's int8 inner
-// product; an f32 dst without the QuantizeLinear).
+// constant f32 bias Add) -> [activation] -> [QuantizeLinear] becomes one QLinearMatMul op (prim's
+// int8 inner product, the activation in its chain; an f32 dst without the QuantizeLinear).
 void fuse_qdq_matmuls(graph_ir &g);
 
-// Q(DQ(a) + DQ(b)) becomes a sum post-op of the int8 convolution writing a or b, in b's buffer;
-// then DQ -> Relu | Clip -> Q after an int8 convolution folds into its chain.
+// Q(DQ(a) + DQ(b)) becomes a sum post-op of the int8 convolution or inner product writing a or
+// b, in b's buffer; then DQ -> activation -> Q after such an op folds into its chain.
 void fuse_qdq_residuals(graph_ir &g);
 
 // Pooling and shape ops between a DQ and a Q with the same parameters run on the integers; what

@@ -1,12 +1,12 @@
 // The QDQ convolution: DequantizeLinear(x) -> Conv (weights and bias each behind a
 // DequantizeLinear of a constant) -> [an activation: Relu, Clip, a GELU form...] ->
-// QuantizeLinear becomes one QLinearConv op (ops_quant.cpp lowers it: prim's int8 convolution with src/weights/dst scales and zero points,
-// the activation in its chain, applied in f32 before the dst is quantized: the unfused order).
+// QuantizeLinear becomes one QLinearConv op (ops_quant.cpp lowers it: prim's int8 convolution
+// with src/weights/dst scales and zero points, the activation in its chain, applied in f32
+// before the dst is quantized: the unfused order).
 #include <cmath>
 
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
-#include "graph/op_registry.hpp"
 #include "graph/qdq_match.hpp"
 
 namespace prim {
@@ -61,7 +61,8 @@ void fuse_at(graph_ir &g, op &q) {
     if (act) nodes.insert(nodes.end(), act->merged.begin(), act->merged.end());
     nodes.push_back(q.n->name);
     conv->merged = nodes;
-    conv->pattern = "DequantizeLinear+Conv+" + (act ? activation_name(*act) + "+" : std::string()) + "QuantizeLinear(int8)";
+    conv->pattern =
+            "DequantizeLinear+Conv+" + (act ? activation_name(*act) + "+" : std::string()) + "QuantizeLinear(int8)";
     q.alive = false;
     if (act) act->alive = false;
     // The dequantized input, weights and bias stay when something else reads them.

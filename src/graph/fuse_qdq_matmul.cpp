@@ -1,8 +1,9 @@
 // The QDQ matmuls: DequantizeLinear(x) -> Gemm (weights and int32 bias each behind a
 // DequantizeLinear of a constant) or MatMul (weights behind one, then an Add of a constant f32
 // bias) -> [an activation: Relu, a GELU form...] -> QuantizeLinear, or no QuantizeLinear (an f32
-// output: a classifier's logits), becomes one QLinearMatMul op (ops_quant.cpp lowers it: prim's int8 inner product with src/weights/dst
-// scales and zero points, an f32 dst when there is no QuantizeLinear).
+// output: a classifier's logits), becomes one QLinearMatMul op (ops_quant.cpp lowers it: prim's
+// int8 inner product with src/weights/dst scales and zero points, the activation in its chain,
+// an f32 dst when there is no QuantizeLinear).
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
 #include "graph/qdq_match.hpp"

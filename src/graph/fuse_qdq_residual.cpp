@@ -104,7 +104,8 @@ void fuse_residual_at(graph_ir &g, op &q) {
         if (why.empty()) why = p;
     }
     if (!host) {
-        if (!why.empty()) log_refused(g.log, add->n->name, "an int8 host", why + " (the Add runs in f32)");
+        if (!why.empty())
+            log_refused(g.log, add->n->name, "an int8 convolution or inner product", why + " (the Add runs in f32)");
         return;
     }
     host->post.push_back(saturation_of(g, *host));
@@ -129,11 +130,12 @@ void fuse_residual_at(graph_ir &g, op &q) {
     skipped_rounding_note(*host, own_q);
 }
 
-// DequantizeLinear -> activation -> QuantizeLinear after an int8 host: the activation in its
-// chain, the QuantizeLinear's parameters its dst's.
+// DequantizeLinear -> activation -> QuantizeLinear after an int8 host (convolution or inner
+// product): the activation in its chain, the QuantizeLinear's parameters its dst's.
 void fold_activation_after(graph_ir &g, op &host) {
     op *dq = only_reader(g, host.outputs[0]);
-    if (!dq || dq->type != "DequantizeLinear" || !per_tensor(g, *dq) || int8_host_writing(g, host.outputs[0], *dq) != &host)
+    if (!dq || dq->type != "DequantizeLinear" || !per_tensor(g, *dq) ||
+        int8_host_writing(g, host.outputs[0], *dq) != &host)
         return;
     op *act = only_reader(g, dq->outputs[0]);
     eltwise_fn fn;

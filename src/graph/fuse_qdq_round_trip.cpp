@@ -33,7 +33,8 @@ void fuse_round_trip_at(graph_ir &g, op &q) {
     const float s = scale_of(g, q), zp = static_cast<float>(zero_point_of(g, q));
     host->post.push_back(eltwise_entry(algorithm::eltwise_linear, 1.f / s, zp));
     host->post.push_back(eltwise_entry(algorithm::eltwise_round, 0.f, 0.f));
-    host->post.push_back(eltwise_entry(algorithm::eltwise_clip, t == dt::u8 ? 0.f : -128.f, t == dt::u8 ? 255.f : 127.f));
+    const bool u8 = t == dt::u8;
+    host->post.push_back(eltwise_entry(algorithm::eltwise_clip, u8 ? 0.f : -128.f, u8 ? 255.f : 127.f));
     host->post.push_back(eltwise_entry(algorithm::eltwise_linear, s, zp == 0.f ? 0.f : -s * zp));
     if (host->pattern.empty()) host->pattern = activation_name(*host);
     host->pattern += "+QuantizeLinear+DequantizeLinear(f32 round trip)";
