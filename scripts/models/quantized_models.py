@@ -235,18 +235,77 @@ def fusion_cases():
     c["fuse_pool_gemm"] = pool_gemm(False)
     c["fuse_pool_other_params"] = pool_gemm(True)
 
-    # MatMul (s8 per column) + f32 bias -> Q, and a Sigmoid between DQ and Q (stays f32).
+    # MatMul (s8 per column) + f32 bias -> Q, and a Sigmoid between DQ and Q (folded into the
+    # int8 inner product's chain, requantized).
+    def matmul_bias(nodes, inits, n=3):
+        xd = qdq("x", 0.02, 128, "xq", nodes, inits)
+        rng = np.random.default_rng(6)
+        inits += [const("mw", rng.integers(-127, 128, size=(6, n)), np.int8), const("mws", rng.uniform(0.005, 0.02, n)),
+                  const("mwz", np.zeros(n), np.int8), const("mb", rng.uniform(-0.2, 0.2, n))]
+        nodes += [helper.make_node("DequantizeLinear", ["mw", "mws", "mwz"], ["mwd"], axis=1),
+                  helper.make_node("MatMul", [xd, "mwd"], ["mm"]), helper.make_node("Add", ["mm", "mb"], ["mmb"])]
+        return "mmb", xd
+
     nodes, inits = [], []
-    xd = qdq("x", 0.02, 128, "xq", nodes, inits)
-    rng = np.random.default_rng(6)
-    inits += [const("mw", rng.integers(-127, 128, size=(6, 3)), np.int8), const("mws", [0.01, 0.02, 0.005]),
-              const("mwz", np.zeros(3), np.int8), const("mb", [0.1, -0.2, 0.05])]
-    nodes += [helper.make_node("DequantizeLinear", ["mw", "mws", "mwz"], ["mwd"], axis=1),
-              helper.make_node("MatMul", [xd, "mwd"], ["mm"]), helper.make_node("Add", ["mm", "mb"], ["mmb"])]
-    m = qdq("mmb", 0.01, 128, "mmq", nodes, inits)
+    m = qdq(matmul_bias(nodes, inits)[0], 0.01, 128, "mmq", nodes, inits)
     nodes.append(helper.make_node("Sigmoid", [m], ["sig"]))
     qdq("sig", 1 / 255.0, 0, "sgq", nodes, inits)
     c["fuse_matmul_sigmoid"] = model(nodes, [vi("x", [1, 4, 6, 6])], [vi("sgq_d", [1, 4, 6, 3])], inits)
+
+    # BERT's FFN: GELU in its Erf form, x * (1 + erf(x / sqrt 2)) * 0.5, after the MatMul's Q ->
+    # DQ (requantized: folded), straight after the bias (direct); with one of its inner results
+    # read by a second output (not a GELU then: it runs in f32), or its own result read by one
+    # (a GELU, but it stays an f32 op of its own).
+    def gelu(x, nodes, inits):
+        inits += [const("sqrt2", np.sqrt(2.0)), const("one", 1.0), const("half", 0.5)]
+        nodes += [helper.make_node("Div", [x, "sqrt2"], ["g_div"]), helper.make_node("Erf", ["g_div"], ["g_erf"]),
+                  helper.make_node("Add", ["g_erf", "one"], ["g_add"]), helper.make_node("Mul", [x, "g_add"], ["g_mul"]),
+                  helper.make_node("Mul", ["g_mul", "half"], ["gelu"])]
+        return "gelu"
+
+    def matmul_gelu(requantized, also_read=None):
+        nodes, inits = [], []
+        y = matmul_bias(nodes, inits, 8)[0]
+        g = gelu(qdq(y, 0.03, 60, "mmq", nodes, inits) if requantized else y, nodes, inits)
+        outs = [vi(qdq(g, 0.02, 10, "gq", nodes, inits), [1, 4, 6, 8])]
+        if also_read:
+            outs.append(vi(also_read, [1, 4, 6, 8]))
+        return model(nodes, [vi("x", [1, 4, 6, 6])], outs, inits, opset=13)
+
+    c["fuse_matmul_gelu"] = matmul_gelu(True)
+    c["fuse_matmul_gelu_direct"] = matmul_gelu(False)
+    c["fuse_matmul_gelu_extra_reader"] = matmul_gelu(True, "g_erf")
+    c["fuse_matmul_gelu_output_read"] = matmul_gelu(True, "gelu")
+
+    # A transformer's residual: Q(DQ(MatMul + bias) + DQ(r)) -> DQ -> LayerNormalization (r a
+    # second input): the Add becomes the int8 inner product's sum into r's integers.
+    nodes, inits = [], []
+    rd = qdq("r", 0.04, 100, "rq", nodes, inits)
+    y = matmul_bias(nodes, inits, 6)[0]
+    nodes.append(helper.make_node("Add", [qdq(y, 0.03, 110, "mmq", nodes, inits), rd], ["sum"]))
+    inits += [const("ln_s", np.linspace(0.9, 1.1, 6)), const("ln_b", np.linspace(-0.1, 0.1, 6))]
+    nodes.append(helper.make_node("LayerNormalization", [qdq("sum", 0.05, 120, "sq", nodes, inits), "ln_s", "ln_b"],
+                                  ["y"], axis=-1, epsilon=1e-5))
+    c["fuse_matmul_residual"] = model(nodes, [vi("x", [1, 4, 6, 6]), vi("r", [1, 4, 6, 6])], [vi("y", [1, 4, 6, 6])],
+                                      inits, opset=17)
+
+    # Attention's f32 round trips: MatMul (f32 weights) -> Q -> DQ -> Div -> Softmax -> Q -> DQ:
+    # each Q -> DQ becomes entries of the chain before it; not when the integers have another
+    # reader (a second output).
+    def round_trips(integers_read):
+        nodes, inits = [], []
+        xd = qdq("x", 0.02, 128, "xq", nodes, inits)
+        inits += [const("fw", np.random.default_rng(7).uniform(-1, 1, (6, 6))), const("d", 2.0)]
+        nodes.append(helper.make_node("MatMul", [xd, "fw"], ["scores"]))
+        nodes.append(helper.make_node("Div", [qdq("scores", 0.01, 120, "scq", nodes, inits), "d"], ["scaled"]))
+        nodes.append(helper.make_node("Softmax", ["scaled"], ["probs"], axis=-1))
+        outs = [vi(qdq("probs", 1 / 255.0, 0, "pq", nodes, inits), [1, 4, 6, 6])]
+        if integers_read:
+            outs.append(vi("scq_q", [1, 4, 6, 6], U8))
+        return model(nodes, xin, outs, inits)
+
+    c["fuse_round_trip"] = round_trips(False)
+    c["fuse_round_trip_integers_read"] = round_trips(True)
     return c
 
 

@@ -71,11 +71,14 @@ struct compiled_model::state {
             g.ops.push_back(o);
         }
         if (opt.fuse) {
+            // The activation forms first: a GELU written as five ops is one activation the
+            // QDQ passes fold into an int8 primitive's chain.
+            fuse_activation_forms(g);
             fuse_qdq_convolutions(g);
             fuse_qdq_matmuls(g);
             fuse_qdq_residuals(g);
             fuse_qdq_flow(g);
-            fuse_activation_forms(g);
+            fuse_qdq_round_trips(g);
             fuse_post_op_chains(g);
         }
         plan_builder b(g, opt);

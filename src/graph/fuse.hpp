@@ -6,18 +6,18 @@ namespace prim {
 namespace graph {
 namespace detail {
 
-// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) -> [Relu |
-// Clip] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the activation in
-// its chain.
+// DequantizeLinear(x) -> Conv (weights and bias behind DequantizeLinear of constants) ->
+// [activation] -> QuantizeLinear becomes one QLinearConv op (prim's int8 convolution), the
+// activation in its chain.
 void fuse_qdq_convolutions(graph_ir &g);
 
 // DequantizeLinear(x) -> Gemm | MatMul (weights, bias constant behind DequantizeLinear; a MatMul's
-// constant f32 bias Add) -> [QuantizeLinear] becomes one QLinearMatMul op (prim's int8 inner
-// product; an f32 dst without the QuantizeLinear).
+// constant f32 bias Add) -> [activation] -> [QuantizeLinear] becomes one QLinearMatMul op (prim's
+// int8 inner product, the activation in its chain; an f32 dst without the QuantizeLinear).
 void fuse_qdq_matmuls(graph_ir &g);
 
-// Q(DQ(a) + DQ(b)) becomes a sum post-op of the int8 convolution writing a or b, in b's buffer;
-// then DQ -> Relu | Clip -> Q after an int8 convolution folds into its chain.
+// Q(DQ(a) + DQ(b)) becomes a sum post-op of the int8 convolution or inner product writing a or
+// b, in b's buffer; then DQ -> activation -> Q after such an op folds into its chain.
 void fuse_qdq_residuals(graph_ir &g);
 
 // Pooling and shape ops between a DQ and a Q with the same parameters run on the integers; what
@@ -27,6 +27,16 @@ void fuse_qdq_flow(graph_ir &g);
 // Activations written as several ONNX ops become one "Eltwise" op: x * sigmoid(x) -> swish,
 // x * HardSigmoid(x) -> hardswish, the Erf and the tanh forms of GELU -> gelu_erf, gelu_tanh.
 void fuse_activation_forms(graph_ir &g);
+
+// A QuantizeLinear -> DequantizeLinear round trip (the same scale and zero point) on the f32
+// result of an op with a chain becomes four eltwise entries of that chain (x / s + zp, round,
+// clip to the type's range, back to f32), so no integer tensor is written and read back between
+// two f32 ops (a transformer's attention scores and probabilities). Runs before the sweep below,
+// which then goes on past it (the scores' scaling Div).
+void fuse_qdq_round_trips(graph_ir &g);
+
+// An op whose lowering takes post-op entries (o.post): every primitive with a chain.
+bool can_host(const graph_ir &g, const op &o);
 
 // grappler's remapper: a reverse sweep over the sorted ops; at each op that can end a pattern,
 // the longest chain ending there whose intermediate results have no other reader is merged into

@@ -21,12 +21,6 @@ bool is_activation(const graph_ir &g, const op &o) {
 }
 bool has_weights(const op &o) { return o.type == "Conv" || o.type == "Gemm" || o.type == "MatMul"; }
 
-// An op that may start a chain: every primitive with post-ops.
-bool can_host(const graph_ir &g, const op &o) {
-    return has_weights(o) || o.type == "BatchNormalization" || o.type == "LayerNormalization" ||
-           o.type == "MaxPool" || o.type == "AveragePool" || o.type == "GlobalAveragePool" ||
-           o.type == "GlobalMaxPool" || o.type == "Softmax" || is_binary(o) || is_activation(g, o);
-}
 // An op that may be merged into the op before it.
 bool can_follow(const graph_ir &g, const op &o) {
     return is_activation(g, o) || o.type == "BatchNormalization" || is_binary(o);
@@ -155,6 +149,12 @@ std::string other_reader_reason(const graph_ir &g, const op &p, const std::strin
 }
 
 } // namespace
+
+bool can_host(const graph_ir &g, const op &o) {
+    return has_weights(o) || o.type == "BatchNormalization" || o.type == "LayerNormalization" ||
+           o.type == "MaxPool" || o.type == "AveragePool" || o.type == "GlobalAveragePool" ||
+           o.type == "GlobalMaxPool" || o.type == "Softmax" || is_binary(o) || is_activation(g, o);
+}
 
 void fuse_post_op_chains(graph_ir &g) {
     for (int i = static_cast<int>(g.ops.size()) - 1; i >= 0; --i) {

@@ -1,12 +1,12 @@
 // The QDQ convolution: DequantizeLinear(x) -> Conv (weights and bias each behind a
-// DequantizeLinear of a constant) -> [Relu | Clip] -> QuantizeLinear becomes one QLinearConv op
-// (ops_quant.cpp lowers it: prim's int8 convolution with src/weights/dst scales and zero points,
-// the activation in its chain, applied in f32 before the dst is quantized: the unfused order).
+// DequantizeLinear of a constant) -> [an activation: Relu, Clip, a GELU form...] ->
+// QuantizeLinear becomes one QLinearConv op (ops_quant.cpp lowers it: prim's int8 convolution
+// with src/weights/dst scales and zero points, the activation in its chain, applied in f32
+// before the dst is quantized: the unfused order).
 #include <cmath>
 
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
-#include "graph/op_registry.hpp"
 #include "graph/qdq_match.hpp"
 
 namespace prim {
@@ -15,26 +15,18 @@ namespace detail {
 
 namespace {
 
-// The Relu or Clip (constant bounds) writing t, with its function, else nullptr.
-op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn) {
-    op *a = producer_of(g, t, "Relu");
-    if (!a) a = producer_of(g, t, "Clip");
-    if (!a || !activation_of(*g.m, *a, fn) || fn.has_runtime_params()) return nullptr;
-    return a;
-}
-
 // Fuses the pattern ending at the QuantizeLinear q, or logs why not once the Conv is found.
 void fuse_at(graph_ir &g, op &q) {
     if (!per_tensor(g, q)) return;
     eltwise_fn fn;
-    op *relu = activation_writing(g, q.inputs[0], fn); // a Relu or a Clip
-    op *conv = producer_of(g, relu ? relu->inputs[0] : q.inputs[0], "Conv");
+    op *act = activation_writing(g, q.inputs[0], fn); // Relu, Clip, a GELU...
+    op *conv = producer_of(g, act ? act->inputs[0] : q.inputs[0], "Conv");
     if (!conv || !conv->post.empty()) return;
     const auto refuse = [&](const std::string &why) {
         log_refused(g.log, q.n->name, conv->n->name, why);
     };
-    if (relu && (g.readers(relu->outputs[0]) != 1 || g.is_graph_output(relu->outputs[0])))
-        return refuse(relu->n->name + "'s output has another reader");
+    if (act && (g.readers(act->outputs[0]) != 1 || g.is_graph_output(act->outputs[0])))
+        return refuse(act->n->name + "'s output has another reader");
     if (g.readers(conv->outputs[0]) != 1 || g.is_graph_output(conv->outputs[0]))
         return refuse(conv->n->name + "'s output has another reader");
     op *dqx = producer_of(g, conv->inputs[0], "DequantizeLinear");
@@ -59,19 +51,20 @@ void fuse_at(graph_ir &g, op &q) {
     conv->inputs = {at(*dqx, 0), at(*dqx, 1), at(*dqx, 2), at(*dqw, 0), at(*dqw, 1), at(*dqw, 2),
                     at(q, 1),    at(q, 2)};
     if (dqb) conv->inputs.push_back(dqb->inputs[0]);
-    if (relu) {
+    if (act) {
         post_entry e;
         e.fn = fn;
         conv->post.push_back(e);
     }
     conv->outputs = q.outputs;
     std::vector<std::string> nodes = {dqx->n->name, conv->n->name};
-    if (relu) nodes.push_back(relu->n->name);
+    if (act) nodes.insert(nodes.end(), act->merged.begin(), act->merged.end());
     nodes.push_back(q.n->name);
     conv->merged = nodes;
-    conv->pattern = "DequantizeLinear+Conv+" + (relu ? relu->type + "+" : std::string()) + "QuantizeLinear(int8)";
+    conv->pattern =
+            "DequantizeLinear+Conv+" + (act ? activation_name(*act) + "+" : std::string()) + "QuantizeLinear(int8)";
     q.alive = false;
-    if (relu) relu->alive = false;
+    if (act) act->alive = false;
     // The dequantized input, weights and bias stay when something else reads them.
     for (op *dq : {dqx, dqw, dqb}) drop_if_unread(g, dq);
     log_fused(g.log, conv->pattern, nodes);

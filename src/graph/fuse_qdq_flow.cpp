@@ -74,7 +74,8 @@ void fuse_qdq_flow(graph_ir &g) {
         if (o.type.rfind("QLinear", 0) == 0) continue;
         if (quantize_after(g, o) && reads_dequantized(g, o) && !refusal_logged(g, o))
             log_refused(g.log, o.n->name, "int8",
-                        o.type + " runs in f32 between DequantizeLinear and QuantizeLinear: prim has no int8 form of it here");
+                        activation_name(o) +
+                                " runs in f32 between DequantizeLinear and QuantizeLinear: prim has no int8 form of it here");
     }
 }
 

@@ -1,8 +1,9 @@
 // The QDQ matmuls: DequantizeLinear(x) -> Gemm (weights and int32 bias each behind a
 // DequantizeLinear of a constant) or MatMul (weights behind one, then an Add of a constant f32
-// bias) -> QuantizeLinear, or no QuantizeLinear (an f32 output: a classifier's logits), becomes
-// one QLinearMatMul op (ops_quant.cpp lowers it: prim's int8 inner product with src/weights/dst
-// scales and zero points, an f32 dst when there is no QuantizeLinear).
+// bias) -> [an activation: Relu, a GELU form...] -> QuantizeLinear, or no QuantizeLinear (an f32
+// output: a classifier's logits), becomes one QLinearMatMul op (ops_quant.cpp lowers it: prim's
+// int8 inner product with src/weights/dst scales and zero points, the activation in its chain,
+// an f32 dst when there is no QuantizeLinear).
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
 #include "graph/qdq_match.hpp"
@@ -61,7 +62,11 @@ void fuse_at(graph_ir &g, op &mm) {
             return refuse("its bias does not have one value per output channel");
     }
     if (!gemm) add = bias_add_after(g, mm);
-    const std::string &result = add ? add->outputs[0] : mm.outputs[0];
+    const std::string &summed = add ? add->outputs[0] : mm.outputs[0];
+    eltwise_fn fn;
+    op *act = only_reader(g, summed);
+    if (act && (act->inputs[0] != summed || !chain_activation(g, *act, fn))) act = nullptr;
+    const std::string &result = act ? act->outputs[0] : summed;
     op *q = only_reader(g, result);
     if (q && (q->type != "QuantizeLinear" || !per_tensor(g, *q))) q = nullptr; // then an f32 dst
     std::vector<std::string> nodes = {dqx->n->name, mm.n->name};
@@ -74,6 +79,14 @@ void fuse_at(graph_ir &g, op &mm) {
         nodes.push_back(add->n->name);
         mm.pattern += "+Add(bias)";
         add->alive = false;
+    }
+    if (act) {
+        post_entry e;
+        e.fn = fn;
+        mm.post.push_back(e);
+        nodes.insert(nodes.end(), act->merged.begin(), act->merged.end());
+        mm.pattern += "+" + activation_name(*act);
+        act->alive = false;
     }
     // QLinearMatMul's inputs: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp (both "" for an
     // f32 output), and the int32 bias.

@@ -413,6 +413,7 @@ struct f32_route {
         if (!int8 && s.x.zps.size() != 1)
             fail(n, "the data's zero point has " + std::to_string(s.x.zps.size()) + " values: one is supported",
                  status::unimplemented);
+        if (!int8 && po.has_sum()) fail(n, "a fused residual sum needs weights within s8", status::unimplemented);
     }
     // The data in layout want: as it is (int8), or dequantized (f32).
     memory src(const memory::desc &want) const {
@@ -446,6 +447,23 @@ struct f32_route {
     std::string names;
 };
 
+// The chain of a fused QDQ op (fuse_qdq*.cpp): its activations and saturations as eltwise
+// entries, and a residual sum reading the other operand's integers in place of the dst (chain's
+// sum_operand). A QDQ MatMul's f32 bias entries are not in it: they go into the bias
+// (add_f32_bias).
+post_ops int8_chain(const plan_builder &b, const op &o, lowered_chain &chain) {
+    post_ops po;
+    for (const auto &e : o.post) {
+        if (e.k == post_entry::kind::sum) {
+            po.append_sum(e.sum_scale, e.sum_zero_point, b.g.type_of(e.operand));
+            chain.sum_operand = e.operand;
+        } else if (e.k == post_entry::kind::eltwise) {
+            po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+        }
+    }
+    return po;
+}
+
 std::vector<memory::dims> infer_qconv(const model &, const node &n, const std::vector<memory::dims> &in) {
     return {conv_geometry_of(n, in[0], in[n.op_type == "QLinearConv" ? 3 : 1]).out};
 }
@@ -466,18 +484,8 @@ void lower_qconv(plan_builder &b, const op &o) {
         wdims[0] = wd[0] / geo.group;
         wdims.insert(wdims.begin(), geo.group);
     }
-    // The chain: activations, and a residual sum (fuse_qdq_residual.cpp) reading the other
-    // operand's integers in place of the dst.
-    post_ops po;
     lowered_chain chain;
-    for (const auto &e : o.post) {
-        if (e.k == post_entry::kind::sum) {
-            po.append_sum(e.sum_scale, e.sum_zero_point, b.g.type_of(e.operand));
-            chain.sum_operand = e.operand;
-        } else {
-            po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
-        }
-    }
+    const post_ops po = int8_chain(b, o, chain);
     int8_setup s = quant_setup(b, n, qlinear, oc, geo.group > 1 ? 3 : 1, po);
     // Weights shifted by their zero point (per tensor or per output channel): s8 when they fit,
     // else the f32 route.
@@ -506,8 +514,6 @@ void lower_qconv(plan_builder &b, const op &o) {
     args[PRIM_ARG_WEIGHTS] = fits ? weights_in_layout(b, wplain, pd.weights_desc())
                                   : b.in_layout_memory(wplain, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
-    if (!chain.sum_operand.empty() && !fits)
-        fail(n, "a fused residual sum needs weights within s8", status::unimplemented);
     memory dst = host_destination(b, chain, pd.dst_desc(), constant);
     args[PRIM_ARG_DST] = dst;
     b.primitive_step(f32.names + ": convolution " + pd.impl_name() + " " + f32.types_text() + " src " +
@@ -570,7 +576,9 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     memory::dims bd = b.g.dims_of(o.inputs[bi]);
     if (trans_b) std::swap(bd[0], bd[1]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
-    int8_setup s = quant_setup(b, n, qlinear, sh.n, 1);
+    lowered_chain chain;
+    const post_ops po = int8_chain(b, o, chain);
+    int8_setup s = quant_setup(b, n, qlinear, sh.n, 1, po);
     add_f32_bias(m, o, sh.n, s);
     // B (K, N) less its zero point (per tensor or per column), as the weights (N, K) of each
     // batch: s8 when they fit, else the f32 route.
@@ -587,14 +595,14 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     memory wei = s8_weights_on_scratch(b, wdims, wt, "", wzp, sh.k, sh.n);
     bool fits = !wei.is_empty();
     const bool constant = b.all_constant(o);
-    const f32_route f32(b, o, n, s, fits, constant, post_ops());
+    const f32_route f32(b, o, n, s, fits, constant, po);
     if (!fits) wei = f32_weights_buffer(b, wdims, shifted_weights(wt, wzp, sh.k, sh.n, s.w.scales, fits));
     memory bias;
     if (!s.bias.empty()) bias = value_buffer(b, s.bias.data(), dt::f32, sh.n);
 
     const memory::dims &yd = b.g.dims_of(o.outputs[0]);
     memory src = f32.src(plan_builder::plain_desc(ad, f32.src_type));
-    memory out = b.alloc(plan_builder::plain_desc(yd, f32.dst_type));
+    memory out = host_destination(b, chain, plan_builder::plain_desc(yd, f32.dst_type), constant);
     const memory::desc src2d = plan_builder::plain_desc({sh.m, sh.k}, f32.src_type),
                        wei2d = plan_builder::plain_desc({sh.n, sh.k}, f32.wei_type),
                        dst2d = plan_builder::plain_desc({sh.m, sh.n}, f32.dst_type);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "graph/op_registry.hpp"
+
 namespace prim {
 namespace graph {
 namespace detail {
@@ -52,6 +54,17 @@ op *only_reader(graph_ir &g, const std::string &t) {
         if (o.alive && std::count(o.inputs.begin(), o.inputs.end(), t)) return &o;
     return nullptr;
 }
+
+bool chain_activation(const graph_ir &g, const op &a, eltwise_fn &fn) {
+    return a.alive && activation_of(*g.m, a, fn) && !fn.has_runtime_params();
+}
+
+op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn) {
+    const int p = g.producer(t);
+    return p >= 0 && chain_activation(g, g.ops[p], fn) ? &g.ops[p] : nullptr;
+}
+
+std::string activation_name(const op &a) { return a.type == "Eltwise" ? algorithm_name(a.fn.alg) : a.type; }
 
 std::string weights_problem(const graph_ir &g, const op &dq, int out_axis) {
     if (!initializer(g, dq.inputs[0])) return "the weights are not an initializer";

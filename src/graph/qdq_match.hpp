@@ -26,6 +26,14 @@ bool same_quantization(const graph_ir &g, const op &a, const op &b);
 void drop_if_unread(graph_ir &g, op *o);
 // The only live op reading t (as an input), or nullptr when t has another reader or is a graph output.
 op *only_reader(graph_ir &g, const std::string &t);
+// An activation between an int8 primitive's result and its QuantizeLinear, as one chain entry:
+// a single-op activation or a recognised form (fuse_activation_forms: GELU, swish), its
+// parameters constant (the int8 chain computes every entry in f32, CONTRACT §6).
+bool chain_activation(const graph_ir &g, const op &a, eltwise_fn &fn);
+// The op writing t when it is such an activation, else nullptr.
+op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn);
+// The name an activation goes by in a fused pattern: "Relu", "gelu_erf" (a recognised form).
+std::string activation_name(const op &a);
 // Why DQ(w) cannot give an int8 primitive its weights ("" when it can): s8 or u8 constants with
 // a scale per tensor or per output channel (along out_axis), zero points constant.
 std::string weights_problem(const graph_ir &g, const op &dq, int out_axis);
