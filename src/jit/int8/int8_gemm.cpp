@@ -141,19 +141,19 @@ public:
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         repack_wei_ = packed_md_.is_zero() || wei_md().with_weight_sums(0) != packed_md_.with_weight_sums(0);
-        // The weights' own sums give the compensation (a zero point per src channel does not
-        // factor out of them but in depthwise, where a lane is one channel).
         // Without groups (depthwise runs as one), each thread converts the rows its chunk reads
         // into a buffer of its own, just before reading them: no pass of its own over memory,
         // no OpenMP region of its own. A chunk is converted once per run of items a thread
-        // takes, so a chunk whose panels go to several runs is converted several times: cheap
-        // next to a GEMM's K products per byte, not next to a depthwise convolution's taps
-        // (MobileNet v2's 576 channels at 14x14 in 12 panels: 3x slower), which converts per
-        // chunk only in one panel. Not for a grouped convolution (its items would convert every
-        // group's channels once per group) nor where the form pads the channels (a first
-        // layer's 3, converted value by value: the halo rows converted twice cost more than
-        // they save, ResNet-50's conv1 1.05-1.1x slower on one thread).
-        rows_per_chunk_ = form_.copy && s.groups == 1 && form_.cp == g.cg && (!req_.depthwise || s.panels == 1);
+        // takes: a GEMM's panels all read the whole rows (converted again where a chunk's panels
+        // go to several runs: cheap next to its K products per byte), a depthwise panel its own
+        // channels alone, converted for it alone (whole rows per panel made MobileNet v2's 576
+        // channels at 14x14 3x slower). Not for a grouped convolution (its items would convert
+        // every group's channels once per group) nor where a GEMM's form pads the channels (a
+        // first layer's 3, converted value by value: the halo rows converted twice cost more
+        // than they save, ResNet-50's conv1 1.05-1.1x slower on one thread).
+        rows_per_chunk_ = form_.copy && s.groups == 1 && (form_.cp == g.cg || req_.depthwise);
+        // The weights' own sums give the compensation (a zero point per src channel does not
+        // factor out of them but in depthwise, where a lane is one channel).
         comp_from_sums_ = !repack_wei_ && wei_md().weight_sums_dims() > 0
                 && (quant_.src_zp_mask <= 0 || req_.depthwise);
         copy_src_ = src_md() != req_.src_cl_md;
@@ -343,16 +343,18 @@ private:
     }
 
     // The src rows a thread converted for its chunk (rows_per_chunk_): the form's rows from
-    // byte `first_byte` on, for the items of chunk `chunk`.
+    // byte `first_byte` on, for the items of chunk `chunk` (depthwise: and panel `panel`).
     struct chunk_src {
-        int64_t chunk = -1, first_byte = 0;
+        int64_t chunk = -1, panel = -1, first_byte = 0;
         const uint8_t *rows = nullptr;
     };
 
     // The form's bytes chunk `chunk` reads: from its first pixel's tap 0 to its last pixel's
     // last tap, in whole rows, converted into the thread's buffer unless it holds them already.
-    void convert_chunk_rows(int64_t chunk, const exec_data &d, chunk_src &c) const {
-        if (c.chunk == chunk) return;
+    // A depthwise panel reads its own channels alone: converted for it alone.
+    void convert_chunk_rows(int64_t chunk, int64_t panel, const exec_data &d, chunk_src &c) const {
+        if (!req_.depthwise) panel = 0;
+        if (c.chunk == chunk && c.panel == panel) return;
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         const auto offset_of = [&](int64_t m) { // tap 0 of output pixel m
@@ -367,8 +369,12 @@ private:
         const int64_t row1 = (offset_of(m1 - 1) + last_tap + form_.pixel_bytes(g) + row_bytes - 1) / row_bytes;
         auto *buf = reinterpret_cast<uint8_t *>(jit::thread_buffer<jit::thread_slot::int8_src_rows>(
                 static_cast<size_t>((row1 - row0) * row_bytes)));
-        jit::to_int8_src_form_rows(g, form_, d.src, d.pad, row0, row1, buf);
-        c = {chunk, row0 * row_bytes, buf};
+        if (req_.depthwise)
+            jit::to_int8_src_form_slice(g, form_, d.src, d.pad, row0, row1, panel * s.panel,
+                                        std::min(form_.cp, (panel + 1) * s.panel), buf);
+        else
+            jit::to_int8_src_form_rows(g, form_, d.src, d.pad, row0, row1, buf);
+        c = {chunk, panel, row0 * row_bytes, buf};
     }
 
     void run_item(int64_t item, const exec_data &d, int64_t *op_values, chunk_src &rows) const {
@@ -396,7 +402,7 @@ private:
         const int64_t line0 = chunk * blk_.chunk_lines;
         const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
         const int64_t lda = conf_.lda;
-        if (rows_per_chunk_) convert_chunk_rows(chunk, d, rows);
+        if (rows_per_chunk_) convert_chunk_rows(chunk, p, d, rows);
         // The form's byte b is at src + b - first.
         const uint8_t *src = rows_per_chunk_ ? rows.rows : d.src;
         const int64_t first = rows_per_chunk_ ? rows.first_byte : 0;

@@ -134,5 +134,27 @@ void to_int8_src_form_rows(const int8_conv_geometry &g, const int8_src_form &f, 
     convert(g, f, src, pad, static_cast<int16_t *>(out), row0, row1, false);
 }
 
+void to_int8_src_form_slice(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                            const int16_t *pad, int64_t row0, int64_t row1, int64_t c0, int64_t c1,
+                            uint8_t *out) {
+    const int64_t px = f.cp, inside_end = std::min(c1, g.cg); // channels past cg are 0
+    for (int64_t line = row0; line < row1; ++line) {
+        const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
+        const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
+        const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
+        uint8_t *o = out + (line - row0) * f.e[2] * px;
+        for (int64_t b2 = 0; b2 < f.e[2]; ++b2, o += px) {
+            const int64_t iw = b2 + f.org[2];
+            if (row_inside && iw >= 0 && iw < g.i[2]) {
+                const uint8_t *in = src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw) * g.c_total;
+                if (inside_end > c0) std::memcpy(o + c0, in + c0, static_cast<size_t>(inside_end - c0));
+            } else {
+                for (int64_t c = c0; c < inside_end; ++c) o[c] = static_cast<uint8_t>(pad[c]);
+            }
+            for (int64_t c = std::max(c0, inside_end); c < c1; ++c) o[c] = 0;
+        }
+    }
+}
+
 } // namespace jit
 } // namespace prim

@@ -71,6 +71,11 @@ void to_int8_src_form(const int8_conv_geometry &g, const int8_src_form &f, const
 // thread's part of the src, in its own cache, just before its kernel calls read it.
 void to_int8_src_form_rows(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
                            const int16_t *pad, int64_t row0, int64_t row1, void *out);
+// The same for channels [c0, c1) alone (the depthwise form: bytes as they are, one group), the
+// other channels of out left as they are: a depthwise panel's part of the rows.
+void to_int8_src_form_slice(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
+                            const int16_t *pad, int64_t row0, int64_t row1, int64_t c0, int64_t c1,
+                            uint8_t *out);
 
 } // namespace jit
 } // namespace prim
