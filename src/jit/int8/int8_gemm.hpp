@@ -24,7 +24,7 @@ struct int8_gemm_request {
     // A depthwise convolution as one GEMM-shaped walk whose lanes are the channels (geom: one
     // group of all channels; ip_int8_kernel.hpp's depthwise mode).
     bool depthwise = false;
-    double flops = 0;
+    double flops = 0; // the threads' share of work counts in these (work_threads.hpp)
     bool with_bias = false;
     // src channels-last (an inner product: plain) of src's type, as the src form reads it;
     // execute copies the user's src into it first when the primitive's src layout differs.
