@@ -36,19 +36,38 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
         const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
         const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
         T *o = out + (line - row0) * f.e[2] * px;
+        const int64_t first = std::max<int64_t>(0, -f.org[2]);
+        const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
+        const auto row_src = [&] { // the row's first pixel inside
+            return src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + first + f.org[2]) * g.c_total;
+        };
+        const auto pad_pixels = [&](int64_t from, int64_t to) {
+            for (int64_t b2 = from; b2 < to; ++b2)
+                for (int64_t c = 0; c < px; ++c) // group c / cp's channel c % cp, or its padding 0
+                    o[b2 * px + c] = static_cast<T>(c % f.cp < g.cg ? pad[c / f.cp * g.cg + c % f.cp] : 0);
+        };
         if (sizeof(T) == 1 && !f.shift && g.cg == f.cp && row_inside) {
             // Bytes as they are, channels unpadded: the line's inside run is one copy.
-            const int64_t first = std::max<int64_t>(0, -f.org[2]);
-            const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
-            const auto pad_pixels = [&](int64_t from, int64_t to) {
-                for (int64_t b2 = from; b2 < to; ++b2)
-                    for (int64_t c = 0; c < px; ++c) o[b2 * px + c] = static_cast<T>(pad[c]);
-            };
             pad_pixels(0, std::min(first, f.e[2]));
-            if (last > first)
-                std::memcpy(o + first * px,
-                            src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + first + f.org[2]) * g.c_total,
-                            static_cast<size_t>((last - first) * px));
+            if (last > first) std::memcpy(o + first * px, row_src(), static_cast<size_t>((last - first) * px));
+            pad_pixels(std::max(first, last), f.e[2]);
+            continue;
+        }
+        if (sizeof(T) == 1 && g.groups == 1 && f.cp == 4 && row_inside) {
+            // A first layer's 1 to 3 channels in a K group of 4: a pixel is one 4-byte word,
+            // read whole where the next pixel follows in the row (its bytes masked off), the
+            // s8 shift one XOR (ResNet-50's and MobileNet v2's first layers: the value by value
+            // loop below took most of their time).
+            const uint32_t keep = g.cg == 4 ? ~0u : (1u << (8 * g.cg)) - 1;
+            const uint32_t flip = f.shift ? 0x80808080u & keep : 0u;
+            pad_pixels(0, std::min(first, f.e[2]));
+            const uint8_t *in = row_src();
+            for (int64_t b2 = first; b2 < last; ++b2, in += g.c_total) {
+                uint32_t v = 0;
+                std::memcpy(&v, in, b2 + 1 < last ? 4 : static_cast<size_t>(g.cg));
+                v = (v & keep) ^ flip;
+                std::memcpy(o + b2 * 4, &v, 4);
+            }
             pad_pixels(std::max(first, last), f.e[2]);
             continue;
         }
