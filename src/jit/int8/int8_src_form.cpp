@@ -1,6 +1,7 @@
 // The src in the int8 kernel's form (int8_src_form.hpp).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "jit/int8/int8_src_form.hpp"
 
@@ -30,6 +31,10 @@ template <typename T>
 void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
              const int16_t *pad, T *out, int64_t row0, int64_t row1, bool parallel) {
     const int64_t px = g.groups * f.cp;
+    // A padding pixel: each group's channels' zero points (and the shift), its padding 0.
+    std::vector<T> pad_pixel(static_cast<size_t>(px));
+    for (int64_t c = 0; c < px; ++c)
+        pad_pixel[static_cast<size_t>(c)] = static_cast<T>(c % f.cp < g.cg ? pad[c / f.cp * g.cg + c % f.cp] : 0);
 #pragma omp parallel for schedule(static) if (parallel && (row1 - row0) * f.e[2] * px > (1 << 16))
     for (int64_t line = row0; line < row1; ++line) {
         const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
@@ -43,17 +48,20 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
         };
         const auto pad_pixels = [&](int64_t from, int64_t to) {
             for (int64_t b2 = from; b2 < to; ++b2)
-                for (int64_t c = 0; c < px; ++c) // group c / cp's channel c % cp, or its padding 0
-                    o[b2 * px + c] = static_cast<T>(c % f.cp < g.cg ? pad[c / f.cp * g.cg + c % f.cp] : 0);
+                std::memcpy(o + b2 * px, pad_pixel.data(), static_cast<size_t>(px) * sizeof(T));
         };
-        if (sizeof(T) == 1 && !f.shift && g.cg == f.cp && row_inside) {
+        if (!row_inside) { // a padding row
+            pad_pixels(0, f.e[2]);
+            continue;
+        }
+        if (sizeof(T) == 1 && !f.shift && g.cg == f.cp) {
             // Bytes as they are, channels unpadded: the line's inside run is one copy.
             pad_pixels(0, std::min(first, f.e[2]));
             if (last > first) std::memcpy(o + first * px, row_src(), static_cast<size_t>((last - first) * px));
             pad_pixels(std::max(first, last), f.e[2]);
             continue;
         }
-        if (sizeof(T) == 1 && g.groups == 1 && f.cp == 4 && row_inside) {
+        if (sizeof(T) == 1 && g.groups == 1 && f.cp == 4) {
             // A first layer's 1 to 3 channels in a K group of 4: a pixel is one 4-byte word,
             // read whole where the next pixel follows in the row (its bytes masked off), the
             // s8 shift one XOR (ResNet-50's and MobileNet v2's first layers: the value by value
