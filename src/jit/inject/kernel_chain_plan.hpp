@@ -23,7 +23,7 @@ namespace jit {
 // How the kernel meets the chain.
 struct kernel_chain_needs {
     // Every kernel call covers one image (convolution, pooling): an operand's variation along
-    // dim 0 is absorbed by the call (kernel_chain()).
+    // dim 0 is absorbed by the call.
     bool batch_per_call = false;
     // Binary entries carry their operand's data type, which the kernel converts from (int8).
     bool operand_types = false;
