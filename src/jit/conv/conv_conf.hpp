@@ -157,8 +157,9 @@ cpu_isa conv_kernel_isa(const impl::conv_problem &prb, cpu_isa max_isa,
 
 // The whole configuration for the request on isa (avx2 or avx512), depthwise and row merging
 // included. chain: the kernel's chain and its spares (plan_kernel_chain()), which setup.chain
-// becomes. Returns "" or the reason the JIT cannot take the request. arch: the micro-architecture figures the cost model and
-// the cache-size decisions read (another CPU's in tests and bench/prim_jit_config_table).
+// becomes. Returns "" or the reason the JIT cannot take the request. arch: the
+// micro-architecture figures the cost model and the cache-size decisions read (another CPU's in
+// tests and bench/prim_jit_config_table).
 std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
                            const kernel_chain_plan &chain, const uarch &arch = current_uarch());
 // The same for the 8-lane kernels conv_kernel_isa() chose on a CPU with AVX-512: its groups of 8
