@@ -497,8 +497,13 @@ TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accu
     const auto accumulators = [](const char *chain) {
         conv_request req = any_request("mb2ic64ih56oc256oh56kh1");
         req.attr.set_post_ops(prim::parse_post_ops(chain));
+        prim::jit::kernel_chain_needs needs;
+        needs.batch_per_call = true;
+        const prim::jit::kernel_chain_plan plan
+                = prim::jit::plan_kernel_chain(cpu_isa::avx512, req.attr.get_post_ops(), req.dst, needs);
+        REQUIRE(plan.why_not.empty());
         prim::jit::conv_setup s;
-        REQUIRE(prim::jit::init_conv_conf(s, req, cpu_isa::avx512, {}).empty());
+        REQUIRE(prim::jit::init_conv_conf(s, req, cpu_isa::avx512, plan).empty());
         return s.conf.ur_w * s.conf.nb_oc;
     };
     CHECK(accumulators("sum+relu") == 28);
