@@ -16,7 +16,7 @@
 #include "common/primitive_impl.hpp"
 #include "jit/conv/conv_conf.hpp"
 #include "jit/ip/ip_blocking.hpp"
-#include "jit/inject/post_ops_injector.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/uarch.hpp"
 #include "prim/attr.hpp"
 #include "problem_parse.hpp"
@@ -86,13 +86,15 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
     for (int j = 3 - p.nsp; j < 3; ++j) wd.push_back(p.k[j]);
     req.wei = memory::desc(wd, memory::data_type::f32, memory::format_tag::any);
     req.attr.set_post_ops(chain);
-    // What the primitive runs where the CPU allows `allowed`: its kernels' ISA may be narrower.
+    // What the primitive runs where the CPU allows `allowed`: its kernels' ISA may be narrower;
+    // its chain as its creator plans it (jit_convolution.cpp).
     const cpu_isa isa = prim::jit::conv_kernel_isa(p, allowed, u);
-    const int aux = isa == cpu_isa::avx512
-            ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
-            : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
+    prim::jit::kernel_chain_needs needs;
+    needs.batch_per_call = true;
+    const prim::jit::kernel_chain_plan plan = prim::jit::plan_kernel_chain(isa, chain, req.dst, needs);
     prim::jit::conv_setup s;
-    const std::string why = prim::jit::init_conv_conf(s, req, isa, allowed, aux, u);
+    const std::string why = plan.why_not.empty() ? prim::jit::init_conv_conf(s, req, isa, allowed, plan, u)
+                                                 : plan.why_not;
     const prim::jit::conv_conf &c = s.conf;
     std::printf("conv,%s,%s,", prim::cpu_isa_name(allowed), prim::impl::to_string(p).c_str());
     if (!why.empty()) {
@@ -111,11 +113,15 @@ void print_conv(const std::string &text, cpu_isa allowed, const prim::post_ops &
 void print_ip(const std::string &text, cpu_isa isa, const prim::post_ops &chain,
               const prim::jit::uarch &u) {
     const prim::impl::ip_problem p = bdl::parse_ip_problem(text);
-    const int aux = isa == cpu_isa::avx512
-            ? prim::jit::post_ops_injector<cpu_isa::avx512>::aux_vecs_count(chain)
-            : prim::jit::post_ops_injector<cpu_isa::avx2>::aux_vecs_count(chain);
+    // The inner product's chain as its creator plans it (jit_inner_product.cpp).
+    prim::jit::kernel_chain_needs needs;
+    needs.operand_mask_spare = true;
+    const memory::desc dst({p.mb, p.oc}, memory::data_type::f32, memory::format_tag::any);
+    const prim::jit::kernel_chain_plan plan = prim::jit::plan_kernel_chain(isa, chain, dst, needs);
     prim::jit::ip_blocking b;
-    const std::string why = prim::jit::init_ip_blocking(b, isa, p, aux, chain.has_sum(), u);
+    const std::string why = plan.why_not.empty()
+            ? prim::jit::init_ip_blocking(b, isa, p, plan.aux_vecs, plan.chain.has_sum(), u)
+            : plan.why_not;
     std::printf("ip,%s,%s,", prim::cpu_isa_name(isa), prim::impl::to_string(p).c_str());
     if (!why.empty()) {
         std::printf("declined: %s\n", why.c_str());

@@ -245,8 +245,8 @@ TEST_CASE("conv and inner product decisions follow the CPU's facts", "[cpu_info]
         // 3x3 128->128: 576 KiB of weights, beyond half of 1 MiB, within half of 2 MiB.
         const prim::impl::conv_request req = conv_req("mb2ic128ih28oc128oh28kh3ph1");
         prim::jit::conv_setup a, b;
-        REQUIRE(prim::jit::init_conv_conf(a, req, isa, 0, tuned).empty());
-        REQUIRE(prim::jit::init_conv_conf(b, req, isa, 0, xeon).empty());
+        REQUIRE(prim::jit::init_conv_conf(a, req, isa, {}, tuned).empty());
+        REQUIRE(prim::jit::init_conv_conf(b, req, isa, {}, xeon).empty());
         CHECK_FALSE(a.conf.ocbg_inner);
         CHECK(b.conf.ocbg_inner);
 
@@ -255,8 +255,8 @@ TEST_CASE("conv and inner product decisions follow the CPU's facts", "[cpu_info]
         prim::jit::uarch low = tuned;
         low.gather_min_oc = 256;
         prim::jit::conv_setup c, d;
-        REQUIRE(prim::jit::init_conv_conf(c, strided, isa, 0, tuned).empty());
-        REQUIRE(prim::jit::init_conv_conf(d, strided, isa, 0, low).empty());
+        REQUIRE(prim::jit::init_conv_conf(c, strided, isa, {}, tuned).empty());
+        REQUIRE(prim::jit::init_conv_conf(d, strided, isa, {}, low).empty());
         CHECK_FALSE(c.unit_stride.enabled());
         CHECK(d.unit_stride.enabled());
 

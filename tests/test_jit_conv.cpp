@@ -377,9 +377,9 @@ TEST_CASE("jit conv: strided 1x1 layers with pixels shorter than a cache line ga
     large_l2.conv_ocbg_inner_weights_bytes = 1024 * 1024;
     const conv_request req = any_request(shape);
     prim::jit::conv_setup avx2_small, avx2_large, avx512_small;
-    REQUIRE(prim::jit::init_conv_conf(avx2_small, req, cpu_isa::avx2, 0, small_l2).empty());
-    REQUIRE(prim::jit::init_conv_conf(avx2_large, req, cpu_isa::avx2, 0, large_l2).empty());
-    REQUIRE(prim::jit::init_conv_conf(avx512_small, req, cpu_isa::avx512, 0, small_l2).empty());
+    REQUIRE(prim::jit::init_conv_conf(avx2_small, req, cpu_isa::avx2, {}, small_l2).empty());
+    REQUIRE(prim::jit::init_conv_conf(avx2_large, req, cpu_isa::avx2, {}, large_l2).empty());
+    REQUIRE(prim::jit::init_conv_conf(avx512_small, req, cpu_isa::avx512, {}, small_l2).empty());
     CHECK(avx2_small.unit_stride.enabled());
     CHECK_FALSE(avx2_small.conf.ocbg_inner);
     CHECK_FALSE(avx2_large.unit_stride.enabled());
@@ -408,7 +408,7 @@ TEST_CASE("jit conv: kernels of one oc block (AVX-512 embedded broadcasts)", "[j
     // padding, ic tail and oc tail of that path, with sums and chains, against the reference.
     for (cpu_isa isa : isas()) {
         prim::jit::conv_setup one;
-        REQUIRE(prim::jit::init_conv_conf(one, any_request("mb1ic32ih112oc16oh112kh1"), isa, 0).empty());
+        REQUIRE(prim::jit::init_conv_conf(one, any_request("mb1ic32ih112oc16oh112kh1"), isa, {}).empty());
         if (isa == cpu_isa::avx512) CHECK(one.conf.nb_oc == 1);
         for (const char *s : {"mb1ic32ih30oc16oh30kh1", "mb2ic19ih11oc13oh11kh3ph1",
                               "mb1ic16ih12iw31oc16oh5ow14kh3kw5sh2sw2ph1pw2dh1dw1",
@@ -441,7 +441,7 @@ TEST_CASE("jit conv: one oc block shares each broadcast between the kw taps", "[
             const conv_request req = any_request(s);
             const cpu_isa kernel_isa = prim::jit::conv_kernel_isa(req.prb, isa, test_uarch);
             prim::jit::conv_setup setup;
-            REQUIRE(prim::jit::init_conv_conf(setup, req, kernel_isa, isa, 0, test_uarch).empty());
+            REQUIRE(prim::jit::init_conv_conf(setup, req, kernel_isa, isa, {}, test_uarch).empty());
             shared += setup.conf.share_taps ? 1 : 0;
             if (setup.conf.share_taps) CHECK(setup.conf.nb_oc == 1);
             check_case(s, "sum+relu", isa);
@@ -458,7 +458,7 @@ TEST_CASE("jit conv: one oc block shares each broadcast between the kw taps", "[
         const with_fma_unit_bits fma(256);
         prim::jit::conv_setup setup;
         REQUIRE(prim::jit::init_conv_conf(setup, any_request("g32mb2ic256ih56oc256oh56kh3ph1"),
-                                          cpu_isa::avx2, cpu_isa::avx512, 0, test_uarch).empty());
+                                          cpu_isa::avx2, cpu_isa::avx512, {}, test_uarch).empty());
         CHECK(setup.conf.evex);
         CHECK(setup.conf.share_taps);
         CHECK(setup.conf.ur_w == 14);
@@ -473,10 +473,10 @@ TEST_CASE("jit conv: strided 1x1 layers read in place block for fewer broadcasts
     u.conv_block_weights_bytes = 1024 * 1024;
     u.conv_ocbg_inner_weights_bytes = 512 * 1024;
     prim::jit::conv_setup strided2, strided512, dense2, dense512;
-    REQUIRE(prim::jit::init_conv_conf(strided2, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx2, 0, u).empty());
-    REQUIRE(prim::jit::init_conv_conf(strided512, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx512, 0, u).empty());
-    REQUIRE(prim::jit::init_conv_conf(dense2, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx2, 0, u).empty());
-    REQUIRE(prim::jit::init_conv_conf(dense512, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx512, 0, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(strided2, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx2, {}, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(strided512, any_request("mb2ic256ih56oc512oh28kh1sh2"), cpu_isa::avx512, {}, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense2, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx2, {}, u).empty());
+    REQUIRE(prim::jit::init_conv_conf(dense512, any_request("mb2ic256ih28oc512oh28kh1"), cpu_isa::avx512, {}, u).empty());
     REQUIRE_FALSE(strided2.unit_stride.enabled());
     CHECK((strided2.conf.ur_w == 4 && strided2.conf.nb_oc == 3));
     CHECK((strided512.conf.ur_w == 6 && strided512.conf.nb_oc == 4));
@@ -497,8 +497,13 @@ TEST_CASE("jit conv: AVX-512 leaves a long chain spares for two interleaved accu
     const auto accumulators = [](const char *chain) {
         conv_request req = any_request("mb2ic64ih56oc256oh56kh1");
         req.attr.set_post_ops(prim::parse_post_ops(chain));
+        prim::jit::kernel_chain_needs needs;
+        needs.batch_per_call = true;
+        const prim::jit::kernel_chain_plan plan
+                = prim::jit::plan_kernel_chain(cpu_isa::avx512, req.attr.get_post_ops(), req.dst, needs);
+        REQUIRE(plan.why_not.empty());
         prim::jit::conv_setup s;
-        REQUIRE(prim::jit::init_conv_conf(s, req, cpu_isa::avx512, 0).empty());
+        REQUIRE(prim::jit::init_conv_conf(s, req, cpu_isa::avx512, plan).empty());
         return s.conf.ur_w * s.conf.nb_oc;
     };
     CHECK(accumulators("sum+relu") == 28);

@@ -6,7 +6,6 @@
 
 #include "jit/conv/conv_conf.hpp"
 #include "jit/gen/isa_traits.hpp"
-#include "jit/inject/post_ops_injector.hpp"
 
 namespace prim {
 namespace jit {
@@ -417,15 +416,16 @@ cpu_isa conv_kernel_isa(const conv_problem &prb, cpu_isa max_isa, const uarch &a
     return cost16 > double(zero_factor(8)) ? cpu_isa::avx2 : cpu_isa::avx512;
 }
 
-std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, int aux_vecs,
-                           const uarch &arch) {
-    return init_conv_conf(s, req, isa, isa, aux_vecs, arch);
+std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa,
+                           const kernel_chain_plan &chain, const uarch &arch) {
+    return init_conv_conf(s, req, isa, isa, chain, arch);
 }
 
 std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, cpu_isa max_isa,
-                           int aux_vecs, const uarch &arch) {
+                           const kernel_chain_plan &chain, const uarch &arch) {
     const conv_problem &prb = req.prb;
-    s.chain = req.attr.get_post_ops();
+    s.chain = chain.chain;
+    const int aux_vecs = chain.aux_vecs;
     s.conf.with_bias = req.with_bias;
     if (prb.g > 1 && prb.icg() == 1 && prb.ocg() == 1)
         return init_depthwise(s, req, isa, aux_vecs, arch);
@@ -472,10 +472,8 @@ std::string init_conv_conf(conv_setup &s, const conv_request &req, cpu_isa isa, 
     // AVX-512 has the registers to lend the chain spares for two accumulators' code interleaved
     // (post_ops_injector::interleaved_aux_vecs_count: at most 8 of 32); AVX2's 16 are the
     // accumulators'. (The depthwise kernel, bound by memory, lends what the chain needs: not
-    // measured otherwise.) s.chain is the user's chain: its eltwise entries are the kernel's.
-    const int dense_aux = isa == cpu_isa::avx512
-            ? std::max(aux_vecs, post_ops_injector<cpu_isa::avx512>::interleaved_aux_vecs_count(s.chain))
-            : aux_vecs;
+    // measured otherwise.)
+    const int dense_aux = isa == cpu_isa::avx512 ? chain.interleaved_aux_vecs : aux_vecs;
     // Read by the blocking, as the kernel's registers depend on them.
     s.conf.merged_cg = s.merged_groups.enabled() ? prb.icg() : 0;
     s.conf.evex = isa == cpu_isa::avx2 && max_isa >= cpu_isa::avx512;

@@ -26,6 +26,7 @@
 #include "jit/conv/conv_merged_groups.hpp"
 #include "jit/conv/conv_unit_stride.hpp"
 #include "jit/gen/uarch.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
 #include "prim/memory.hpp"
@@ -155,15 +156,17 @@ cpu_isa conv_kernel_isa(const impl::conv_problem &prb, cpu_isa max_isa,
                         const uarch &arch = current_uarch());
 
 // The whole configuration for the request on isa (avx2 or avx512), depthwise and row merging
-// included. aux_vecs: spare vector registers the post-ops injector needs. Returns "" or the
-// reason the JIT cannot take the request. arch: the micro-architecture figures the cost model and
-// the cache-size decisions read (another CPU's in tests and bench/prim_jit_config_table).
+// included. chain: the kernel's chain and its spares (plan_kernel_chain()), which setup.chain
+// becomes. Returns "" or the reason the JIT cannot take the request. arch: the
+// micro-architecture figures the cost model and the cache-size decisions read (another CPU's in
+// tests and bench/prim_jit_config_table).
 std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
-                           int aux_vecs, const uarch &arch = current_uarch());
+                           const kernel_chain_plan &chain, const uarch &arch = current_uarch());
 // The same for the 8-lane kernels conv_kernel_isa() chose on a CPU with AVX-512: its groups of 8
 // channels read and write the 16-channel blocks the AVX-512 layers around them use.
 std::string init_conv_conf(conv_setup &setup, const impl::conv_request &req, cpu_isa isa,
-                           cpu_isa max_isa, int aux_vecs, const uarch &arch = current_uarch());
+                           cpu_isa max_isa, const kernel_chain_plan &chain,
+                           const uarch &arch = current_uarch());
 
 // What one kernel call computes: a full output row (all OW pixels) of nb_oc oc blocks, at one
 // (image, group, oc block group, od, oh). Pointers already point at the first valid kd/kh tap.

@@ -17,8 +17,7 @@
 #include "jit/conv/conv_operands.hpp"
 #include "jit/conv/jit_convolution.hpp"
 #include "jit/gen/kernel_cache.hpp"
-#include "jit/inject/operand_access.hpp"
-#include "jit/inject/post_ops_injector.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/runtime_table.hpp"
 #include "jit/gen/scratch.hpp"
 #include "jit/gen/work_threads.hpp"
@@ -255,20 +254,11 @@ namespace jit {
 
 std::string make_conv_setup(conv_setup &setup, const impl::conv_request &req, cpu_isa kernel_isa,
                             cpu_isa isa, const uarch &u) {
-    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
-    post_ops chain;
-    const std::string unread = kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), true, chain);
-    if (!unread.empty()) return unread;
-    const bool avx512 = kernel_isa == cpu_isa::avx512;
-    using inj512 = post_ops_injector<cpu_isa::avx512>;
-    using inj2 = post_ops_injector<cpu_isa::avx2>;
-    const std::string injector_refuses = avx512 ? inj512::why_not(chain) : inj2::why_not(chain);
-    if (!injector_refuses.empty()) return injector_refuses;
-    const int aux_vecs = avx512 ? inj512::aux_vecs_count(chain) : inj2::aux_vecs_count(chain);
-    const std::string reason = init_conv_conf(setup, req, kernel_isa, isa, aux_vecs, u);
-    if (!reason.empty()) return reason;
-    setup.chain = chain;
-    return "";
+    kernel_chain_needs needs;
+    needs.batch_per_call = true;
+    const kernel_chain_plan chain = plan_kernel_chain(kernel_isa, req.attr.get_post_ops(), req.dst, needs);
+    if (!chain.why_not.empty()) return chain.why_not;
+    return init_conv_conf(setup, req, kernel_isa, isa, chain, u);
 }
 
 // The kernel for one oc block group variant: nb oc blocks, the last with oc_tail valid lanes

@@ -29,9 +29,9 @@ std::unique_ptr<primitive_impl> create_jit_conv_for(const jit::uarch &u, const c
 namespace jit {
 
 // The setup of a JIT convolution for req on kernel_isa (isa: the request's cap): its kernel
-// chain (operand masks made accesses), checked by the injector, and init_conv_conf(). Fields of
-// setup set before the call (rows_apart) are read. "" or the reason it cannot be done; the
-// caller sets and checks setup.operands.
+// chain (plan_kernel_chain()) and init_conv_conf(). Fields of setup set before the call
+// (rows_apart) are read. "" or the reason it cannot be done; the caller sets and checks
+// setup.operands.
 std::string make_conv_setup(conv_setup &setup, const impl::conv_request &req, cpu_isa kernel_isa,
                             cpu_isa isa, const uarch &u);
 

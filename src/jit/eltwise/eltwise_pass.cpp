@@ -10,7 +10,7 @@
 #include "common/post_op_operands.hpp"
 #include "jit/eltwise/eltwise_kernel.hpp"
 #include "jit/gen/isa_traits.hpp"
-#include "jit/inject/post_ops_injector.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/uarch.hpp"
 
 namespace prim {
@@ -34,10 +34,10 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     if (!why_not.empty()) return nullptr;
     post_ops front;
     front.append_eltwise(alg, alpha, beta, 1.f);
-    const post_ops kernel_chain = impl::chain_after(front, rows_chain);
-    why_not = isa == cpu_isa::avx512 ? post_ops_injector<cpu_isa::avx512>::why_not(kernel_chain)
-                                     : post_ops_injector<cpu_isa::avx2>::why_not(kernel_chain);
+    const kernel_chain_plan admitted = admit_kernel_chain(isa, impl::chain_after(front, rows_chain), {});
+    why_not = admitted.why_not;
     if (!why_not.empty()) return nullptr;
+    const post_ops &kernel_chain = admitted.chain;
     // The whole buffer: a layout padded along a blocked dim is walked padding included (the
     // plan's memory dims are the padded ones); the caller decides what the padding holds.
     const int64_t nelems = md.nelems_padded();

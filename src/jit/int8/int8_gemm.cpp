@@ -16,8 +16,7 @@
 #include "jit/int8/ip_int8_kernel.hpp"
 #include "jit/ip/ip_kernel_grid.hpp"
 #include "jit/gen/kernel_cache.hpp"
-#include "jit/inject/operand_access.hpp"
-#include "jit/inject/post_ops_injector.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/runtime_table.hpp"
 #include "jit/gen/scratch.hpp"
 #include "jit/gen/thread_pool.hpp"
@@ -454,7 +453,7 @@ private:
     jit::int8_k_map k_map_;
     int8_blocking blk_;
     bool vnni_;
-    post_ops chain_; // the kernel chain (operand_access.hpp)
+    post_ops chain_; // the kernel chain (kernel_chain_plan.hpp)
     quantization quant_;
     memory::desc packed_md_; // zero when the K order has no packed layout
     std::vector<int64_t> tap_offsets_;
@@ -497,40 +496,24 @@ std::string operands_unreadable(const post_ops &user, const post_ops &kernel_cha
     return "";
 }
 
-// The kernel chain with each binary entry's dt set to its operand's type (kernel_chain() leaves
-// f32), which the kernel converts from and the cache key holds.
-post_ops with_operand_types(const post_ops &access_chain, const post_ops &user, const memory::desc &dst) {
-    post_ops out;
-    for (int i = 0; i < access_chain.len(); ++i) {
-        const post_ops::entry &e = access_chain.entries()[i];
-        if (e.kind == post_ops::kind::binary)
-            out.append_binary(e.alg, e.mask, operand_desc(user.entries()[i], dst).get_data_type());
-        else
-            append_entry(out, e);
-    }
-    return out;
-}
-
 template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
     const jit::int8_src_form form = jit::make_int8_src_form(
             req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise);
-    using injector = jit::post_ops_injector<isa>;
     const memory::desc &dst = req.layouts.dst;
-    post_ops access_chain;
-    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), false, access_chain);
-    if (unread.empty()) unread = operands_unreadable(req.attr.get_post_ops(), access_chain, dst);
+    jit::kernel_chain_needs needs;
+    needs.operand_types = true;
+    needs.operand_mask_spare = true; // AVX2 keeps a tail mask for the operand loads
+    const jit::kernel_chain_plan plan = jit::plan_kernel_chain(isa, req.attr.get_post_ops(), dst, needs);
+    PRIM_DISPATCH(why_not, plan.why_not.empty(), plan.why_not);
+    const post_ops &chain = plan.chain;
+    const std::string unread = operands_unreadable(req.attr.get_post_ops(), chain, dst);
     PRIM_DISPATCH(why_not, unread.empty(), unread);
-    const post_ops chain = with_operand_types(access_chain, req.attr.get_post_ops(), dst);
-    const std::string injector_refuses = injector::why_not(chain);
-    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
 
-    // AVX2 keeps a tail mask for the operand loads in one more spare.
-    const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
     int8_blocking blk;
     const int threads = omp_get_max_threads();
-    const std::string blocking_error = init_blocking(blk, req, form, isa, vnni,
-            injector::aux_vecs_count(chain) + mask_spare, chunks_per_thread(req.flops, threads) * threads);
+    const std::string blocking_error = init_blocking(blk, req, form, isa, vnni, plan.aux_vecs,
+                                                     chunks_per_thread(req.flops, threads) * threads);
     PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
     const int8_gemm_shape &s = blk.shape;
     // The s32 accumulator holds K products of at most 255 · 128 without wrapping.

@@ -13,8 +13,7 @@
 #include "jit/ip/jit_inner_product.hpp"
 #include "jit/ip/ip_kernel_grid.hpp"
 #include "jit/gen/kernel_cache.hpp"
-#include "jit/inject/operand_access.hpp"
-#include "jit/inject/post_ops_injector.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/work_threads.hpp"
 #include "common/internal_reorder.hpp"
 #include "common/plain_layout.hpp"
@@ -44,7 +43,7 @@ class jit_inner_product : public primitive_impl {
 public:
     static constexpr int simd_w = jit::isa_traits<isa>::simd_w;
 
-    // chain: the kernel chain (operand_access.hpp).
+    // chain: the kernel chain (kernel_chain_plan.hpp).
     jit_inner_product(const ip_request &req, const ip_blocking &blk, const post_ops &chain)
         : primitive_impl(layouts(req, blk)), prb_(req.prb), blk_(blk),
           has_sum_(req.attr.get_post_ops().has_sum()), chain_(chain),
@@ -271,20 +270,16 @@ std::string operands_unreadable(const ip_request &req, const post_ops &kernel_ch
 
 template <cpu_isa isa>
 std::unique_ptr<primitive_impl> create(const ip_request &req, std::string &why_not) {
-    using injector = jit::post_ops_injector<isa>;
-    // The kernels see each binary or prelu operand by its access (operand_access.hpp).
-    post_ops chain;
-    std::string unread = jit::kernel_chain(req.attr.get_post_ops(), req.dst.get_dims(), false, chain);
-    if (unread.empty()) unread = operands_unreadable(req, chain);
+    jit::kernel_chain_needs needs;
+    needs.operand_mask_spare = true; // AVX2 keeps a tail mask for the operand loads
+    const jit::kernel_chain_plan plan = jit::plan_kernel_chain(isa, req.attr.get_post_ops(), req.dst, needs);
+    PRIM_DISPATCH(why_not, plan.why_not.empty(), plan.why_not);
+    const post_ops &chain = plan.chain;
+    const std::string unread = operands_unreadable(req, chain);
     PRIM_DISPATCH(why_not, unread.empty(), unread);
-    const std::string injector_refuses = injector::why_not(chain);
-    PRIM_DISPATCH(why_not, injector_refuses.empty(), injector_refuses);
 
-    // AVX2 keeps a tail mask for the operand loads in one more spare.
-    const int mask_spare = isa == cpu_isa::avx2 && chain.has_operands() ? 1 : 0;
     ip_blocking blk;
-    const std::string blocking_error = jit::init_ip_blocking(
-            blk, isa, req.prb, injector::aux_vecs_count(chain) + mask_spare, chain.has_sum());
+    const std::string blocking_error = jit::init_ip_blocking(blk, isa, req.prb, plan.aux_vecs, chain.has_sum());
     PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
 
     // The kernels address src and dst rows with 32-bit displacements.

@@ -9,7 +9,7 @@
 #include "common/post_op_operands.hpp"
 #include "jit/gen/isa_traits.hpp"
 #include "jit/pool/jit_pooling.hpp"
-#include "jit/inject/operand_access.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/pool/pool_kernel.hpp"
 #include "jit/pool/pool_walk.hpp"
 #include "jit/gen/runtime_table.hpp"
@@ -199,9 +199,11 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
     const cpu_isa kernel_isa = isa >= cpu_isa::avx512 && block != 8 ? cpu_isa::avx512 : cpu_isa::avx2;
     const int simd_w = jit::simd_w_of(kernel_isa);
 
-    post_ops kchain;
-    const std::string bad_chain = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
-    PRIM_DISPATCH(why_not, bad_chain.empty(), bad_chain);
+    jit::kernel_chain_needs needs;
+    needs.batch_per_call = true;
+    const jit::kernel_chain_plan plan = jit::plan_kernel_chain(kernel_isa, req.attr.get_post_ops(), dst, needs);
+    PRIM_DISPATCH(why_not, plan.why_not.empty(), plan.why_not);
+    const post_ops &kchain = plan.chain;
 
     jit::pool_kernel_conf c;
     c.avg = prb.is_max() ? 0 : 1;
@@ -228,7 +230,7 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
                                               c.vectors(simd_w) * simd_w);
         PRIM_DISPATCH(why_not, bad.empty(), bad);
     }
-    const std::string bad_kernel = jit::pool_kernel_why_not(kernel_isa, c, kchain);
+    const std::string bad_kernel = jit::pool_kernel_why_not(kernel_isa, c, plan.aux_vecs);
     PRIM_DISPATCH(why_not, bad_kernel.empty(), bad_kernel);
 
     arg_layouts layouts;

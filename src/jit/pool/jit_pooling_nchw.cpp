@@ -7,7 +7,7 @@
 #include "common/post_op_operands.hpp"
 #include "jit/gen/isa_traits.hpp"
 #include "jit/pool/jit_pooling.hpp"
-#include "jit/inject/operand_access.hpp"
+#include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/pool/pool_kernel.hpp"
 #include "jit/pool/pool_nchw_kernel.hpp"
 #include "jit/pool/pool_walk.hpp"
@@ -129,10 +129,11 @@ std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cp
     PRIM_DISPATCH(why_not, src.strides()[1] != 1 || dst.strides()[1] != 1,
                   "channels-last src and dst run on the channel-vector kernel");
 
-    post_ops kchain;
-    const std::string bad_chain
-            = jit::kernel_chain(req.attr.get_post_ops(), dst.get_dims(), true, kchain);
-    PRIM_DISPATCH(why_not, bad_chain.empty(), bad_chain);
+    jit::kernel_chain_needs needs;
+    needs.batch_per_call = true;
+    const jit::kernel_chain_plan plan = jit::plan_kernel_chain(kernel_isa, req.attr.get_post_ops(), dst, needs);
+    PRIM_DISPATCH(why_not, plan.why_not.empty(), plan.why_not);
+    const post_ops &kchain = plan.chain;
     const std::vector<memory::desc> mds = operand_descs(req.attr.get_post_ops(), dst);
     for (int i = 0; i < kchain.len(); ++i) {
         const post_ops::entry &e = kchain.entries()[i];
@@ -163,7 +164,7 @@ std::unique_ptr<primitive_impl> create_jit_pool_nchw(const pool_request &req, cp
         plane *= prb.i[sp];
     }
     if (global) c.plane = plane;
-    const std::string bad_kernel = jit::pool_nchw_kernel_why_not(kernel_isa, c, kchain);
+    const std::string bad_kernel = jit::pool_nchw_kernel_why_not(kernel_isa, c, plan.aux_vecs);
     PRIM_DISPATCH(why_not, bad_kernel.empty(), bad_kernel);
 
     arg_layouts layouts;

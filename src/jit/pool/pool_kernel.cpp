@@ -22,8 +22,7 @@ namespace {
 // Accumulators per chunk of channel vectors: each has a tap register beside it, and the chain's
 // spares must fit in what is left (every register but the accumulators is lent).
 template <cpu_isa isa>
-int chunk_of(const post_ops &chain, int usable) {
-    const int aux = post_ops_injector<isa>::aux_vecs_count(chain);
+int chunk_of(int aux, int usable) {
     int u = isa == cpu_isa::avx512 ? 8 : 4;
     while (u > 1 && usable - u < std::max(u + 1, aux)) --u;
     return usable - u >= std::max(u + 1, aux) ? u : 0;
@@ -44,7 +43,7 @@ public:
         // AVX2 keeps the tail mask in the last vector register.
         mask_idx_ = isa_traits<isa>::has_opmask ? host_tail_opmask : isa_traits<isa>::n_vregs - 1;
         usable_ = isa_traits<isa>::n_vregs - (!isa_traits<isa>::has_opmask && tail_ ? 1 : 0);
-        chunk_ = chunk_of<isa>(chain_, usable_);
+        chunk_ = chunk_of<isa>(post_ops_injector<isa>::aux_vecs_count(chain_), usable_);
     }
 
 protected:
@@ -223,14 +222,12 @@ void pool_kernel<isa>::generate() {
 }
 
 template <cpu_isa isa>
-std::string why_not_on(const pool_kernel_conf &c, const post_ops &chain) {
-    const std::string reason = post_ops_injector<isa>::why_not(chain);
-    if (!reason.empty()) return reason;
+std::string why_not_on(const pool_kernel_conf &c, int aux_vecs) {
     const int simd_w = isa_traits<isa>::simd_w;
     if (c.block > 0 && c.block % simd_w != 0)
         return "a channel block of " + std::to_string(c.block) + " is narrower than a vector";
     const int usable = isa_traits<isa>::n_vregs - (isa_traits<isa>::has_opmask ? 0 : 1);
-    if (chunk_of<isa>(chain, usable) == 0) return "the chain's spare registers do not fit";
+    if (chunk_of<isa>(aux_vecs, usable) == 0) return "the chain's spare registers do not fit";
     // Displacements and steps are 32-bit immediates.
     const int64_t n = c.vectors(simd_w);
     int64_t largest = std::max({c.src_px_step, c.dst_px_step, c.tap_stride[0], c.tap_stride[1],
@@ -249,9 +246,9 @@ std::shared_ptr<const jit_generator> get_kernel(const pool_kernel_conf &conf, co
 
 } // namespace
 
-std::string pool_kernel_why_not(cpu_isa isa, const pool_kernel_conf &conf, const post_ops &chain) {
-    return isa == cpu_isa::avx512 ? why_not_on<cpu_isa::avx512>(conf, chain)
-                                  : why_not_on<cpu_isa::avx2>(conf, chain);
+std::string pool_kernel_why_not(cpu_isa isa, const pool_kernel_conf &conf, int aux_vecs) {
+    return isa == cpu_isa::avx512 ? why_not_on<cpu_isa::avx512>(conf, aux_vecs)
+                                  : why_not_on<cpu_isa::avx2>(conf, aux_vecs);
 }
 
 std::shared_ptr<const jit_generator> get_pool_kernel(cpu_isa isa, const pool_kernel_conf &conf,

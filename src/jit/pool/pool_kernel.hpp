@@ -48,9 +48,9 @@ struct pool_kernel_conf {
     int64_t vectors(int simd_w) const;
 };
 
-// The injector's reason when it cannot take the chain, or a displacement that does not fit:
-// "" when the kernel can be generated on isa.
-std::string pool_kernel_why_not(cpu_isa isa, const pool_kernel_conf &conf, const post_ops &chain);
+// Why the chain's aux_vecs spares (plan_kernel_chain()) or a displacement do not fit: "" when
+// the kernel can be generated on isa.
+std::string pool_kernel_why_not(cpu_isa isa, const pool_kernel_conf &conf, int aux_vecs);
 
 // The cached kernel for isa (avx2 or avx512), conf and a kernel chain (operand_access.hpp).
 std::shared_ptr<const jit_generator> get_pool_kernel(cpu_isa isa, const pool_kernel_conf &conf,

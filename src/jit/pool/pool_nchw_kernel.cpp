@@ -409,12 +409,10 @@ void pool_nchw_kernel<isa>::generate() {
 }
 
 template <cpu_isa isa>
-std::string why_not_on(const pool_nchw_kernel_conf &c, const post_ops &chain) {
-    const std::string reason = post_ops_injector<isa>::why_not(chain);
-    if (!reason.empty()) return reason;
+std::string why_not_on(const pool_nchw_kernel_conf &c, int aux_vecs) {
     using R = nchw_regs<isa>;
     const int spares = R::spares_end - R::unroll;
-    if (post_ops_injector<isa>::aux_vecs_count(chain) > spares)
+    if (aux_vecs > spares)
         return "the chain's spare registers do not fit";
     const int64_t vector_reach = R::unroll * isa_traits<isa>::simd_w * c.sw * int64_t(sizeof(float));
     if (std::max({vector_reach, c.tap_stride[0], c.tap_stride[1], c.tap_stride[2],
@@ -432,10 +430,9 @@ std::shared_ptr<const jit_generator> get_kernel(const pool_nchw_kernel_conf &con
 
 } // namespace
 
-std::string pool_nchw_kernel_why_not(cpu_isa isa, const pool_nchw_kernel_conf &conf,
-                                     const post_ops &chain) {
-    return isa == cpu_isa::avx512 ? why_not_on<cpu_isa::avx512>(conf, chain)
-                                  : why_not_on<cpu_isa::avx2>(conf, chain);
+std::string pool_nchw_kernel_why_not(cpu_isa isa, const pool_nchw_kernel_conf &conf, int aux_vecs) {
+    return isa == cpu_isa::avx512 ? why_not_on<cpu_isa::avx512>(conf, aux_vecs)
+                                  : why_not_on<cpu_isa::avx2>(conf, aux_vecs);
 }
 
 std::shared_ptr<const jit_generator> get_pool_nchw_kernel(cpu_isa isa,

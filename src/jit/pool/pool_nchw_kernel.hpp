@@ -31,8 +31,9 @@ struct pool_nchw_kernel_conf {
     int64_t plane = 0;
 };
 
-std::string pool_nchw_kernel_why_not(cpu_isa isa, const pool_nchw_kernel_conf &conf,
-                                     const post_ops &chain);
+// Why the chain's aux_vecs spares (plan_kernel_chain()) or a displacement do not fit: "" when
+// the kernel can be generated on isa.
+std::string pool_nchw_kernel_why_not(cpu_isa isa, const pool_nchw_kernel_conf &conf, int aux_vecs);
 std::shared_ptr<const jit_generator> get_pool_nchw_kernel(cpu_isa isa,
                                                           const pool_nchw_kernel_conf &conf,
                                                           const post_ops &chain);
