@@ -2,7 +2,7 @@
 // each input is, for each index of the memory dims outside the axis ("outer"), one contiguous
 // chunk of dims[axis] * stride[axis] elements, and dst holds the inputs' chunks one after the
 // other: the copy is a memcpy per (outer index, input), threaded over both. Any one data type:
-// the plan counts elements, the copy bytes.
+// the chunks count elements, the copy bytes.
 #include <omp.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@ namespace {
 // Chunks shorter than this are not split between threads.
 const int64_t min_split_elems = 16 * 1024;
 
-struct chunk_plan {
+struct copy_chunks {
     int64_t outer = 0;                    // outer indices (the same for every input and dst)
     int64_t dst_chunk = 0;                // dst elements per outer index
     std::vector<int64_t> chunk, dst_at;   // per input: elements per outer index, and where
@@ -26,14 +26,14 @@ struct chunk_plan {
 
 class concat_copy : public primitive_impl {
 public:
-    concat_copy(const concat_request &req, chunk_plan plan)
-        : primitive_impl(concat_layouts(req)), plan_(std::move(plan)),
+    concat_copy(const concat_request &req, copy_chunks chunks)
+        : primitive_impl(concat_layouts(req)), chunks_(std::move(chunks)),
           size_(data_type_size(req.dst.get_data_type())) {}
 
     std::string name() const override { return "copy"; }
 
     void execute(const exec_ptrs &args) const override {
-        const chunk_plan &p = plan_;
+        const copy_chunks &p = chunks_;
         const int64_t n_in = static_cast<int64_t>(p.chunk.size());
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
         const int64_t total = p.outer * p.dst_chunk;
@@ -60,7 +60,7 @@ public:
     }
 
 private:
-    chunk_plan plan_;
+    copy_chunks chunks_;
     int64_t size_; // bytes per element
 };
 
@@ -77,7 +77,7 @@ std::unique_ptr<primitive_impl> create_concat_copy(const concat_request &req, cp
     const int axis = req.axis;
     PRIM_DISPATCH(why_not, dst.is_dense(), "dst is not dense");
     PRIM_DISPATCH(why_not, !axis_blocked(dst, axis), "the axis is blocked in dst");
-    chunk_plan p;
+    copy_chunks p;
     const int64_t stride = dst.strides()[axis];
     p.dst_chunk = dst.get_dims()[axis] * stride;
     PRIM_DISPATCH(why_not, p.dst_chunk > 0 && dst.nelems_padded() % p.dst_chunk == 0,

@@ -56,7 +56,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
                           const jit::int8_src_form &form, cpu_isa isa, bool vnni, int spares,
                           int64_t min_items) {
     const bool avx512 = isa == cpu_isa::avx512;
-    const int simd_w = avx512 ? 16 : 8, n_vregs = avx512 ? 32 : 16;
+    const int simd_w = jit::simd_w_of(isa), n_vregs = jit::n_vregs_of(isa);
     int8_gemm_shape &s = b.shape;
     s.mb = req.geom.out_pixels();
     s.oc = req.ocg;
