@@ -356,16 +356,12 @@ private:
         if (c.chunk == chunk && c.panel == panel) return;
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
-        const auto offset_of = [&](int64_t m) { // tap 0 of output pixel m
-            return form_.pixel_offset(g, m / g.o[2] / g.o[1] / g.o[0], m / g.o[2] / g.o[1] % g.o[0],
-                                      m / g.o[2] % g.o[1], m % g.o[2], 0);
-        };
         const int64_t m0 = chunk * blk_.chunk_lines * blk_.line_len;
         const int64_t m1 = std::min(s.mb, (chunk + 1) * blk_.chunk_lines * blk_.line_len);
         const int64_t last_tap = *std::max_element(tap_offsets_.begin(), tap_offsets_.end());
         const int64_t row_bytes = form_.row_bytes(g);
-        const int64_t row0 = offset_of(m0) / row_bytes;
-        const int64_t row1 = (offset_of(m1 - 1) + last_tap + form_.pixel_bytes(g) + row_bytes - 1) / row_bytes;
+        const int64_t row0 = form_.pixel_offset(g, m0, 0) / row_bytes;
+        const int64_t row1 = (form_.pixel_offset(g, m1 - 1, 0) + last_tap + form_.pixel_bytes(g) + row_bytes - 1) / row_bytes;
         auto *buf = reinterpret_cast<uint8_t *>(jit::thread_buffer<jit::thread_slot::int8_src_rows>(
                 static_cast<size_t>((row1 - row0) * row_bytes)));
         if (req_.depthwise)
@@ -408,12 +404,10 @@ private:
         for (int64_t line = line0; line < line1; ++line) {
             const int64_t m_line = line * blk_.line_len;
             const int64_t m_end = std::min(s.mb, m_line + blk_.line_len);
-            // The line's first output pixel m = ((n·od + d)·oh + h)·ow + w; its row tiles follow
-            // lda apart (a convolution's line is one output row; one-to-one pixels, any run).
-            const int64_t ow = m_line % g.o[2], oh = m_line / g.o[2] % g.o[1];
-            const int64_t od = m_line / g.o[2] / g.o[1] % g.o[0], n = m_line / g.o[2] / g.o[1] / g.o[0];
-            // Depthwise: the panel's own channels (the lanes); a GEMM's panels share their K.
-            const uint8_t *line_src = src + (form_.pixel_offset(g, n, od, oh, ow, grp) - first)
+            // The line's first output pixel; its row tiles follow lda apart (a convolution's line
+            // is one output row; one-to-one pixels, any run). Depthwise: the panel's own channels
+            // (the lanes); a GEMM's panels share their K.
+            const uint8_t *line_src = src + (form_.pixel_offset(g, m_line, grp) - first)
                     + (req_.depthwise ? p * s.panel : 0);
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
                 a.src = line_src + (m - m_line) * lda;

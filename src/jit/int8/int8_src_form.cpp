@@ -26,6 +26,19 @@ void put(const uint8_t *src, int64_t n, bool s8, int16_t *out) { // 16-bit: wide
     }
 }
 
+// Row `line` of the form ([mb][e0][e1]): its image, the input depth and row it holds, whether
+// they are inside the input, and the element offset of the input pixel at its column iw.
+struct form_row {
+    int64_t n = 0, id = 0, ih = 0;
+    bool inside = false;
+    form_row(const int8_conv_geometry &g, const int8_src_form &f, int64_t line)
+        : n(line / f.e[1] / f.e[0]), id(line / f.e[1] % f.e[0] + f.org[0]), ih(line % f.e[1] + f.org[1]),
+          inside(id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1]) {}
+    int64_t src_offset(const int8_conv_geometry &g, int64_t iw) const {
+        return (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw) * g.c_total;
+    }
+};
+
 // The buffer's rows [row0, row1) into out (row row0's place), on the OpenMP team when parallel.
 template <typename T>
 void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
@@ -35,64 +48,61 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
     std::vector<T> pad_pixel(static_cast<size_t>(px));
     for (int64_t c = 0; c < px; ++c)
         pad_pixel[static_cast<size_t>(c)] = static_cast<T>(c % f.cp < g.cg ? pad[c / f.cp * g.cg + c % f.cp] : 0);
+    // Bytes as they are, channels unpadded: a row's inside run is one copy. A first layer's 1
+    // to 3 channels in a K group of 4: a pixel is one 4-byte word, read whole where the next
+    // pixel follows in the row (its bytes masked off), the s8 shift one XOR (ResNet-50's and
+    // MobileNet v2's first layers: the value by value loop below took most of their time).
+    const bool as_they_are = sizeof(T) == 1 && !f.shift && g.cg == f.cp;
+    const bool as_words = sizeof(T) == 1 && g.groups == 1 && f.cp == 4;
 #pragma omp parallel for schedule(static) if (parallel && (row1 - row0) * f.e[2] * px > (1 << 16))
     for (int64_t line = row0; line < row1; ++line) {
-        const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
-        const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
-        const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
-        T *o = out + (line - row0) * f.e[2] * px;
+        // Per row, not shared with the team: stores through T* (bytes) could alias shared
+        // values, which the compiler would then reload at every pixel (10% slower).
         const int64_t first = std::max<int64_t>(0, -f.org[2]);
         const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
-        const auto row_src = [&] { // the row's first pixel inside
-            return src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + first + f.org[2]) * g.c_total;
-        };
+        const uint32_t keep = g.cg >= 4 ? ~0u : (1u << (8 * g.cg)) - 1;
+        const uint32_t flip = f.shift ? 0x80808080u & keep : 0u;
+        const form_row r(g, f, line);
+        T *o = out + (line - row0) * f.e[2] * px;
         const auto pad_pixels = [&](int64_t from, int64_t to) {
             for (int64_t b2 = from; b2 < to; ++b2)
                 std::memcpy(o + b2 * px, pad_pixel.data(), static_cast<size_t>(px) * sizeof(T));
         };
-        if (!row_inside) { // a padding row
+        if (!r.inside) { // a padding row
             pad_pixels(0, f.e[2]);
             continue;
         }
-        if (sizeof(T) == 1 && !f.shift && g.cg == f.cp) {
-            // Bytes as they are, channels unpadded: the line's inside run is one copy.
+        if (as_they_are || as_words) {
             pad_pixels(0, std::min(first, f.e[2]));
-            if (last > first) std::memcpy(o + first * px, row_src(), static_cast<size_t>((last - first) * px));
-            pad_pixels(std::max(first, last), f.e[2]);
-            continue;
-        }
-        if (sizeof(T) == 1 && g.groups == 1 && f.cp == 4) {
-            // A first layer's 1 to 3 channels in a K group of 4: a pixel is one 4-byte word,
-            // read whole where the next pixel follows in the row (its bytes masked off), the
-            // s8 shift one XOR (ResNet-50's and MobileNet v2's first layers: the value by value
-            // loop below took most of their time).
-            const uint32_t keep = g.cg == 4 ? ~0u : (1u << (8 * g.cg)) - 1;
-            const uint32_t flip = f.shift ? 0x80808080u & keep : 0u;
-            pad_pixels(0, std::min(first, f.e[2]));
-            const uint8_t *in = row_src();
-            for (int64_t b2 = first; b2 < last; ++b2, in += g.c_total) {
-                uint32_t v = 0;
-                std::memcpy(&v, in, b2 + 1 < last ? 4 : static_cast<size_t>(g.cg));
-                v = (v & keep) ^ flip;
-                std::memcpy(o + b2 * 4, &v, 4);
+            const uint8_t *in = src + r.src_offset(g, first + f.org[2]);
+            if (as_they_are && last > first) {
+                std::memcpy(o + first * px, in, static_cast<size_t>((last - first) * px));
+            } else if (as_words) {
+                for (int64_t b2 = first; b2 < last; ++b2, in += g.c_total) {
+                    uint32_t v = 0;
+                    std::memcpy(&v, in, b2 + 1 < last ? 4 : static_cast<size_t>(g.cg));
+                    v = (v & keep) ^ flip;
+                    std::memcpy(o + b2 * 4, &v, 4);
+                }
             }
             pad_pixels(std::max(first, last), f.e[2]);
             continue;
         }
         for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
             const int64_t iw = b2 + f.org[2];
-            const bool inside = row_inside && iw >= 0 && iw < g.i[2];
-            const int64_t pixel = inside ? ((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw : 0;
+            const bool inside = iw >= 0 && iw < g.i[2];
             for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
-                const uint8_t *in = src + pixel * g.c_total + grp * g.cg;
-                if (inside && sizeof(T) == 1 && g.cg < 16) {
-                    // A few channels (a first layer's 3): value by value, cheaper than a call.
-                    const uint8_t flip = f.shift ? 0x80 : 0;
-                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(in[c] ^ flip);
-                } else if (inside) {
+                if (!inside) {
+                    std::memcpy(o, pad_pixel.data() + grp * f.cp, static_cast<size_t>(f.cp) * sizeof(T));
+                    continue;
+                }
+                const uint8_t *in = src + r.src_offset(g, iw) + grp * g.cg;
+                if (sizeof(T) == 1 && g.cg < 16) {
+                    // A few channels: value by value, cheaper than a call.
+                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(in[c] ^ (flip & 0xffu));
+                } else {
                     put(in, g.cg, f.elem == 1 ? f.shift : g.src_s8, o);
-                } else
-                    for (int64_t c = 0; c < g.cg; ++c) o[c] = static_cast<T>(pad[grp * g.cg + c]);
+                }
                 std::fill(o + g.cg, o + f.cp, T(0));
             }
         }
@@ -127,8 +137,9 @@ std::vector<int64_t> int8_src_form::tap_offsets(const int8_conv_geometry &g) con
     return offsets;
 }
 
-int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t n, int64_t od,
-                                    int64_t oh, int64_t ow, int64_t grp) const {
+int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t m, int64_t grp) const {
+    const int64_t ow = m % g.o[2], oh = m / g.o[2] % g.o[1];
+    const int64_t od = m / g.o[2] / g.o[1] % g.o[0], n = m / g.o[2] / g.o[1] / g.o[0];
     const int64_t b0 = od * g.s[0] - g.p[0] - org[0], b1 = oh * g.s[1] - g.p[1] - org[1];
     const int64_t b2 = ow * g.s[2] - g.p[2] - org[2];
     return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
@@ -166,15 +177,13 @@ void to_int8_src_form_slice(const int8_conv_geometry &g, const int8_src_form &f,
                             uint8_t *out) {
     const int64_t px = f.cp, inside_end = std::min(c1, g.cg); // channels past cg are 0
     for (int64_t line = row0; line < row1; ++line) {
-        const int64_t b1 = line % f.e[1], b0 = line / f.e[1] % f.e[0], n = line / f.e[1] / f.e[0];
-        const int64_t id = b0 + f.org[0], ih = b1 + f.org[1];
-        const bool row_inside = id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1];
+        const form_row r(g, f, line);
         uint8_t *o = out + (line - row0) * f.e[2] * px;
         for (int64_t b2 = 0; b2 < f.e[2]; ++b2, o += px) {
             const int64_t iw = b2 + f.org[2];
-            if (row_inside && iw >= 0 && iw < g.i[2]) {
-                const uint8_t *in = src + (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw) * g.c_total;
-                if (inside_end > c0) std::memcpy(o + c0, in + c0, static_cast<size_t>(inside_end - c0));
+            if (r.inside && iw >= 0 && iw < g.i[2]) {
+                if (inside_end > c0)
+                    std::memcpy(o + c0, src + r.src_offset(g, iw) + c0, static_cast<size_t>(inside_end - c0));
             } else {
                 for (int64_t c = c0; c < inside_end; ++c) o[c] = static_cast<uint8_t>(pad[c]);
             }

@@ -54,9 +54,8 @@ struct int8_src_form {
     size_t bytes(const int8_conv_geometry &g) const;
     // Byte offset of tap t (kd, kh, kw in order) from the tap (0, 0, 0) of the same pixel.
     std::vector<int64_t> tap_offsets(const int8_conv_geometry &g) const;
-    // Byte offset of tap (0, 0, 0) of output pixel (n, od, oh, ow) in group grp.
-    int64_t pixel_offset(const int8_conv_geometry &g, int64_t n, int64_t od, int64_t oh,
-                         int64_t ow, int64_t grp) const;
+    // Byte offset of tap (0, 0, 0) of output pixel m = ((n·od + d)·oh + h)·ow + w in group grp.
+    int64_t pixel_offset(const int8_conv_geometry &g, int64_t m, int64_t grp) const;
 };
 
 // The form for the kernel's K group (4: vpdpbusd, else 2), or for its depthwise mode (one
