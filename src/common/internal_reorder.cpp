@@ -15,6 +15,7 @@
 #endif
 
 #include "common/overlap.hpp"
+#include "common/plain_layout.hpp"
 #include "common/convert_types.hpp"
 #include "common/reorder_int8_tiles.hpp"
 #include "common/reorder_tiles.hpp"
@@ -69,7 +70,7 @@ struct dim_offsets {
 };
 // True when md has no inner blocks and no gaps: its strides() are its elements' strides.
 bool unblocked_dense(const memory::desc &md) {
-    return md.is_dense() && md.layout().find_first_of("0123456789") == std::string::npos;
+    return md.is_dense() && is_unblocked(md);
 }
 
 // Elements of one type moved, unchanged, between two unblocked dense layouts (nchw <-> nhwc):
@@ -189,7 +190,7 @@ void reorder_scaled(const memory::desc &src_md, const memory::desc &dst_md, cons
     const memory::dims &dims = src_md.get_dims();
     memory::dims row_major(dims.size(), 1);
     for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i) row_major[i] = row_major[i + 1] * dims[i + 1];
-    if (!src_md.is_dense() || src_md.strides() != row_major || src_md.layout().find_first_of("0123456789") != std::string::npos)
+    if (!src_md.is_dense() || src_md.strides() != row_major || !is_unblocked(src_md))
         invalid("reorder_scaled: src must be plain (dense row-major), not " + src_md.layout());
     if (factors.leading_dims < 1 || factors.leading_dims > static_cast<int>(dims.size()))
         invalid("reorder_scaled: leading dims " + std::to_string(factors.leading_dims) + " outside 1 to the rank "

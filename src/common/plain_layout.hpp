@@ -38,6 +38,12 @@ inline bool is_plain(const memory::desc &md) {
     return true;
 }
 
+// True when md's layout has no inner blocks (no digit in its pattern): each dim one stride,
+// in any order, gaps allowed.
+inline bool is_unblocked(const memory::desc &md) {
+    return md.layout().find_first_of("0123456789") == std::string::npos;
+}
+
 // The layout an implementation runs on for an argument: 'any' becomes plain, a zero desc (no
 // such argument) stays zero, anything else is kept as the user gave it.
 inline memory::desc plain_if_any(const memory::desc &md) {

@@ -5,16 +5,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <vector>
+
+#include "common/plain_layout.hpp"
 
 namespace prim {
 namespace impl {
 namespace {
-
-bool unblocked(const memory::desc &md) {
-    return md.layout().find_first_of("0123456789") == std::string::npos;
-}
 
 // sums[o] over the dims from `first` on, at offsets from md's strides (unblocked md).
 void sum_by_strides(const memory::desc &md, const int8_t *data, int first, int32_t *sums) {
@@ -77,9 +74,9 @@ void write_weight_sums(const memory::desc &src_md, const void *src, const memory
     const int first = dst_md.weight_sums_dims();
     if (first == 0) return;
     auto *sums = const_cast<int32_t *>(weight_sums(dst_md, dst));
-    if (src_same_values && unblocked(src_md))
+    if (src_same_values && is_unblocked(src_md))
         return sum_by_strides(src_md, static_cast<const int8_t *>(src), first, sums);
-    if (unblocked(dst_md)) return sum_by_strides(dst_md, static_cast<const int8_t *>(dst), first, sums);
+    if (is_unblocked(dst_md)) return sum_by_strides(dst_md, static_cast<const int8_t *>(dst), first, sums);
     sum_by_offsets(dst_md, static_cast<const int8_t *>(dst), first, sums);
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/plain_layout.hpp"
 #include "common/post_op_operands.hpp"
 #include "jit/gen/isa_traits.hpp"
 #include "jit/pool/jit_pooling.hpp"
@@ -20,8 +21,7 @@ namespace {
 
 // No inner block and unit stride along w: the kernel's vectors of pixels are contiguous.
 bool w_contiguous(const memory::desc &md) {
-    return md.layout().find_first_of("0123456789") == std::string::npos
-           && md.strides().back() == 1;
+    return is_unblocked(md) && md.strides().back() == 1;
 }
 
 class jit_pooling_nchw : public primitive_impl {
