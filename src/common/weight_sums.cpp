@@ -25,6 +25,7 @@ void sum_by_strides(const memory::desc &md, const int8_t *data, int first, int32
     memory::dim run = 1;
     for (int d = n - 1; d >= first; run *= dims[d], --d)
         contiguous = contiguous && (dims[d] == 1 || strides[d] == run);
+    std::vector<memory::dim> idx(static_cast<size_t>(n));
     const auto sum_from = [&](memory::dim base) {
         int32_t sum = 0;
         if (contiguous) {
@@ -32,7 +33,7 @@ void sum_by_strides(const memory::desc &md, const int8_t *data, int first, int32
             return sum;
         }
         // The innermost dim in a loop of its own; the others by odometer.
-        std::vector<memory::dim> idx(static_cast<size_t>(n), 0);
+        std::fill(idx.begin(), idx.end(), 0);
         const memory::dim inner = dims[n - 1], inner_stride = strides[n - 1];
         for (memory::dim r = 0; r < rest; r += inner) {
             memory::dim off = base;
