@@ -454,7 +454,8 @@ TEST_CASE("dw post-op: refusals name the reason", "[dw]") {
                       "post-op 1 (add) src1 dims 1x8x8x8 do not broadcast against the destination "
                       "1x8x4x4");
     }
-    CHECK_INVALID(pd_t(c1x1, attr_of("dw:k3s1p1:u8")), "int8 through the depthwise post-op (u8");
+    CHECK_INVALID(pd_t(c1x1, attr_of("dw:k3s1p1:u8")),
+                  "with an f32 convolution the depthwise post-op is f32 too (its u8");
     CHECK_INVALID(pd_t(conv_desc({1, 4, 8, 8}, {8, 4, 1, 1}, {1, 8, 5, 5}, {1, 1}, {0, 0}),
                        attr_of("dw:k3s2p1")),
                   "dst dims 1x8x5x5 are neither the 1x1 convolution's output 1x8x8x8 nor the "
@@ -464,11 +465,11 @@ TEST_CASE("dw post-op: refusals name the reason", "[dw]") {
         po.append_dw(dt::f32, dt::f32, dt::f32, 3, 1, 1, 0, {0.5f});
         primitive_attr a;
         a.set_post_ops(po);
-        CHECK_INVALID(pd_t(c1x1, a), "scales of the depthwise post-op apply to int8 weights");
+        CHECK_INVALID(pd_t(c1x1, a), "scales are supported in int8 inference only (src is f32)");
         po = post_ops();
         po.append_dw(dt::s8, dt::f32, dt::u8, 3, 1, 1, 0, {});
         a.set_post_ops(po);
-        CHECK_INVALID(pd_t(c1x1, a), "int8 through the depthwise post-op (s8");
+        CHECK_INVALID(pd_t(c1x1, a), "with an f32 convolution the depthwise post-op is f32 too (its s8");
     }
     // Other primitives.
     CHECK_INVALID(inner_product_forward::primitive_desc(

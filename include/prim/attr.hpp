@@ -235,6 +235,12 @@ struct PRIM_API quantization {
     // and inner product, as oneDNN does): a mask, the s32 values at execute as
     // PRIM_ARG_ATTR_ZERO_POINTS | arg. -1: none.
     int src_zp_mask = -1, wei_zp_mask = -1, dst_zp_mask = -1;
+    // The dw post-op's depthwise convolution (oneDNN v3's PRIM_ARG_ATTR_POST_OP_DW |
+    // PRIM_ARG_WEIGHTS / | PRIM_ARG_DST): its weights' scales (mask 0, or per channel: 1 or 3 over
+    // its {C, 1, 1, K, K} weights) and its dst scale (mask 0), the values at execute as
+    // PRIM_ARG_ATTR_SCALES | PRIM_ARG_ATTR_POST_OP_DW | arg. Its src scale is the convolution's
+    // dst scale (the 1x1's output is its input). -1: none.
+    int dw_wei_scale_mask = -1, dw_dst_scale_mask = -1;
 
     bool any() const;
 };
@@ -256,7 +262,8 @@ public:
     void set_output_scales(int mask, const std::vector<float> &scales);
     void get_output_scales(int &mask, std::vector<float> &scales) const;
     // oneDNN v3 scales of PRIM_ARG_SRC (= PRIM_ARG_SRC_0), PRIM_ARG_SRC_1 (binary),
-    // PRIM_ARG_WEIGHTS or PRIM_ARG_DST; throws invalid_arguments for another argument or a
+    // PRIM_ARG_WEIGHTS or PRIM_ARG_DST, or of the dw post-op's PRIM_ARG_ATTR_POST_OP_DW |
+    // PRIM_ARG_WEIGHTS / | PRIM_ARG_DST; throws invalid_arguments for another argument or a
     // negative mask. Which arguments and masks a primitive takes is checked at its creation.
     void set_scales_mask(int arg, int mask);
     // Zero points of PRIM_ARG_SRC, PRIM_ARG_WEIGHTS or PRIM_ARG_DST (primitives say which they

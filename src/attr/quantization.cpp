@@ -24,7 +24,9 @@ void set_arg_mask(const char *what, int arg, int mask, int &src, int &wei, int &
     if (!field)
         invalid(std::string("primitive_attr: ") + what + " are set for PRIM_ARG_SRC, "
                 + (std::string(what) == "scales" ? "PRIM_ARG_SRC_1, " : "")
-                + "PRIM_ARG_WEIGHTS or PRIM_ARG_DST, not argument " + std::to_string(arg));
+                + "PRIM_ARG_WEIGHTS or PRIM_ARG_DST"
+                + (std::string(what) == "scales" ? " (or PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS / | PRIM_ARG_DST)" : "")
+                + ", not argument " + std::to_string(arg));
     check_mask(what, mask);
     *field = mask;
 }
@@ -33,7 +35,8 @@ void set_arg_mask(const char *what, int arg, int mask, int &src, int &wei, int &
 
 bool quantization::any() const {
     return has_output_scales || src_scale_mask >= 0 || wei_scale_mask >= 0 || dst_scale_mask >= 0
-            || src1_scale_mask >= 0 || src_zp_mask >= 0 || wei_zp_mask >= 0 || dst_zp_mask >= 0;
+            || src1_scale_mask >= 0 || src_zp_mask >= 0 || wei_zp_mask >= 0 || dst_zp_mask >= 0
+            || dw_wei_scale_mask >= 0 || dw_dst_scale_mask >= 0;
 }
 
 void primitive_attr::set_output_scales(int mask, const std::vector<float> &scales) {
@@ -56,6 +59,12 @@ void primitive_attr::set_scales_mask(int arg, int mask) {
     if (arg == PRIM_ARG_SRC_1) {
         check_mask("scales", mask);
         quant_.src1_scale_mask = mask;
+        return;
+    }
+    if (arg == (PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS) || arg == (PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST)) {
+        check_mask("scales", mask);
+        (arg == (PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS) ? quant_.dw_wei_scale_mask
+                                                               : quant_.dw_dst_scale_mask) = mask;
         return;
     }
     set_arg_mask("scales", arg, mask, quant_.src_scale_mask, quant_.wei_scale_mask, quant_.dst_scale_mask);

@@ -117,7 +117,7 @@ std::shared_ptr<const chosen_impl> choose_impl(primitive_kind kind,
         std::vector<memory::desc> operand_mds
                 = operand_descs(chain, impl->dst_md(), impl->layouts().dw_src);
         std::vector<quant_arg> quant = quant_args(req.attr.get_quantization(), impl->src_md(),
-                                                  impl->wei_md(), impl->dst_md());
+                                                  impl->wei_md(), impl->dst_md(), impl->layouts().dw_wei);
         return std::make_shared<const chosen_impl>(chosen_impl {kind, problem_str, req.attr, empty,
                 std::move(impl), std::move(operand_mds), std::move(quant), data_types});
     }

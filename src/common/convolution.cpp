@@ -112,15 +112,17 @@ convolution_forward::primitive_desc::primitive_desc(const desc &given, const pri
     memory::desc dst = given.dst;
     if (dw >= 0) {
         std::string bad = impl::check_dw_chain(chain, true);
-        if (bad.empty()) bad = impl::admit_dw_convolution(given, chain, dw, d, dst);
+        if (bad.empty()) bad = impl::admit_dw_convolution(given, attr, dw, d, dst);
         if (!bad.empty()) invalid(bad);
     }
     impl::conv_problem prb = make_problem(d);
-    const std::string bad_quant = impl::check_weighted_quantization(attr.get_quantization(),
+    // A dw post-op's own scales were checked by admit_dw_convolution.
+    const std::string bad_quant = impl::check_weighted_quantization(
+            impl::one_by_one_quantization(attr.get_quantization()),
             d.src.get_data_type() != memory::data_type::f32, d.weights.ndims() == d.src.ndims() + 1, prb.oc);
     if (!bad_quant.empty()) invalid(bad_quant);
     const impl::conv_request req {std::move(prb), !d.bias.is_zero(), d.src, d.weights, d.bias,
-                                  dst, attr};
+                                  dst, attr, d.dst.get_data_type()};
     impl_ = impl::choose_impl(impl::primitive_kind::convolution, impl::conv_impl_list(), req,
                               impl::to_string(req.prb), req.prb.mb == 0);
 }

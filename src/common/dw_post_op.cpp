@@ -24,6 +24,60 @@ memory::desc with_dims(const memory::desc &like, const memory::dims &dims, dt t)
     return memory::desc(dims, t, like.layout());
 }
 
+bool is_int8(dt t) { return t == dt::u8 || t == dt::s8; }
+
+std::string type_name(dt t) { return data_type_name(t); }
+
+// The data types and scales of the pair (doc/reference.md, "The dw post-op"): f32 throughout, or
+// an int8 1x1 writing u8/s8 for an int8 depthwise convolution.
+std::string check_dw_types(const convolution_forward::desc &d, const post_ops::entry &e,
+                           const quantization &q, const std::string &who) {
+    const dt src = d.src.get_data_type(), mid = d.dst.get_data_type();
+    const bool v3_dw = q.dw_wei_scale_mask >= 0 || q.dw_dst_scale_mask >= 0;
+    const bool entry_scales = !e.dw.scales.empty();
+    if (src == dt::f32) {
+        for (dt t : {e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt})
+            if (t != dt::undef && t != dt::f32)
+                return who + "with an f32 convolution the depthwise post-op is f32 too (its "
+                       + type_name(t) + " weights, bias or dst)";
+        for (float v : e.dw.scales)
+            if (v != 1.f) return who + "scales are supported in int8 inference only (src is f32)";
+        if (v3_dw) return who + "scales are supported in int8 inference only (src is f32)";
+        return "";
+    }
+    if (!is_int8(mid))
+        return who + "an int8 convolution before a dw post-op writes u8 or s8, which the depthwise "
+                     "convolution reads; its dst type is " + type_name(mid);
+    if (e.dw.wei_dt != dt::undef && e.dw.wei_dt != dt::s8)
+        return who + "the depthwise weights of an int8 pair are s8, not " + type_name(e.dw.wei_dt);
+    if (e.dw.bias_dt != dt::undef && e.dw.bias_dt != dt::f32 && e.dw.bias_dt != dt::s32)
+        return who + "the depthwise bias is f32 or s32, not " + type_name(e.dw.bias_dt);
+    if (q.dst_zp_mask >= 0)
+        return who + "a dst zero point: the convolution's output is the depthwise convolution's "
+                     "input, which takes no zero point in a dw post-op (as oneDNN)";
+    const bool v3 = q.src_scale_mask >= 0 || q.wei_scale_mask >= 0 || q.dst_scale_mask >= 0 || v3_dw;
+    if (entry_scales && v3)
+        return who + "the entry's output scales (oneDNN 2.x) and per-argument scales (oneDNN v3) "
+                     "cannot be mixed in one attribute";
+    if (v3_dw && q.has_output_scales)
+        return who + "output scales (oneDNN 2.x) and the depthwise's per-argument scales (oneDNN "
+                     "v3) cannot be mixed in one attribute";
+    if (entry_scales) {
+        if (e.dw.mask != 0 && e.dw.mask != 2)
+            return who + "scales mask " + std::to_string(e.dw.mask) + " is not 0 (common) or 2 (per channel)";
+        const size_t want = e.dw.mask == 0 ? 1 : static_cast<size_t>(d.weights.get_dims()[0]);
+        if (e.dw.scales.size() != want)
+            return who + "the entry has " + std::to_string(e.dw.scales.size()) + " scales, mask "
+                   + std::to_string(e.dw.mask) + " needs " + std::to_string(want);
+    }
+    if (q.dw_wei_scale_mask > 0 && q.dw_wei_scale_mask != 1 && q.dw_wei_scale_mask != 3)
+        return who + "weights scales mask " + std::to_string(q.dw_wei_scale_mask)
+               + " is not 0 (common) or per channel (1 or 3)";
+    if (q.dw_dst_scale_mask > 0)
+        return who + "dst scales mask " + std::to_string(q.dw_dst_scale_mask) + " must be 0 (one value)";
+    return "";
+}
+
 } // namespace
 
 std::string check_dw_chain(const post_ops &chain, bool convolution) {
@@ -58,9 +112,11 @@ conv_problem dw_problem(const conv_problem &prb, const post_ops::entry &e) {
     return p;
 }
 
-std::string admit_dw_convolution(const convolution_forward::desc &d, const post_ops &chain,
+std::string admit_dw_convolution(const convolution_forward::desc &d, const primitive_attr &attr,
                                  int dw, convolution_forward::desc &one_by_one,
                                  memory::desc &final_dst) {
+    const post_ops &chain = attr.get_post_ops();
+    const quantization &q = attr.get_quantization();
     const post_ops::entry &e = chain.entries()[dw];
     const std::string who = entry_name(dw) + ": ";
     const memory::dims &s = d.src.get_dims(), &w = d.weights.get_dims(), &o = d.dst.get_dims();
@@ -78,19 +134,9 @@ std::string admit_dw_convolution(const convolution_forward::desc &d, const post_
     for (const memory::dims *pad : {&d.padding_l, &d.padding_r})
         for (memory::dim v : *pad)
             if (v != 0) return who + "the depthwise post-op follows an unpadded convolution only";
-    for (const memory::desc *md : {&d.src, &d.weights, &d.dst})
-        if (md->get_data_type() != dt::f32)
-            return who + "int8 through the depthwise post-op is not built yet (f32 only)";
-    if (!d.bias.is_zero() && d.bias.get_data_type() != dt::f32)
-        return who + "int8 through the depthwise post-op is not built yet (f32 only)";
-    for (dt t : {e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt})
-        if (t != dt::undef && t != dt::f32)
-            return who + "int8 through the depthwise post-op (" + data_type_name(t)
-                   + " weights, bias or dst) is not built yet (f32 only)";
-    for (float v : e.dw.scales)
-        if (v != 1.f)
-            return who + "scales of the depthwise post-op apply to int8 weights, which are not "
-                         "built yet (an f32 depthwise post-op takes none)";
+    const std::string bad_types = check_dw_types(d, e, q, who);
+    if (!bad_types.empty()) return bad_types;
+    const dw_types types = dw_types_of(e, d.src.get_data_type(), d.dst.get_data_type());
 
     // The 1x1's output has src's spatial dims; the depthwise's, ceil(i / stride) of them.
     const memory::dims mid = {s[0], o[1], s[2], s[3]};
@@ -103,18 +149,56 @@ std::string admit_dw_convolution(const convolution_forward::desc &d, const post_
     const std::string bad_operand = check_operand_dims(chain_slice(chain, 0, dw), mid);
     if (!bad_operand.empty()) return bad_operand;
     one_by_one = d;
-    if (o != mid) one_by_one.dst = with_dims(d.dst, mid, dt::f32);
-    final_dst = o == last ? d.dst : with_dims(d.dst, last, dt::f32);
+    if (o != mid) one_by_one.dst = with_dims(d.dst, mid, types.mid);
+    final_dst = with_dims(d.dst, last, types.dst);
     return "";
 }
 
-memory::desc dw_weights_desc(const conv_problem &dw) {
-    return memory::desc({dw.oc, 1, 1, dw.k[SP_H], dw.k[SP_W]}, dt::f32, memory::format_tag::goihw);
+memory::desc dw_weights_desc(const conv_problem &dw, const dw_types &t) {
+    return memory::desc({dw.oc, 1, 1, dw.k[SP_H], dw.k[SP_W]}, t.wei, memory::format_tag::goihw);
 }
 
-memory::desc dw_bias_desc(const conv_problem &dw, const post_ops::entry &e) {
-    if (e.dw.bias_dt == dt::undef) return memory::desc();
-    return memory::desc({dw.oc}, dt::f32, memory::format_tag::x);
+memory::desc dw_bias_desc(const conv_problem &dw, const dw_types &t) {
+    if (t.bias == dt::undef) return memory::desc();
+    return memory::desc({dw.oc}, t.bias, memory::format_tag::x);
+}
+
+dw_types dw_types_of(const post_ops::entry &e, dt src, dt mid) {
+    dw_types t;
+    t.int8 = src != dt::f32;
+    t.mid = mid;
+    t.wei = e.dw.wei_dt != dt::undef ? e.dw.wei_dt : t.int8 ? dt::s8 : dt::f32;
+    t.bias = e.dw.bias_dt;
+    t.dst = e.dw.dst_dt != dt::undef ? e.dw.dst_dt : mid;
+    return t;
+}
+
+quantization one_by_one_quantization(const quantization &q) {
+    quantization p = q;
+    p.dw_wei_scale_mask = p.dw_dst_scale_mask = -1;
+    return p;
+}
+
+quantization dw_quantization(const quantization &q, const post_ops::entry &e) {
+    quantization d;
+    if (!e.dw.scales.empty()) { // oneDNN 2.x: the entry's output scales
+        d.has_output_scales = true;
+        d.output_scales_mask = e.dw.mask;
+        d.output_scales = e.dw.scales;
+        return d;
+    }
+    d.src_scale_mask = q.dst_scale_mask;
+    d.wei_scale_mask = q.dw_wei_scale_mask;
+    d.dst_scale_mask = q.dw_dst_scale_mask;
+    return d;
+}
+
+exec_ptrs::quant_values dw_quant_values(const exec_ptrs::quant_values &v) {
+    exec_ptrs::quant_values d;
+    d.src_scales = v.dst_scales;
+    d.wei_scales = v.dw_wei_scales;
+    d.dst_scales = v.dw_dst_scales;
+    return d;
 }
 
 post_ops chain_slice(const post_ops &chain, int begin, int end) {

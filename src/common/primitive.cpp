@@ -201,6 +201,8 @@ void read_quant_values(const impl::chosen_impl &pi, const exec_args &args,
         case slot::src1_scales: values.src1_scales = f; break;
         case slot::src_zero_points: values.src_zero_points = static_cast<const int32_t *>(p); break;
         case slot::dst_zero_points: values.dst_zero_points = static_cast<const int32_t *>(p); break;
+        case slot::dw_wei_scales: values.dw_wei_scales = f; break;
+        case slot::dw_dst_scales: values.dw_dst_scales = f; break;
         }
     }
 }

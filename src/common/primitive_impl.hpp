@@ -55,6 +55,7 @@ struct exec_ptrs {
         const float *output_scales = nullptr;
         const float *src_scales = nullptr, *wei_scales = nullptr, *dst_scales = nullptr;
         const float *src1_scales = nullptr; // binary's
+        const float *dw_wei_scales = nullptr, *dw_dst_scales = nullptr; // the dw post-op's
         const int32_t *src_zero_points = nullptr, *dst_zero_points = nullptr;
     } quant;
 };
@@ -130,6 +131,9 @@ struct weighted_request {
     bool with_bias = false;
     memory::desc src, wei, bias, dst;
     primitive_attr attr;
+    // With a dw post-op: the 1x1's output type (the convolution desc's dst type, the depthwise's
+    // src; dw_types_of), dst being the depthwise output.
+    memory::data_type dw_mid_dt = memory::data_type::undef;
 };
 using conv_request = weighted_request<conv_problem>;
 using ip_request = weighted_request<ip_problem>;

@@ -13,6 +13,9 @@ bool is_int8(dt t) { return t == dt::s8 || t == dt::u8; }
 
 std::string name(dt t) { return data_type_name(t); }
 
+const char *const dw_scales_without_dw
+        = "scales of PRIM_ARG_ATTR_POST_OP_DW arguments belong to a convolution with a dw post-op";
+
 // The mask's dims' sizes multiplied (mask 0: one value).
 memory::dim count_of(int mask, const memory::dims &dims) {
     memory::dim n = 1;
@@ -76,6 +79,7 @@ std::string check_weighted_quantization(const quantization &q, bool int8, bool g
         return "dst scales mask " + std::to_string(q.dst_scale_mask) + " must be 0 (one value)";
     if (q.wei_zp_mask >= 0) return "weights zero points are not supported (as oneDNN)";
     if (q.src1_scale_mask >= 0) return "src1 scales are binary's (PRIM_ARG_SRC_1)";
+    if (q.dw_wei_scale_mask >= 0 || q.dw_dst_scale_mask >= 0) return dw_scales_without_dw;
     for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_zp_mask, "src"),
                                      {q.dst_zp_mask, "dst"}})
         if (mask > 0 && mask != per_oc)
@@ -108,6 +112,7 @@ std::string check_binary_quantization(const quantization &q) {
                + " scales are not supported (as oneDNN: scales of src0 and src1 only)";
     if (q.src_zp_mask >= 0 || q.wei_zp_mask >= 0 || q.dst_zp_mask >= 0)
         return "zero points are not supported (as oneDNN)";
+    if (q.dw_wei_scale_mask >= 0 || q.dw_dst_scale_mask >= 0) return dw_scales_without_dw;
     for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_scale_mask, "src0"),
                                      {q.src1_scale_mask, "src1"}})
         if (mask > 0)
@@ -129,6 +134,7 @@ std::string check_softmax_quantization(const quantization &q, memory::data_type 
                + " scales are not supported (softmax takes src and dst scales)";
     if (q.src_zp_mask >= 0 || q.wei_zp_mask >= 0 || q.dst_zp_mask >= 0)
         return "zero points are not supported (as oneDNN)";
+    if (q.dw_wei_scale_mask >= 0 || q.dw_dst_scale_mask >= 0) return dw_scales_without_dw;
     for (const auto &[mask, what] : {std::pair<int, const char *>(q.src_scale_mask, "src scales"),
                                      {q.dst_scale_mask, "dst scales"},
                                      {q.has_output_scales ? q.output_scales_mask : -1, "output scales"}})
@@ -149,7 +155,8 @@ bool chain_is_quantized(const post_ops &chain) {
 }
 
 std::vector<quant_arg> quant_args(const quantization &q, const memory::desc &src,
-                                  const memory::desc &wei, const memory::desc &dst) {
+                                  const memory::desc &wei, const memory::desc &dst,
+                                  const memory::desc &dw_wei) {
     std::vector<quant_arg> args;
     const auto add = [&](quant_slot slot, int id, const char *what, int mask,
                          const memory::dims &dims, dt type) {
@@ -172,6 +179,10 @@ std::vector<quant_arg> quant_args(const quantization &q, const memory::desc &src
         q.src_zp_mask, src.get_dims(), dt::s32);
     add(quant_slot::dst_zero_points, PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, "dst zero points",
         q.dst_zp_mask, dst.get_dims(), dt::s32);
+    add(quant_slot::dw_wei_scales, PRIM_ARG_ATTR_SCALES | PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS,
+        "dw post-op weights scales", q.dw_wei_scale_mask, dw_wei.get_dims(), dt::f32);
+    add(quant_slot::dw_dst_scales, PRIM_ARG_ATTR_SCALES | PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST,
+        "dw post-op dst scales", q.dw_dst_scale_mask, dst.get_dims(), dt::f32);
     return args;
 }
 

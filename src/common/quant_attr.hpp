@@ -37,7 +37,8 @@ bool chain_is_quantized(const post_ops &chain);
 // One quantization value list a primitive reads at execute: its argument id, its name for
 // messages, its desc (f32 or s32, {count}).
 enum class quant_slot {
-    output_scales, src_scales, wei_scales, dst_scales, src1_scales, src_zero_points, dst_zero_points
+    output_scales, src_scales, wei_scales, dst_scales, src1_scales, src_zero_points, dst_zero_points,
+    dw_wei_scales, dw_dst_scales
 };
 struct quant_arg {
     quant_slot slot;
@@ -47,8 +48,10 @@ struct quant_arg {
 };
 // The lists the attribute asks for, their counts from the layouts' dims and the masks (the
 // values of the dims a mask names, multiplied). Constant output scales are not an argument.
+// dw_wei: the dw post-op's weights (its scales' count), zero without one.
 std::vector<quant_arg> quant_args(const quantization &q, const memory::desc &src,
-                                  const memory::desc &wei, const memory::desc &dst);
+                                  const memory::desc &wei, const memory::desc &dst,
+                                  const memory::desc &dw_wei = memory::desc());
 
 } // namespace impl
 } // namespace prim

@@ -1,13 +1,19 @@
 // The reference convolution with a dw post-op (common/dw_post_op.hpp): the 1x1 convolution with
 // the entries before the dw into a plain f32 buffer, then the depthwise convolution (groups =
 // channels, its own weights and bias) with the entries after it into dst. Both steps are
-// ref_conv_fwd, the reference every other convolution uses.
+// ref_conv_fwd, the reference every other convolution uses. An int8 pair takes each half's int8
+// steps (ref_int8.hpp) with its own quantization, and the buffer holds the 1x1's output rounded
+// and saturated to its integer type, as the depthwise convolution reads it.
+#include <cmath>
 #include <vector>
+
+#include "common/convert_types.hpp"
 
 #include "common/dw_post_op.hpp"
 #include "common/plain_layout.hpp"
 #include "ref/ref_chain_operands.hpp"
 #include "ref/ref_impls.hpp"
+#include "ref/ref_int8.hpp"
 #include "ref/ref_kernels.hpp"
 
 namespace prim {
@@ -27,21 +33,29 @@ std::vector<memory::desc> part_mds(const std::vector<memory::desc> &mds, int beg
     return std::vector<memory::desc>(mds.begin() + begin, mds.begin() + end);
 }
 
-arg_layouts layouts_of(const conv_request &req, const conv_problem &dw) {
-    const post_ops::entry &e = req.attr.get_post_ops().entries()[req.attr.get_post_ops().dw_index()];
+// The values of an integer type t as the depthwise convolution reads them: rounded half to even
+// and saturated (convert_types.hpp).
+void round_to_type(std::vector<float> &v, memory::data_type t) {
+    const float lo = t == memory::data_type::u8 ? 0.f : -128.f, hi = t == memory::data_type::u8 ? 255.f : 127.f;
+    for (float &x : v) x = saturate_round(x, lo, hi);
+}
+
+arg_layouts layouts_of(const conv_request &req, const conv_problem &dw, const dw_types &types) {
     arg_layouts l(plain_if_any(req.src), plain_if_any(req.wei),
                   req.with_bias ? plain_if_any(req.bias) : memory::desc(), plain_if_any(req.dst));
-    l.dw_wei = dw_weights_desc(dw);
-    l.dw_bias = dw_bias_desc(dw, e);
+    l.dw_wei = dw_weights_desc(dw, types);
+    l.dw_bias = dw_bias_desc(dw, types);
     l.dw_src = plain_desc({dw.mb, dw.ic, dw.i[SP_H], dw.i[SP_W]});
     return l;
 }
 
 class ref_conv_dw_primitive : public primitive_impl {
 public:
-    ref_conv_dw_primitive(const conv_request &req, const conv_problem &dw)
-        : primitive_impl(layouts_of(req, dw)), prb_(req.prb), dw_prb_(dw),
+    ref_conv_dw_primitive(const conv_request &req, const conv_problem &dw, const dw_types &types)
+        : primitive_impl(layouts_of(req, dw, types)), prb_(req.prb), dw_prb_(dw), types_(types),
           chain_(req.attr.get_post_ops()), at_(chain_.dw_index()),
+          quant_(one_by_one_quantization(req.attr.get_quantization())),
+          dw_quant_(dw_quantization(req.attr.get_quantization(), chain_.entries()[at_])),
           before_(chain_slice(chain_, 0, at_)), after_(chain_slice(chain_, at_ + 1, chain_.len())),
           operand_mds_(operand_descs(chain_, dst_md(), layouts().dw_src)) {}
 
@@ -60,15 +74,29 @@ public:
         const ref_chain_operands after(after_, dst_md(), part_mds(operand_mds_, at_ + 1, len),
                                        part_args(args, at_ + 1, len));
         std::vector<float> mid(static_cast<size_t>(mid_md.nelems_padded()));
-        ref_conv_fwd(prb_, in.src.get(), in.wei.get(), in.bias.get(), before.chain(), mid.data());
-        ref_conv_fwd(dw_prb_, mid.data(), dw_wei.get(), dw_bias.get(), after.chain(), dst.get());
-        dst.copy_out();
+        if (!types_.int8) {
+            ref_conv_fwd(prb_, in.src.get(), in.wei.get(), in.bias.get(), before.chain(), mid.data(), nullptr);
+            ref_conv_fwd(dw_prb_, mid.data(), dw_wei.get(), dw_bias.get(), after.chain(), dst.get(), nullptr);
+            return dst.copy_out();
+        }
+        const ref_int8_steps one(quant_, args.quant, prb_.oc);
+        one.before(in.src.get(), src_md().get_dims()); // src is a converted copy
+        ref_conv_fwd(prb_, in.src.get(), in.wei.get(), in.bias.get(), before.chain(), mid.data(), one.stage());
+        one.after(mid.data(), mid_md.get_dims());
+        round_to_type(mid, types_.mid);
+        const exec_ptrs::quant_values dw_values = dw_quant_values(args.quant);
+        const ref_int8_steps dw(dw_quant_, dw_values, dw_prb_.oc);
+        ref_conv_fwd(dw_prb_, mid.data(), dw_wei.get(), dw_bias.get(), after.chain(), dst.get(), dw.stage());
+        dw.after(dst.get(), dst_md().get_dims());
+        dst.copy_out(); // an integer dst: rounded half to even, saturated
     }
 
 private:
     conv_problem prb_, dw_prb_;
+    dw_types types_;
     post_ops chain_;
     int at_; // the dw entry's index
+    quantization quant_, dw_quant_; // each half's (dw_post_op.hpp)
     post_ops before_, after_;
     std::vector<memory::desc> operand_mds_;
 };
@@ -77,8 +105,9 @@ private:
 
 std::unique_ptr<primitive_impl> create_ref_conv_dw(const conv_request &req) {
     const post_ops &chain = req.attr.get_post_ops();
+    const post_ops::entry &e = chain.entries()[chain.dw_index()];
     return std::make_unique<ref_conv_dw_primitive>(
-            req, dw_problem(req.prb, chain.entries()[chain.dw_index()]));
+            req, dw_problem(req.prb, e), dw_types_of(e, req.src.get_data_type(), req.dw_mid_dt));
 }
 
 } // namespace impl

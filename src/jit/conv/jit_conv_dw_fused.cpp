@@ -328,6 +328,8 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_for(const jit::uarch &u,
     const int at = chain.dw_index();
     PRIM_DISPATCH(why_not, at >= 0, "no dw post-op: this is the pass of a 1x1 convolution and its dw");
     const post_ops::entry &e = chain.entries()[at];
+    const dw_types types = dw_types_of(e, req.src.get_data_type(), req.dw_mid_dt);
+    PRIM_DISPATCH(why_not, !types.int8, "an int8 pair runs on the int8 fused pass");
     const conv_problem dwp = dw_problem(prb, e);
     // The 1x1's output, as the operands before the dw see it (arg_layouts::dw_src).
     const memory::desc mid = plain_desc({prb.mb, prb.oc, prb.o[SP_H], prb.o[SP_W]});
@@ -354,8 +356,8 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_for(const jit::uarch &u,
     dw_req.src = memory::desc(mid.get_dims(), dt::f32, memory::format_tag::any);
     // Its weights in the kernel's packed layout (query_md gives it, as oneDNN's does for its
     // fused dw): packing them per call would cost a pass over K·K·C values each execute.
-    dw_req.wei = memory::desc(dw_weights_desc(dwp).get_dims(), dt::f32, memory::format_tag::any);
-    dw_req.bias = dw_bias_desc(dwp, e);
+    dw_req.wei = memory::desc(dw_weights_desc(dwp, types).get_dims(), dt::f32, memory::format_tag::any);
+    dw_req.bias = dw_bias_desc(dwp, types);
     dw_req.with_bias = !dw_req.bias.is_zero();
     conv_setup dw;
     reason = jit::make_conv_setup(dw, dw_req, kernel_isa, isa, u);
