@@ -10,6 +10,7 @@
 #include "jit/binary/jit_binary.hpp"
 #include "jit/eltwise/jit_eltwise.hpp"
 #include "jit/ip/jit_inner_product.hpp"
+#include "jit/int8/jit_conv_dw_int8.hpp"
 #include "jit/int8/jit_conv_int8.hpp"
 #include "jit/int8/jit_ip_int8.hpp"
 #include "jit/norm/jit_normalization.hpp"
@@ -26,6 +27,7 @@ const std::vector<impl_entry<conv_request>> &conv_impl_list() {
             {"jit", create_jit_conv},
             {"jit_int8", create_jit_conv_int8, true},
             {"jit_dw_fused", create_jit_conv_dw, false, true},
+            {"jit_int8_dw_fused", create_jit_conv_dw_int8, true, true},
             {"ref", create_ref_conv, true, true},
     };
     return list;

@@ -66,7 +66,8 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
-    const int64_t line = req.geom.pixels_one_to_one() ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
+    const bool one_to_one = req.geom.pixels_one_to_one() && !req.lines_are_rows;
+    const int64_t line = one_to_one ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
     const auto filled = [&](int64_t nr, int64_t mr) {
         const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
         return static_cast<double>(b.oc_blocks * line) / static_cast<double>(panels * nr * tiles * mr);
@@ -92,7 +93,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     // them dynamically, so a thread that wakes late finds the work done rather than the caller
     // waiting for its half.
     const int64_t want_chunks = (min_items + s.groups * s.panels - 1) / (s.groups * s.panels);
-    if (req.geom.pixels_one_to_one()) {
+    if (one_to_one) {
         const int64_t tiles = (rows + b.mr - 1) / b.mr;
         const int64_t n_chunks = std::min(tiles, std::max((rows + max_chunk - 1) / max_chunk, want_chunks));
         b.line_len = (tiles + n_chunks - 1) / n_chunks * b.mr;
@@ -127,13 +128,13 @@ jit::int8_k_map k_map_of(const int8_gemm_request &req, const jit::int8_src_form 
 }
 
 template <cpu_isa isa>
-class jit_int8_gemm : public primitive_impl {
+class jit_int8_gemm : public int8_gemm_primitive {
 public:
     // layouts: the primitive's, weights resolved (packed_md when they are the packed layout).
     jit_int8_gemm(const int8_gemm_request &req, const jit::int8_src_form &form, arg_layouts layouts,
                   const int8_blocking &blk, const post_ops &chain, bool vnni,
                   const memory::desc &packed_md)
-        : primitive_impl(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
+        : int8_gemm_primitive(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
           blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
           packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)),
           reference_(req.reference ? req.reference(this->layouts()) : nullptr) {
@@ -155,7 +156,7 @@ public:
         // factor out of them but in depthwise, where a lane is one channel).
         comp_from_sums_ = !repack_wei_ && wei_md().weight_sums_dims() > 0
                 && (quant_.src_zp_mask <= 0 || req_.depthwise);
-        copy_src_ = src_md() != req_.src_cl_md;
+        copy_src_ = src_md() != req_.src_cl_md && !req_.external_src;
         const int64_t oc_total = s.groups * s.oc;
         ip_int8_conf c;
         c.vnni = vnni_;
@@ -168,7 +169,8 @@ public:
         c.src_s8 = g.src_s8;
         c.wei_k_step = s.panel * s.group;
         c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
-        c.ldc = oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
+        c.ldc = req.dst_pixel_bytes ? req.dst_pixel_bytes
+                                    : oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
         c.ld_op = oc_total;
         c.with_comp = form_.shift || quant_.src_zp_mask >= 0;
         c.with_pre = quant_.src_scale_mask >= 0 || quant_.wei_scale_mask >= 0;
@@ -178,7 +180,8 @@ public:
         c.with_dst_zp = quant_.dst_zp_mask >= 0;
         conf_ = c;
         // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
-        const int64_t row_tail = g.pixels_one_to_one() ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
+        const int64_t row_tail = g.pixels_one_to_one() && !req.lines_are_rows ? s.mb % blk_.mr
+                                                                              : blk_.line_len % blk_.mr;
         const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
         const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
         for (int rt = 0; rt < 2; ++rt)
@@ -199,38 +202,68 @@ public:
     }
 
     void execute(const exec_ptrs &args) const override {
+        if (blk_.shape.mb == 0) return;
+        const std::unique_ptr<int8_gemm_call> c = prepare(args);
+        const call &d = static_cast<const call &>(*c);
+        if (!d.src) return reference_->execute(args);
+        run(d);
+    }
+
+    std::unique_ptr<int8_gemm_call> prepare(const exec_ptrs &args) const override {
         const int8_gemm_shape &s = blk_.shape;
-        if (s.mb == 0) return;
         const jit::int8_conv_geometry &g = req_.geom;
         const exec_ptrs::quant_values &q = args.quant;
+        auto d = std::make_unique<call>(kernels_.all(), args);
         // The src channels-last, then in the kernel's form (whole, or by each thread per chunk).
-        std::vector<uint8_t> src_cl, src_form;
-        std::vector<int16_t> pad;
         const void *src = args.src;
         if (copy_src_) {
-            src_cl.resize(req_.src_cl_md.get_size());
+            d->src_cl.resize(req_.src_cl_md.get_size());
             internal_reorder(src_md(), req_.src_cl_md)
                     .execute(memory(src_md(), const_cast<float *>(args.src)),
-                             memory(req_.src_cl_md, src_cl.data()));
-            src = src_cl.data();
+                             memory(req_.src_cl_md, d->src_cl.data()));
+            src = d->src_cl.data();
         }
-        if (form_.copy && !padding_values(q, pad)) return reference_->execute(args);
-        if (form_.copy && !rows_per_chunk_) {
-            src_form.resize(form_.bytes(g));
-            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), pad.data(), src_form.data());
-            src = src_form.data();
+        // A src zero point the form cannot hold: no src, the reference runs the call.
+        if (form_.copy && !padding_values(q, d->pad)) return d;
+        if (form_.copy && !rows_per_chunk_ && !req_.external_src) {
+            d->src_form.resize(form_.bytes(g));
+            jit::to_int8_src_form(g, form_, static_cast<const uint8_t *>(src), d->pad.data(), d->src_form.data());
+            src = d->src_form.data();
         }
-        std::vector<int8_t> wei_copy;
-        const int8_t *wei = typed<int8_t>(args.wei);
+        d->src = static_cast<const uint8_t *>(src);
+        d->wei = typed<int8_t>(args.wei);
         if (repack_wei_) {
-            wei_copy.resize(static_cast<size_t>(s.groups * s.packed_bytes()));
-            jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, wei_copy.data());
-            wei = wei_copy.data();
+            d->wei_copy.resize(static_cast<size_t>(s.groups * s.packed_bytes()));
+            jit::pack_int8_weights(wei_md(), args.wei, s, k_map_, d->wei_copy.data());
+            d->wei = d->wei_copy.data();
         }
-        const per_oc v = per_oc_values(q, args.bias, wei, comp_from_sums_ ? weight_sums(wei_md(), args.wei) : nullptr);
-        const jit::runtime_tables tables(kernels_.all(), args.runtime_params);
-        run({static_cast<const uint8_t *>(src), pad.data(), wei, args.dst, args.post_op, v, tables});
+        d->v = per_oc_values(q, args.bias, d->wei,
+                             comp_from_sums_ ? weight_sums(wei_md(), args.wei) : nullptr);
+        return d;
     }
+
+    void run_lines(const int8_gemm_call &c, const int8_gemm_lines &where, int64_t line0,
+                   int64_t line1) const override {
+        const call &d = static_cast<const call &>(c);
+        const int8_gemm_shape &s = blk_.shape;
+        std::vector<int64_t> op_values(d.ops.size());
+        lines_io io {where.src ? where.src : d.src, where.src ? where.src_first : 0,
+                     where.dst ? where.dst : reinterpret_cast<char *>(d.dst),
+                     where.dst ? where.dst_line_bytes : blk_.line_len * conf_.ldc};
+        chunk_src rows;
+        for (int64_t p = 0; p < s.panels; ++p) {
+            if (!where.src && rows_per_chunk_) {
+                convert_rows(line0, line1, p, d, rows);
+                io.src = rows.rows;
+                io.src_first = rows.first_byte;
+            }
+            run_tiles(d, io, 0, p, line0, line1, op_values.data());
+        }
+    }
+
+    const jit::int8_src_form &src_form() const override { return form_; }
+    int64_t line_len() const override { return blk_.line_len; }
+    int64_t dst_pixel_bytes() const override { return conf_.ldc; }
 
 private:
     // Per group, per output channel over whole panels (padding lanes 0), so that the kernel
@@ -240,14 +273,28 @@ private:
         std::vector<float> pre, bias, post, dst_zp;
         float dst_mul = 1.f;
     };
-    struct exec_data {
-        const uint8_t *src; // in the kernel's form; the user's (channels-last) when rows_per_chunk_
-        const int16_t *pad; // each channel's padding value in the form (padding_values)
-        const int8_t *wei;
+    // One execute's data (prepare). src null: the reference runs the call.
+    struct call : int8_gemm_call {
+        call(const std::vector<const jit::jit_generator *> &kernels, const exec_ptrs &args)
+            : dst(args.dst), ops(args.post_op), tables(kernels, args.runtime_params) {}
+        const uint8_t *src = nullptr; // in the kernel's form; the user's (channels-last) when
+                                      // rows_per_chunk_ (external_src: given to run_lines)
+        const int8_t *wei = nullptr;
         float *dst;
-        const std::vector<const float *> &ops;
-        const per_oc &v;
-        const jit::runtime_tables &tables;
+        std::vector<const float *> ops;
+        std::vector<int16_t> pad; // each channel's padding value in the form (padding_values)
+        per_oc v;
+        jit::runtime_tables tables;
+        std::vector<uint8_t> src_cl, src_form; // the copies src may point into
+        std::vector<int8_t> wei_copy;
+    };
+    // Where a run of lines reads its src (the form's byte b at src + b - src_first) and writes
+    // line L (at dst + L * dst_line_bytes).
+    struct lines_io {
+        const uint8_t *src;
+        int64_t src_first;
+        char *dst;
+        int64_t dst_line_bytes;
     };
 
     // sums: the weights' sums (weight_sums.hpp) when they give the compensation, else null.
@@ -325,7 +372,7 @@ private:
     // Items are (group, chunk of lines, panel), panels innermost so that consecutive items reuse
     // the same src; the threads take contiguous ranges of them dynamically, chunks_per_thread
     // each (as the f32 convolution). A dst value is computed by one item.
-    void run(const exec_data &d) const {
+    void run(const call &d) const {
         const int8_gemm_shape &s = blk_.shape;
         const int64_t n_items = s.groups * blk_.chunks * s.panels;
         const int threads = jit::threads_for_work(req_.flops, n_items);
@@ -341,23 +388,22 @@ private:
         });
     }
 
-    // The src rows a thread converted for its chunk (rows_per_chunk_): the form's rows from
-    // byte `first_byte` on, for the items of chunk `chunk` (depthwise: and panel `panel`).
+    // The src rows a thread converted (rows_per_chunk_): the form's rows from byte `first_byte`
+    // on, for lines [line0, line1) (depthwise: of panel `panel`).
     struct chunk_src {
-        int64_t chunk = -1, panel = -1, first_byte = 0;
+        int64_t line0 = -1, line1 = -1, panel = -1, first_byte = 0;
         const uint8_t *rows = nullptr;
     };
 
-    // The form's bytes chunk `chunk` reads: from its first pixel's tap 0 to its last pixel's
-    // last tap, in whole rows, converted into the thread's buffer unless it holds them already.
-    // A depthwise panel reads its own channels alone: converted for it alone.
-    void convert_chunk_rows(int64_t chunk, int64_t panel, const exec_data &d, chunk_src &c) const {
+    // The form's bytes lines [line0, line1) read: from their first pixel's tap 0 to their last
+    // pixel's last tap, in whole rows, converted into the thread's buffer unless it holds them
+    // already. A depthwise panel reads its own channels alone: converted for it alone.
+    void convert_rows(int64_t line0, int64_t line1, int64_t panel, const call &d, chunk_src &c) const {
         if (!req_.depthwise) panel = 0;
-        if (c.chunk == chunk && c.panel == panel) return;
+        if (c.line0 == line0 && c.line1 == line1 && c.panel == panel) return;
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
-        const int64_t m0 = chunk * blk_.chunk_lines * blk_.line_len;
-        const int64_t m1 = std::min(s.mb, (chunk + 1) * blk_.chunk_lines * blk_.line_len);
+        const int64_t m0 = line0 * blk_.line_len, m1 = std::min(s.mb, line1 * blk_.line_len);
         const int64_t last_tap = *std::max_element(tap_offsets_.begin(), tap_offsets_.end());
         const int64_t row_bytes = form_.row_bytes(g);
         const int64_t row0 = form_.pixel_offset(g, m0, 0) / row_bytes;
@@ -365,22 +411,33 @@ private:
         auto *buf = reinterpret_cast<uint8_t *>(jit::thread_buffer<jit::thread_slot::int8_src_rows>(
                 static_cast<size_t>((row1 - row0) * row_bytes)));
         if (req_.depthwise)
-            jit::to_int8_src_form_slice(g, form_, d.src, d.pad, row0, row1, panel * s.panel,
+            jit::to_int8_src_form_slice(g, form_, d.src, d.pad.data(), row0, row1, panel * s.panel,
                                         std::min(form_.cp, (panel + 1) * s.panel), buf);
         else
-            jit::to_int8_src_form_rows(g, form_, d.src, d.pad, row0, row1, buf);
-        c = {chunk, panel, row0 * row_bytes, buf};
+            jit::to_int8_src_form_rows(g, form_, d.src, d.pad.data(), row0, row1, buf);
+        c = {line0, line1, panel, row0 * row_bytes, buf};
     }
 
-    void run_item(int64_t item, const exec_data &d, int64_t *op_values, chunk_src &rows) const {
+    void run_item(int64_t item, const call &d, int64_t *op_values, chunk_src &rows) const {
         const int8_gemm_shape &s = blk_.shape;
-        const jit::int8_conv_geometry &g = req_.geom;
         const int64_t p = item % s.panels, chunk = item / s.panels % blk_.chunks;
         const int64_t grp = item / s.panels / blk_.chunks;
+        const int64_t line0 = chunk * blk_.chunk_lines;
+        const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
+        if (rows_per_chunk_) convert_rows(line0, line1, p, d, rows);
+        const lines_io io {rows_per_chunk_ ? rows.rows : d.src, rows_per_chunk_ ? rows.first_byte : 0,
+                           reinterpret_cast<char *>(d.dst), blk_.line_len * conf_.ldc};
+        run_tiles(d, io, grp, p, line0, line1, op_values);
+    }
+
+    // The kernel calls of lines [line0, line1) of group grp, panel p.
+    void run_tiles(const call &d, const lines_io &io, int64_t grp, int64_t p, int64_t line0,
+                   int64_t line1, int64_t *op_values) const {
+        const int8_gemm_shape &s = blk_.shape;
+        const jit::int8_conv_geometry &g = req_.geom;
         const int64_t oc0 = grp * s.oc + p * s.panel; // over all groups
         const int64_t v0 = grp * s.ocp() + p * s.panel; // in the per-oc arrays
         const int64_t dst_size = static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
-        const int64_t oc_total = s.groups * s.oc;
         const auto at = [&](const auto &vec) { return vec.empty() ? nullptr : vec.data() + v0; };
         ip_int8_args a;
         a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
@@ -394,24 +451,19 @@ private:
         a.dst_zp = at(d.v.dst_zp);
         a.dst_mul = &d.v.dst_mul;
         a.post_op = op_values;
-        const int64_t line0 = chunk * blk_.chunk_lines;
-        const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
         const int64_t lda = conf_.lda;
-        if (rows_per_chunk_) convert_chunk_rows(chunk, p, d, rows);
-        // The form's byte b is at src + b - first.
-        const uint8_t *src = rows_per_chunk_ ? rows.rows : d.src;
-        const int64_t first = rows_per_chunk_ ? rows.first_byte : 0;
         for (int64_t line = line0; line < line1; ++line) {
             const int64_t m_line = line * blk_.line_len;
             const int64_t m_end = std::min(s.mb, m_line + blk_.line_len);
             // The line's first output pixel; its row tiles follow lda apart (a convolution's line
             // is one output row; one-to-one pixels, any run). Depthwise: the panel's own channels
             // (the lanes); a GEMM's panels share their K.
-            const uint8_t *line_src = src + (form_.pixel_offset(g, m_line, grp) - first)
+            const uint8_t *line_src = io.src + (form_.pixel_offset(g, m_line, grp) - io.src_first)
                     + (req_.depthwise ? p * s.panel : 0);
+            char *line_dst = io.dst + line * io.dst_line_bytes + oc0 * dst_size;
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
                 a.src = line_src + (m - m_line) * lda;
-                a.dst = reinterpret_cast<char *>(d.dst) + (m * oc_total + oc0) * dst_size;
+                a.dst = line_dst + (m - m_line) * conf_.ldc;
                 if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
                 const jit::jit_generator &k = kernels_.at(m_end - m < blk_.mr, p == s.panels - 1);
                 a.table = d.tables.of(&k);
@@ -491,7 +543,7 @@ std::string operands_unreadable(const post_ops &user, const post_ops &kernel_cha
 }
 
 template <cpu_isa isa>
-std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
+std::unique_ptr<int8_gemm_primitive> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
     const jit::int8_src_form form = jit::make_int8_src_form(
             req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise);
     const memory::desc &dst = req.layouts.dst;
@@ -531,8 +583,8 @@ std::unique_ptr<primitive_impl> create(const int8_gemm_request &req, bool vnni, 
 
 } // namespace
 
-std::unique_ptr<primitive_impl> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
-                                                 std::string &why_not) {
+std::unique_ptr<int8_gemm_primitive> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
+                                                      std::string &why_not) {
     PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const dt src = req.src_cl_md.get_data_type(), wei = req.layouts.wei.get_data_type();
     PRIM_DISPATCH(why_not, src == dt::u8 || src == dt::s8, "src is not int8 (the f32 kernels')");

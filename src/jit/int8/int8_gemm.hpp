@@ -37,12 +37,46 @@ struct int8_gemm_request {
     // cannot hold in its padding (u8 src, zero point -2). Required when the convolution reads
     // padding and has a src zero point; null otherwise.
     std::function<std::unique_ptr<primitive_impl>(const arg_layouts &)> reference;
+    // For a driver that walks the lines itself (run_lines; the fused 1x1 + depthwise pass):
+    bool lines_are_rows = false;  // lines are output rows even where pixels map one to one
+    int64_t dst_pixel_bytes = 0;  // bytes from a dst pixel to the next (0: dst's channels)
+    bool external_src = false;    // run_lines is given the src form; prepare reads no src
+};
+
+// What one execute prepares for the kernel calls (per-channel values, weights, runtime tables,
+// the src in the kernel's form): opaque to the caller of run_lines.
+struct int8_gemm_call {
+    virtual ~int8_gemm_call() = default;
+};
+
+// Where run_lines reads and writes: the src form's byte b at src + b - src_first (src null: the
+// prepared src), line L's first dst pixel at dst + L * dst_line_bytes.
+struct int8_gemm_lines {
+    const uint8_t *src = nullptr;
+    int64_t src_first = 0;
+    char *dst = nullptr;
+    int64_t dst_line_bytes = 0;
+};
+
+// The int8 GEMM primitive. Besides execute (the whole walk, threaded), a driver may prepare a
+// call and run lines of it on the calling thread: a line is a run of GEMM rows (an output row
+// of a convolution; lines_are_rows makes it so for a 1x1 too), line_len() rows each.
+class int8_gemm_primitive : public primitive_impl {
+public:
+    using primitive_impl::primitive_impl;
+    virtual std::unique_ptr<int8_gemm_call> prepare(const exec_ptrs &args) const = 0;
+    // Lines [line0, line1) of group 0, every oc panel, by the calling thread alone.
+    virtual void run_lines(const int8_gemm_call &call, const int8_gemm_lines &where,
+                           int64_t line0, int64_t line1) const = 0;
+    virtual const jit::int8_src_form &src_form() const = 0;
+    virtual int64_t line_len() const = 0;
+    virtual int64_t dst_pixel_bytes() const = 0; // the kernels' dst row step
 };
 
 // Builds the implementation for the best of avx512_vnni, avx512, avx2 that isa allows; null
 // with the reason in why_not when it cannot take the request.
-std::unique_ptr<primitive_impl> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
-                                                 std::string &why_not);
+std::unique_ptr<int8_gemm_primitive> create_int8_gemm(const int8_gemm_request &req, cpu_isa isa,
+                                                      std::string &why_not);
 
 } // namespace impl
 } // namespace prim

@@ -8,11 +8,16 @@ namespace prim {
 namespace impl {
 std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
                                                      std::string &why_not) {
-    const conv_problem &p = req.prb;
-    const memory::desc src = channels_last_desc(req.src.get_dims(), req.src.get_data_type());
     const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
     PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst,
                   "dst is not channels-last (nhwc): the GEMM writes pixel rows");
+    return create_int8_gemm(int8_gemm_request_of(req), isa, why_not);
+}
+
+int8_gemm_request int8_gemm_request_of(const conv_request &req) {
+    const conv_problem &p = req.prb;
+    const memory::desc src = channels_last_desc(req.src.get_dims(), req.src.get_data_type());
+    const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
     int8_gemm_request g;
     jit::int8_conv_geometry &r = g.geom;
     r.mb = p.mb;
@@ -61,7 +66,7 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
             std::string unused;
             return create_ref_conv(same, cpu_isa::none, unused);
         };
-    return create_int8_gemm(g, isa, why_not);
+    return g;
 }
 
 } // namespace impl

@@ -8,12 +8,16 @@
 #include <string>
 
 #include "common/primitive_impl.hpp"
+#include "jit/int8/int8_gemm.hpp"
 
 namespace prim {
 namespace impl {
 
 std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
                                                      std::string &why_not);
+
+// The int8 GEMM request of a convolution (dst channels-last): its geometry, layouts, attribute.
+int8_gemm_request int8_gemm_request_of(const conv_request &req);
 
 } // namespace impl
 } // namespace prim
