@@ -243,15 +243,14 @@ public:
     }
 
     void run_lines(const int8_gemm_call &c, const int8_gemm_lines &where, int64_t line0,
-                   int64_t line1) const override {
+                   int64_t line1, int64_t panel0, int64_t panel1) const override {
         const call &d = static_cast<const call &>(c);
-        const int8_gemm_shape &s = blk_.shape;
         std::vector<int64_t> op_values(d.ops.size());
         lines_io io {where.src ? where.src : d.src, where.src ? where.src_first : 0,
                      where.dst ? where.dst : reinterpret_cast<char *>(d.dst),
                      where.dst ? where.dst_line_bytes : blk_.line_len * conf_.ldc};
         chunk_src rows;
-        for (int64_t p = 0; p < s.panels; ++p) {
+        for (int64_t p = panel0; p < panel1; ++p) {
             if (!where.src && rows_per_chunk_) {
                 convert_rows(line0, line1, p, d, rows);
                 io.src = rows.rows;
@@ -262,8 +261,8 @@ public:
     }
 
     const jit::int8_src_form &src_form() const override { return form_; }
-    int64_t line_len() const override { return blk_.line_len; }
-    int64_t dst_pixel_bytes() const override { return conf_.ldc; }
+    int64_t panel_channels() const override { return blk_.shape.panel; }
+    int64_t panels() const override { return blk_.shape.panels; }
 
 private:
     // Per group, per output channel over whole panels (padding lanes 0), so that the kernel

@@ -60,17 +60,17 @@ struct int8_gemm_lines {
 
 // The int8 GEMM primitive. Besides execute (the whole walk, threaded), a driver may prepare a
 // call and run lines of it on the calling thread: a line is a run of GEMM rows (an output row
-// of a convolution; lines_are_rows makes it so for a 1x1 too), line_len() rows each.
+// of a convolution; lines_are_rows makes it so for a 1x1 too).
 class int8_gemm_primitive : public primitive_impl {
 public:
     using primitive_impl::primitive_impl;
     virtual std::unique_ptr<int8_gemm_call> prepare(const exec_ptrs &args) const = 0;
-    // Lines [line0, line1) of group 0, every oc panel, by the calling thread alone.
+    // Lines [line0, line1) of group 0, oc panels [panel0, panel1), by the calling thread alone.
     virtual void run_lines(const int8_gemm_call &call, const int8_gemm_lines &where,
-                           int64_t line0, int64_t line1) const = 0;
+                           int64_t line0, int64_t line1, int64_t panel0, int64_t panel1) const = 0;
     virtual const jit::int8_src_form &src_form() const = 0;
-    virtual int64_t line_len() const = 0;
-    virtual int64_t dst_pixel_bytes() const = 0; // the kernels' dst row step
+    virtual int64_t panel_channels() const = 0; // output channels per oc panel
+    virtual int64_t panels() const = 0;
 };
 
 // Builds the implementation for the best of avx512_vnni, avx512, avx2 that isa allows; null

@@ -8,9 +8,11 @@
 // (dst_pixel_bytes), so its output is never copied nor converted. The padding is zero bytes:
 // the pair has no zero point between its halves (dw_post_op.cpp refuses a dst zero point).
 //
-// Work items: (image, strip of depthwise output rows). A thread keeps a window of the form's
-// rows in a buffer of its own (a quarter of the L2 at most, thread_buffer) and walks its strip
-// in steps of R output rows. A step [a, b) reads the form's rows [a·S, (b-1)·S + K); the
+// Work items: (image, chunk of channels, strip of depthwise output rows), the split whose
+// slowest thread finishes first (choose_split). Channel chunks cost nothing (the depthwise
+// convolution reads its own channels alone); strips cost their halo, below. A thread keeps a
+// window of the form's rows in a buffer of its own (a quarter of the L2 at most, thread_buffer)
+// and walks its strip in steps of R output rows. A step [a, b) reads the form's rows [a·S, (b-1)·S + K); the
 // K - S of them the previous step holds move to the window's top, the 1x1 computes the others
 // (a row in the padding is zeros), then the depthwise GEMM runs the step's output rows from the
 // window. A strip computes again only the K - S rows above its first output row.
@@ -22,6 +24,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <numeric>
+#include <utility>
 
 #include <omp.h>
 
@@ -54,6 +58,41 @@ struct pair_geometry {
     int64_t window_rows() const { return (step_rows - 1) * s + k; }
 };
 
+// How one execute cuts the work: channel chunks of whole units (a unit: whole oc panels of both
+// GEMMs), strips of depthwise output rows.
+struct pair_split {
+    int64_t chunk_units = 1, chunks = 1, strips = 1;
+    int64_t items(int64_t mb) const { return mb * chunks * strips; }
+};
+
+// The split whose slowest thread finishes first, by a count of products: an item of u units and
+// r output rows costs u times (1x1 rows it computes · ic · w + r · K · K · ow · 8: a depthwise
+// product takes the GEMM about 8 dense products' time, jit_conv_int8.cpp), its 1x1 rows being
+// r · S plus the halo K - S of a strip; items go in rounds of `threads`, a round as long as its
+// largest item. Ties: fewer items.
+pair_split choose_split(const pair_geometry &g, int64_t n_units, int64_t ic, int64_t ow, int threads) {
+    const double pw_row = double(ic) * g.w, dw_row = 8.0 * g.k * g.k * ow;
+    const int64_t most = 4 * static_cast<int64_t>(threads);
+    pair_split best;
+    double best_cost = -1.0;
+    for (int64_t chunks = 1; chunks <= std::min(n_units, most); ++chunks)
+        for (int64_t strips = 1; strips <= std::min(g.oh, most); ++strips) {
+            pair_split sp;
+            sp.chunk_units = (n_units + chunks - 1) / chunks;
+            sp.chunks = (n_units + sp.chunk_units - 1) / sp.chunk_units;
+            sp.strips = strips;
+            const int64_t rows = (g.oh + strips - 1) / strips;
+            const int64_t pw_rows = std::min(rows * g.s + std::max<int64_t>(0, g.k - g.s), g.h);
+            const int64_t rounds = (sp.items(g.mb) + threads - 1) / threads;
+            const double cost = double(rounds) * double(sp.chunk_units) * (pw_rows * pw_row + rows * dw_row);
+            if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
+                best_cost = cost;
+                best = sp;
+            }
+        }
+    return best;
+}
+
 // a + offset as a pointer (offset may be negative: a line's place before the window's rows).
 char *shifted(char *a, int64_t offset) {
     return reinterpret_cast<char *>(reinterpret_cast<intptr_t>(a) + static_cast<intptr_t>(offset));
@@ -65,7 +104,9 @@ public:
                      std::unique_ptr<int8_gemm_primitive> dw, const pair_geometry &g, double flops,
                      int dw_at, int chain_len)
         : primitive_impl(std::move(layouts)), pw_(std::move(pw)), dw_(std::move(dw)), g_(g),
-          flops_(flops), dw_at_(dw_at), chain_len_(chain_len) {
+          flops_(flops), dw_at_(dw_at), chain_len_(chain_len),
+          unit_(std::lcm(pw_->panel_channels(), dw_->panel_channels())),
+          n_units_((dst_md().get_dims()[1] + unit_ - 1) / unit_) {
         const std::string pw_name = pw_->name(), dw_name = dw_->name();
         name_ = pw_name.find("+repack") == std::string::npos ? dw_name : pw_name;
     }
@@ -86,13 +127,16 @@ public:
             da.post_op.assign(args.post_op.begin() + dw_at_ + 1, args.post_op.begin() + chain_len_);
         }
         const std::unique_ptr<int8_gemm_call> pc = pw_->prepare(pa), dc = dw_->prepare(da);
-        // Strips: one per thread an image leaves without one.
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const int64_t strips = std::min<int64_t>(g_.oh, std::max<int64_t>(1, (max_threads + g_.mb - 1) / g_.mb));
-        const int64_t items = g_.mb * strips;
+        const pair_split sp = choose_split(g_, n_units_, pw_->src_md().get_dims()[1], dst_md().get_dims()[3],
+                                           jit::threads_for_work(flops_, max_threads));
+        const int64_t items = sp.items(g_.mb);
+        // Items: strips innermost, then chunks, then images.
         const auto item = [&](int64_t i) {
-            const int64_t n = i / strips, strip = i % strips;
-            run_strip(*pc, *dc, n, g_.oh * strip / strips, g_.oh * (strip + 1) / strips);
+            const int64_t strip = i % sp.strips, chunk = i / sp.strips % sp.chunks;
+            const int64_t u0 = chunk * sp.chunk_units, u1 = std::min(n_units_, u0 + sp.chunk_units);
+            run_strip(*pc, *dc, i / sp.strips / sp.chunks, u0, u1, g_.oh * strip / sp.strips,
+                      g_.oh * (strip + 1) / sp.strips);
         };
         const int threads = jit::threads_for_work(flops_, items);
         if (threads == 1) {
@@ -103,9 +147,18 @@ public:
     }
 
 private:
-    // Depthwise output rows [o0, o1) of image n, in steps (the file's comment).
-    void run_strip(const int8_gemm_call &pc, const int8_gemm_call &dc, int64_t n, int64_t o0,
-                   int64_t o1) const {
+    // The panels of gemm that hold units [u0, u1) of the channels (its last panel may be narrower).
+    std::pair<int64_t, int64_t> panels_of(const int8_gemm_primitive &gemm, int64_t u0, int64_t u1) const {
+        const int64_t per_unit = unit_ / gemm.panel_channels();
+        return {u0 * per_unit, std::min(gemm.panels(), u1 * per_unit)};
+    }
+
+    // Units [u0, u1) of channels, depthwise output rows [o0, o1) of image n, in steps (the
+    // file's comment).
+    void run_strip(const int8_gemm_call &pc, const int8_gemm_call &dc, int64_t n, int64_t u0,
+                   int64_t u1, int64_t o0, int64_t o1) const {
+        const auto [pw0, pw1] = panels_of(*pw_, u0, u1);
+        const auto [dw0, dw1] = panels_of(*dw_, u0, u1);
         const pair_geometry &g = g_;
         const int64_t window_bytes = g.window_rows() * g.row_bytes;
         auto *window = reinterpret_cast<char *>(
@@ -123,18 +176,18 @@ private:
             }
             first = need0;
             end = need1;
-            fill_rows(pc, n, from, need1, first, window);
+            fill_rows(pc, n, pw0, pw1, from, need1, first, window);
             int8_gemm_lines lines;
             lines.src = reinterpret_cast<const uint8_t *>(window);
             lines.src_first = (n * g.form_rows + first) * g.row_bytes;
-            dw_->run_lines(dc, lines, n * g.oh + a, n * g.oh + b);
+            dw_->run_lines(dc, lines, n * g.oh + a, n * g.oh + b, dw0, dw1);
         }
     }
 
     // Form rows [r0, r1) of image n into the window (row `first` at its top): zeros in the
-    // padding, the 1x1's output rows r - p of the image between.
-    void fill_rows(const int8_gemm_call &pc, int64_t n, int64_t r0, int64_t r1, int64_t first,
-                   char *window) const {
+    // padding, the 1x1's output rows r - p of the image between (its panels [p0, p1)).
+    void fill_rows(const int8_gemm_call &pc, int64_t n, int64_t p0, int64_t p1, int64_t r0,
+                   int64_t r1, int64_t first, char *window) const {
         const pair_geometry &g = g_;
         const int64_t in0 = std::max(r0, std::min(r1, g.p)), in1 = std::max(in0, std::min(r1, g.p + g.h));
         for (int64_t r = r0; r < r1; ++r)
@@ -146,13 +199,14 @@ private:
         int8_gemm_lines lines;
         lines.dst = shifted(window, (in0 - first) * g.row_bytes + g.p * g.pixel_bytes - line0 * g.row_bytes);
         lines.dst_line_bytes = g.row_bytes;
-        pw_->run_lines(pc, lines, line0, line0 + (in1 - in0));
+        pw_->run_lines(pc, lines, line0, line0 + (in1 - in0), p0, p1);
     }
 
     const std::unique_ptr<int8_gemm_primitive> pw_, dw_; // the 1x1 half and the depthwise half
     const pair_geometry g_;
     const double flops_;
     const int dw_at_, chain_len_; // the dw entry's index, the chain's length
+    const int64_t unit_, n_units_; // channels per unit (whole panels of both GEMMs), units
     std::string name_;
 };
 
