@@ -46,6 +46,11 @@ struct int8_blocking {
     int8_gemm_shape shape;
 };
 
+// The GEMM's lines are runs of one-to-one pixels, cut anywhere; else they are output rows.
+bool lines_of_pixels(const int8_gemm_request &req) {
+    return req.geom.pixels_one_to_one() && !req.lines_are_rows;
+}
+
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
 // temporaries for vpmaddwd), or 6 x 4 where that leaves fewer accumulator lanes idle: oc 64 is
 // one panel of 4 blocks, not 3 + a 1-block panel that is all broadcasts; but a 7-pixel output
@@ -66,7 +71,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
-    const bool one_to_one = req.geom.pixels_one_to_one() && !req.lines_are_rows;
+    const bool one_to_one = lines_of_pixels(req);
     const int64_t line = one_to_one ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
     const auto filled = [&](int64_t nr, int64_t mr) {
         const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
@@ -180,8 +185,7 @@ public:
         c.with_dst_zp = quant_.dst_zp_mask >= 0;
         conf_ = c;
         // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
-        const int64_t row_tail = g.pixels_one_to_one() && !req.lines_are_rows ? s.mb % blk_.mr
-                                                                              : blk_.line_len % blk_.mr;
+        const int64_t row_tail = lines_of_pixels(req) ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
         const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
         const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
         for (int rt = 0; rt < 2; ++rt)
