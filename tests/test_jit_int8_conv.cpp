@@ -32,6 +32,7 @@ struct conv_case {
     int zp_lo = 0, zp_hi = 0;      // src zero points' range; both 0: within the src type's range
     uint32_t seed = 1;
     std::string expected_impl;     // "": the JIT on the tested ISA
+    bool dst_repacked = false;     // a dst not channels-last: "+repack" too
     int32_t sums_delta = 0;        // added to the weight sums of 'any' weights (the test of their use)
 
     std::string str() const {
@@ -132,7 +133,8 @@ void check(const conv_case &c) {
     const outcome_of_run jit = run(c, d, in, isa);
     const outcome_of_run ref = run(c, d, in, cpu_isa::none);
     CHECK(ref.impl == "ref");
-    CHECK(jit.impl == (c.expected_impl.empty() ? jit_name(isa, !c.wei_tag.empty()) : c.expected_impl));
+    CHECK(jit.impl == (c.expected_impl.empty() ? jit_name(isa, !c.wei_tag.empty() || c.dst_repacked)
+                                               : c.expected_impl));
     const bool exact = c.dst == dt::s32 && !c.q.transforms_acc() && c.chain.empty();
     compare_with_reference(jit.dst, ref.dst, c.dst, exact, d.p.oc, d.pixels);
 }
@@ -259,10 +261,11 @@ TEST_CASE("jit int8 conv: typed binary operands on every oc tail", "[jit][int8][
 
 TEST_CASE("jit int8 conv: src and dst layouts", "[jit][int8][conv]") {
     // The JIT reads any src (copied channels-last first) and writes a channels-last dst; a
-    // given planar dst goes to the reference.
+    // given planar or blocked dst is a channels-last copy moved into it ("+repack"), filled from
+    // it first for the sum.
     struct layout_case {
         const char *shape, *src_tag, *dst_tag, *wei_tag;
-        bool jit;
+        bool channels_last_dst;
     };
     const layout_case cases[] = {
             {"mb2ic5oc17ih6iw5kh3kw3ph1pw1", "abcd", "", "", true},
@@ -289,9 +292,20 @@ TEST_CASE("jit int8 conv: src and dst layouts", "[jit][int8][conv]") {
             c.q.oscale = 2;
             c.q.src_zp = 2;
             c.chain = "sum:0.5+relu";
-            if (!l.jit) c.expected_impl = "ref";
+            c.dst_repacked = !l.channels_last_dst;
             check(c);
         }
+    // An operand that follows dst's layout would be read in the copy's: the reference runs those;
+    // per-channel operands are the copy's too.
+    for (const char *chain : {"add:u8:per_tensor", "mul:s8:per_mb_spatial+relu", "add:f32:per_oc+relu"}) {
+        conv_case c;
+        c.shape = "mb2ic5oc17ih6iw5kh3kw3ph1pw1";
+        c.dst_tag = "abcd";
+        c.chain = chain;
+        c.dst_repacked = true;
+        if (std::string(chain).find("per_oc") == std::string::npos) c.expected_impl = "ref";
+        check(c);
+    }
     // Weights given with a group dim of 1, 'any' and plain.
     for (bool any : {true, false}) {
         conv_case c;

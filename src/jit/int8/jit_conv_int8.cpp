@@ -1,17 +1,68 @@
 // The JIT int8 convolution (jit_conv_int8.hpp): the convolution as the int8 GEMM.
+#include "common/internal_reorder.hpp"
 #include "common/plain_layout.hpp"
+#include "common/post_op_operands.hpp"
+#include "jit/gen/scratch.hpp"
 #include "jit/int8/int8_gemm.hpp"
 #include "jit/int8/jit_conv_int8.hpp"
 #include "ref/ref_impls.hpp"
 
 namespace prim {
 namespace impl {
+namespace {
+
+// A dst in another layout than channels-last (nchw, blocked): the GEMM writes a channels-last
+// copy, moved into dst's layout after it (and filled from dst first when a sum reads it).
+class int8_conv_repacked_dst : public primitive_impl {
+public:
+    int8_conv_repacked_dst(std::unique_ptr<primitive_impl> gemm, const memory::desc &dst, bool reads_dst)
+        : primitive_impl(with_dst(gemm->layouts(), dst)), gemm_(std::move(gemm)),
+          cl_(gemm_->dst_md()), to_user_(cl_, dst), from_user_(dst, cl_), reads_dst_(reads_dst) {}
+
+    std::string name() const override {
+        const std::string n = gemm_->name();
+        return n.find("+repack") == std::string::npos ? n + "+repack" : n;
+    }
+
+    void execute(const exec_ptrs &args) const override {
+        const jit::scratch copy(cl_.get_size());
+        if (reads_dst_) from_user_.execute(memory(dst_md(), args.dst), memory(cl_, copy.get()));
+        exec_ptrs a = args;
+        a.dst = copy.get();
+        gemm_->execute(a);
+        to_user_.execute(memory(cl_, copy.get()), memory(dst_md(), args.dst));
+    }
+
+private:
+    static arg_layouts with_dst(arg_layouts l, const memory::desc &dst) {
+        l.dst = dst;
+        return l;
+    }
+
+    std::unique_ptr<primitive_impl> gemm_;
+    memory::desc cl_; // the GEMM's channels-last dst
+    internal_reorder to_user_, from_user_;
+    bool reads_dst_;
+};
+
+} // namespace
+
 std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
                                                      std::string &why_not) {
     const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
-    PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst,
-                  "dst is not channels-last (nhwc): the GEMM writes pixel rows");
-    return create_int8_gemm(int8_gemm_request_of(req), isa, why_not);
+    if (req.dst.is_any() || req.dst == dst) return create_int8_gemm(int8_gemm_request_of(req), isa, why_not);
+    // Another dst layout: a channels-last copy. An operand that follows dst's layout would be
+    // read in the copy's: those stay with the reference.
+    for (const post_ops::entry &e : req.attr.get_post_ops().entries())
+        PRIM_DISPATCH(why_not, !has_operand(e) || e.mask == post_ops::policy::per_oc
+                                       || e.mask == post_ops::policy::common,
+                      "dst is not channels-last and a binary or prelu operand follows its layout");
+    conv_request cl = req;
+    cl.dst = dst;
+    std::unique_ptr<primitive_impl> gemm = create_int8_gemm(int8_gemm_request_of(cl), isa, why_not);
+    if (!gemm) return nullptr;
+    return std::make_unique<int8_conv_repacked_dst>(std::move(gemm), req.dst,
+                                                    req.attr.get_post_ops().has_sum());
 }
 
 int8_gemm_request int8_gemm_request_of(const conv_request &req) {
