@@ -238,9 +238,11 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_int8(const conv_request &req,
     PRIM_DISPATCH(why_not, types.int8, "an f32 pair runs on the f32 fused pass");
     PRIM_DISPATCH(why_not, prb.g == 1, "the fused dw pass takes an ungrouped 1x1 convolution");
     PRIM_DISPATCH(why_not, prb.oc > 1, "one output channel: the depthwise GEMM takes two or more");
+    // The depthwise GEMM writes channels-last pixel rows; another dst layout gets a copy.
     const memory::desc dst_cl = channels_last_desc(req.dst.get_dims(), types.dst);
-    PRIM_DISPATCH(why_not, req.dst.is_any() || req.dst == dst_cl,
-                  "dst is not channels-last (nhwc): the depthwise GEMM writes pixel rows");
+    const bool repack_dst = !req.dst.is_any() && req.dst != dst_cl;
+    const std::string refusal = repack_dst ? dst_repack_refusal(chain_slice(chain, at + 1, chain.len())) : "";
+    PRIM_DISPATCH(why_not, refusal.empty(), refusal);
     const conv_problem dwp = dw_problem(prb, e);
     const memory::desc mid = channels_last_desc({prb.mb, prb.oc, prb.o[SP_H], prb.o[SP_W]}, types.mid);
     const quantization &q = req.attr.get_quantization();
@@ -252,7 +254,7 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_int8(const conv_request &req,
     dr.wei = memory::desc(dw_weights_desc(dwp, types).get_dims(), types.wei, memory::format_tag::any);
     dr.bias = dw_bias_desc(dwp, types);
     dr.with_bias = !dr.bias.is_zero();
-    dr.dst = req.dst;
+    dr.dst = repack_dst ? dst_cl : req.dst;
     dr.attr = half_attr(req.attr, at + 1, chain.len(), dw_quantization(q, e));
     int8_gemm_request dg = int8_gemm_request_of(dr);
     dg.external_src = true;
@@ -293,8 +295,9 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_int8(const conv_request &req,
     layouts.dw_bias = dw->bias_md();
     layouts.dw_src = mid;
     const double flops = pg.flops + dg.flops;
-    return std::make_unique<jit_conv_dw_int8>(std::move(layouts), std::move(pw), std::move(dw), g,
-                                              flops, at, chain.len());
+    std::unique_ptr<primitive_impl> pass = std::make_unique<jit_conv_dw_int8>(
+            std::move(layouts), std::move(pw), std::move(dw), g, flops, at, chain.len());
+    return repack_dst ? with_repacked_dst(std::move(pass), req.dst, false) : std::move(pass);
 }
 
 } // namespace impl

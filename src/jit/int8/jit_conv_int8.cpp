@@ -47,22 +47,30 @@ private:
 
 } // namespace
 
+std::string dst_repack_refusal(const post_ops &chain) {
+    for (const post_ops::entry &e : chain.entries())
+        if (has_operand(e) && e.mask != post_ops::policy::per_oc && e.mask != post_ops::policy::common)
+            return "dst is not channels-last and a binary or prelu operand follows its layout";
+    return "";
+}
+
+std::unique_ptr<primitive_impl> with_repacked_dst(std::unique_ptr<primitive_impl> impl,
+                                                  const memory::desc &dst, bool reads_dst) {
+    return std::make_unique<int8_conv_repacked_dst>(std::move(impl), dst, reads_dst);
+}
+
 std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cpu_isa isa,
                                                      std::string &why_not) {
     const memory::desc dst = channels_last_desc(req.dst.get_dims(), req.dst.get_data_type());
     if (req.dst.is_any() || req.dst == dst) return create_int8_gemm(int8_gemm_request_of(req), isa, why_not);
-    // Another dst layout: a channels-last copy. An operand that follows dst's layout would be
-    // read in the copy's: those stay with the reference.
-    for (const post_ops::entry &e : req.attr.get_post_ops().entries())
-        PRIM_DISPATCH(why_not, !has_operand(e) || e.mask == post_ops::policy::per_oc
-                                       || e.mask == post_ops::policy::common,
-                      "dst is not channels-last and a binary or prelu operand follows its layout");
+    // Another dst layout: a channels-last copy.
+    const std::string refusal = dst_repack_refusal(req.attr.get_post_ops());
+    PRIM_DISPATCH(why_not, refusal.empty(), refusal);
     conv_request cl = req;
     cl.dst = dst;
     std::unique_ptr<primitive_impl> gemm = create_int8_gemm(int8_gemm_request_of(cl), isa, why_not);
     if (!gemm) return nullptr;
-    return std::make_unique<int8_conv_repacked_dst>(std::move(gemm), req.dst,
-                                                    req.attr.get_post_ops().has_sum());
+    return with_repacked_dst(std::move(gemm), req.dst, req.attr.get_post_ops().has_sum());
 }
 
 int8_gemm_request int8_gemm_request_of(const conv_request &req) {

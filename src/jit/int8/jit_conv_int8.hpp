@@ -19,5 +19,12 @@ std::unique_ptr<primitive_impl> create_jit_conv_int8(const conv_request &req, cp
 // The int8 GEMM request of a convolution (dst channels-last): its geometry, layouts, attribute.
 int8_gemm_request int8_gemm_request_of(const conv_request &req);
 
+// A dst in another layout than channels-last: impl (writing channels-last) into a copy moved
+// into dst after it, filled from dst first when reads_dst (a sum). Refused ("" if not) when an
+// operand of the chain follows dst's layout: it would be read in the copy's.
+std::string dst_repack_refusal(const post_ops &chain);
+std::unique_ptr<primitive_impl> with_repacked_dst(std::unique_ptr<primitive_impl> impl,
+                                                  const memory::desc &dst, bool reads_dst);
+
 } // namespace impl
 } // namespace prim
