@@ -4,7 +4,7 @@
 # fused and unfused, against ONNX Runtime's outputs (fused against unfused when ONNX Runtime is not
 # installed), with the dw fusion on and off (PRIM_GRAPH_DW_FUSION=0), on AVX-512 and AVX2 where
 # the CPU has them; the fusion log (PRIM_VERBOSE=2) must hold each model's merge or refusal, and
-# MobileNet v2 must merge all 16 of its expand -> depthwise pairs.
+# MobileNet v2 must merge all 16 of its expand -> depthwise pairs, in f32 and in its QDQ int8 form.
 # Prints "onnx_dw_fusion: OK" when all passed.
 #   onnx_dw_fusion.sh BENCHDNN_LITE SOURCE_DIR
 set -euo pipefail
@@ -60,5 +60,21 @@ check dw_strided_1x1 "conv_3 not fused into conv_0: conv_0 has stride 2: the dw 
 check dw_start_padding "conv_3 not fused into conv_0: conv_3's output (1x48x11x11, end padding 0x0) is not the dw post-op's (ceil(i / 1) = 12x12, end padding 1x1)"
 # MobileNet v2: 17 inverted residual blocks, the first without an expand layer.
 check mobilenet_v2 "fuse,fused,Conv+Clip+dw:k3s" 16
+# int8: QDQ MobileNet v2 at 64x64 (scripts/models/qdq_models.py), whose 16 pairs are two
+# QLinearConv ops with a u8 intermediate without a zero point. On the reference (PRIM_MAX_CPU_ISA=
+# none) all 16 merge; on the JIT ISAs each merges where prim's fused pass takes int8, else is
+# refused naming it. Against ONNX Runtime within CONTRACT §6's tolerance, the dw fusion on and off.
+/usr/bin/python3 "$src/scripts/models/qdq_models.py" mobilenet_v2 -o "$tmp/qdq_mobilenet_v2.onnx" --batch 1 \
+  --resolution 64 --data "$tmp/qdq_mobilenet_v2" >/dev/null
+[ $have_ort = 1 ] && node "$ort/run_model.js" "$tmp/qdq_mobilenet_v2.onnx" "$tmp/qdq_mobilenet_v2/test_data_set_0" >/dev/null
+int8_merge="+QuantizeLinear(int8)+dw:k3s"
+isas="none" check qdq_mobilenet_v2 "$int8_merge" 16
+for isa in ${isas/all/}; do
+  run qdq_mobilenet_v2 1 "$isa" || continue
+  merged=$(grep -cF -- "$int8_merge" <<< "$out" || true)
+  declined=$(grep -cF -- "prim's fused pass declines the pair" <<< "$out" || true)
+  if [ $((merged + declined)) = 16 ]; then echo "qdq_mobilenet_v2 ($isa): passed, $merged int8 pairs merged, $declined declined by the fused pass"
+  else echo "qdq_mobilenet_v2 ($isa): $merged merged + $declined declined, not 16"; echo "$out" | grep '^prim_verbose,fuse'; status=1; fi
+done
 [ $status = 0 ] && echo "onnx_dw_fusion: OK"
 exit $status

@@ -130,8 +130,9 @@ std::string depthwise_problem(const graph_ir &g, const op &d, const conv_geometr
 }
 
 // int8 (two QLinearConv ops): "" when the intermediate tensor is u8 or s8 without a zero point
-// and the depthwise reads it with the scale the 1x1 wrote it with, and the depthwise's output
-// has no zero point either (the dw post-op has none there).
+// and the depthwise reads it with the scale the 1x1 wrote it with, the depthwise's output has no
+// zero point either (the dw post-op has none there), and both weights are s8 without a zero
+// point (no f32 route: ops_quant.cpp).
 std::string int8_problem(const graph_ir &g, const op &p, const op &d) {
     if (is_int8(p) != is_int8(d)) return "one of them is int8 and the other f32";
     if (!is_int8(p)) return "";
@@ -139,6 +140,9 @@ std::string int8_problem(const graph_ir &g, const op &p, const op &d) {
     if (!zero_or_absent(constant_values(g, p, 7))) return p.n->name + "'s output has a zero point";
     if (!zero_or_absent(constant_values(g, d, 2))) return d.n->name + "'s input has a zero point";
     if (!zero_or_absent(constant_values(g, d, 7))) return d.n->name + "'s output has a zero point";
+    for (const op *o : {&p, &d})
+        if (g.type_of(o->inputs[3]) != dt::s8 || !zero_or_absent(constant_values(g, *o, 5)))
+            return o->n->name + "'s weights are not s8 without a zero point";
     const std::vector<float> *ys = constant_values(g, p, 6), *xs = constant_values(g, d, 1);
     if (!ys || !xs || *ys != *xs) return d.n->name + " reads its input with another scale than " + p.n->name + " wrote it with";
     return "";

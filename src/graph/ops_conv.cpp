@@ -120,31 +120,26 @@ memory conv_weights(plan_builder &b, const std::string &t, const memory::dims &w
 // output dims and its constant bias (zeros when it has none), which the entries after the dw
 // may fold into with its weights.
 std::unique_ptr<dw_lowering> depthwise_of(const plan_builder &b, const op &o) {
-    for (const auto &e : o.post) {
-        if (e.k != post_entry::kind::dw) continue;
-        const std::vector<std::string> &in = e.dw_conv.inputs;
-        auto dw = std::make_unique<dw_lowering>();
-        dw->out = b.g.dims_of(o.outputs[0]);
-        dw->fold.oc = dw->out[1];
-        dw->fold.weights_constant = true; // the fuser merges constant depthwise weights only
-        dw->fold.bias.assign(static_cast<size_t>(dw->fold.oc), 0.f);
-        if (in.size() > 2 && !in[2].empty()) dw->fold.bias = b.g.m->initializers.at(in[2]).data;
-        return dw;
-    }
-    return nullptr;
+    const post_entry::depthwise *d = dw_entry_of(o);
+    if (!d) return nullptr;
+    auto dw = std::make_unique<dw_lowering>();
+    dw->conv = d;
+    dw->out = b.g.dims_of(o.outputs[0]);
+    dw->fold.oc = dw->out[1];
+    dw->fold.weights_constant = true; // the fuser merges constant depthwise weights only
+    dw->fold.bias.assign(static_cast<size_t>(dw->fold.oc), 0.f);
+    if (d->inputs.size() > 2 && !d->inputs[2].empty()) dw->fold.bias = b.g.m->initializers.at(d->inputs[2]).data;
+    return dw;
 }
 
 // The depthwise weights ({C, 1, K, K} in ONNX, grouped {C, 1, 1, K, K} in prim) and bias in the
 // layouts the primitive asks (query_md), the entries folded into them on the way: reordered once,
 // at load time.
-void add_depthwise_args(plan_builder &b, const op &o, const dw_lowering &dw,
-                        const convolution_forward::primitive_desc &pd, exec_args &args) {
+void add_depthwise_args(plan_builder &b, const dw_lowering &dw, const convolution_forward::primitive_desc &pd,
+                        exec_args &args) {
     const int wei_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, bias_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS;
-    const post_entry::depthwise *d = nullptr;
-    for (const auto &e : o.post)
-        if (e.k == post_entry::kind::dw) d = &e.dw_conv;
-    const memory::dims wdims = {dw.fold.oc, 1, 1, d->kernel, d->kernel};
-    args[wei_arg] = conv_weights(b, d->inputs[1], wdims, true, dw.fold, pd.query_md(wei_arg));
+    const memory::dims wdims = {dw.fold.oc, 1, 1, dw.conv->kernel, dw.conv->kernel};
+    args[wei_arg] = conv_weights(b, dw.conv->inputs[1], wdims, true, dw.fold, pd.query_md(wei_arg));
     const memory bias = constant_buffer(b, {dw.fold.oc}, dw.fold.bias);
     args[bias_arg] = b.in_layout_memory(bias, pd.query_md(bias_arg), true);
 }
@@ -224,7 +219,7 @@ void lower_conv(plan_builder &b, const op &o) {
         }
         args[PRIM_ARG_BIAS] = bias;
     }
-    if (dw) add_depthwise_args(b, o, *dw, pd, args);
+    if (dw) add_depthwise_args(b, *dw, pd, args);
     memory dst = host_destination(b, c, pd.dst_desc(), constant);
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_WEIGHTS] = wei;

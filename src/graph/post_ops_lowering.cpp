@@ -72,6 +72,12 @@ void append_runtime_eltwise(plan_builder &b, lowered_chain &c, const eltwise_fn 
 
 } // namespace
 
+const post_entry::depthwise *dw_entry_of(const op &o) {
+    for (const auto &e : o.post)
+        if (e.k == post_entry::kind::dw) return &e.dw_conv;
+    return nullptr;
+}
+
 lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &host_out, const post_ops &base,
                           fold_state *fold, dw_lowering *dw) {
     lowered_chain c;

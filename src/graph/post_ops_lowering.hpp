@@ -27,9 +27,13 @@ struct fold_state {
 // The depthwise convolution of a chain's dw entry (fuse_dw_pairs.cpp): its output dims and the
 // weights and bias the entries after the dw may fold into, as fold_state does for the host's.
 struct dw_lowering {
+    const post_entry::depthwise *conv = nullptr;
     memory::dims out;
     fold_state fold;
 };
+
+// The depthwise convolution of o's dw entry, or nullptr when o has none.
+const post_entry::depthwise *dw_entry_of(const op &o);
 
 struct lowered_chain {
     post_ops po;
