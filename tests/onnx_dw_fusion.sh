@@ -57,7 +57,7 @@ check dw_odd "fuse,fused,Conv+BatchNormalization(folded)+Clip+dw:k3s2p1(Conv+Bat
 check dw_two_consumers "conv_3 not fused into conv_0: conv_0's output has another consumer"
 check dw_3x3_first "conv_3 not fused into conv_0: conv_0 has a 3x3 kernel: the dw post-op follows a 1x1 convolution only"
 check dw_strided_1x1 "conv_3 not fused into conv_0: conv_0 has stride 2: the dw post-op follows stride 1 only"
-check dw_start_padding "conv_3 not fused into conv_0: conv_3's output (1x48x11x11, end padding 0x0) is not the dw post-op's (ceil(i / 1) = 12x12, end padding 1x1)"
+check dw_start_padding "conv_3 not fused into conv_0: conv_3's output 1x48x11x11 with end padding 0x0 is not the dw post-op's: ceil(i / 1) = 12x12 with end padding 1x1"
 # MobileNet v2: 17 inverted residual blocks, the first without an expand layer.
 check mobilenet_v2 "fuse,fused,Conv+Clip+dw:k3s" 16
 # int8: QDQ MobileNet v2 at 64x64 (scripts/models/qdq_models.py), whose 16 pairs are two

@@ -182,9 +182,9 @@ TEST_CASE("graph dw pairs: pairs the dw post-op does not express stay apart, log
     add("strided 1x1", [](pair_model &p) { p.pw_stride = 2; },
         "Conv_0 has stride 2: the dw post-op follows stride 1 only");
     add("start padding only", [](pair_model &p) { p.dw_pads = {1, 1, 0, 0}; },
-        "Conv_3's output (2x24x8x8, end padding 0x0) is not the dw post-op's (ceil(i / 1) = 9x9, end padding 1x1)");
+        "Conv_3's output 2x24x8x8 with end padding 0x0 is not the dw post-op's: ceil(i / 1) = 9x9 with end padding 1x1");
     add("padding beyond", [](pair_model &p) { p.dw_pads = {2, 2, 2, 2}; },
-        "Conv_3's output (2x24x11x11, end padding 2x2) is not the dw post-op's (ceil(i / 1) = 9x9, end padding 0x0)");
+        "Conv_3's output 2x24x11x11 with end padding 2x2 is not the dw post-op's: ceil(i / 1) = 9x9 with end padding 0x0");
     add("h and w padded apart", [](pair_model &p) { p.dw_pads = {1, 0, 1, 0}; },
         "Conv_3's start paddings differ along h and w");
     add("padding = kernel", [](pair_model &p) { p.k = 1; p.dw_pads = {1, 1, 1, 1}; },

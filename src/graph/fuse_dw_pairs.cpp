@@ -3,6 +3,7 @@
 // convolution whose chain holds a dw entry, so that the 1x1's output, the largest tensor of an
 // inverted-residual block, never gets a buffer. int8 pairs (two QLinearConv ops of the QDQ
 // passes) merge the same way where the intermediate tensor has no zero point.
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/dw_post_op.hpp"
@@ -115,11 +116,11 @@ std::string depthwise_problem(const graph_ir &g, const op &d, const conv_geometr
     const impl::conv_problem want = impl::dw_problem(one_by_one, entry);
     for (int sp = 0; sp < 2; ++sp)
         if (want.o[1 + sp] != geo.out[2 + sp] || want.p_end[1 + sp] != geo.pad_r[sp])
-            return d.n->name + "'s output (" + dims_text(geo.out) + ", end padding " +
+            return d.n->name + "'s output " + dims_text(geo.out) + " with end padding " +
                    std::to_string(geo.pad_r[0]) + "x" + std::to_string(geo.pad_r[1]) +
-                   ") is not the dw post-op's (ceil(i / " + std::to_string(e.stride) + ") = " +
-                   std::to_string(want.o[1]) + "x" + std::to_string(want.o[2]) + ", end padding " +
-                   std::to_string(want.p_end[1]) + "x" + std::to_string(want.p_end[2]) + ")";
+                   " is not the dw post-op's: ceil(i / " + std::to_string(e.stride) + ") = " +
+                   std::to_string(want.o[1]) + "x" + std::to_string(want.o[2]) + " with end padding " +
+                   std::to_string(want.p_end[1]) + "x" + std::to_string(want.p_end[2]);
     if (!constant_values(g, d, weights_at(d)) || !constant_values(g, d, bias_at(d)))
         return d.n->name + "'s weights or bias are not constant";
     if (chain_has(d, post_entry::kind::sum)) return d.n->name + "'s chain has a sum: a chain with a dw post-op takes none";
@@ -200,10 +201,12 @@ std::string creation_problem(const graph_ir &g, const options &opt, const op &p,
         if (impl.rfind("ref", 0) != 0) return "";
         const std::string alone = make(post_ops()).impl_name();
         if (alone.rfind("ref", 0) == 0) return "";
-        return "prim's fused pass declines the pair (it would run on " + impl + ", the 1x1 alone runs on " +
-               alone + "; PRIM_VERBOSE=2 says why)";
+        return "prim's fused pass declines the pair: it would run on " + impl + " while the 1x1 alone runs on " +
+               alone + " (PRIM_VERBOSE=2 says why)";
     } catch (const error &err) {
-        return std::string("prim does not create the merged convolution: ") + err.what();
+        std::string why = err.what();
+        std::replace(why.begin(), why.end(), ',', ';'); // a log line's reason has no commas
+        return "prim does not create the merged convolution: " + why;
     }
 }
 
