@@ -48,9 +48,8 @@ void fuse_post_op_chains(graph_ir &g);
 // post-op expresses the depthwise exactly and creates it on its fused pass; f32 pairs, and int8
 // pairs of QLinearConv ops whose intermediate tensor has no zero point. Runs after the sweep
 // above (each convolution carries its batch norm and activation by then). Off under
-// PRIM_GRAPH_DW_FUSION=0 (dw_fusion_enabled(), read at each plan).
+// PRIM_GRAPH_DW_FUSION=0 (read at each plan).
 void fuse_dw_pairs(graph_ir &g, const options &opt);
-bool dw_fusion_enabled();
 
 } // namespace detail
 } // namespace graph

@@ -126,7 +126,6 @@ std::string depthwise_problem(const graph_ir &g, const op &d, const conv_geometr
     if (chain_has(d, post_entry::kind::sum)) return d.n->name + "'s chain has a sum: a chain with a dw post-op takes none";
     e.n = d.n;
     e.inputs = d.inputs;
-    e.type = d.type;
     return "";
 }
 
@@ -210,6 +209,11 @@ std::string creation_problem(const graph_ir &g, const options &opt, const op &p,
     }
 }
 
+bool dw_fusion_enabled() {
+    const char *v = std::getenv("PRIM_GRAPH_DW_FUSION");
+    return !v || std::string(v) != "0";
+}
+
 std::string pattern_of(const op &o) { return o.pattern.empty() ? o.type : o.pattern; }
 
 // Tries to merge the depthwise convolution at index di with the convolution writing its input.
@@ -246,11 +250,6 @@ void fuse_at(graph_ir &g, const options &opt, size_t di) {
 }
 
 } // namespace
-
-bool dw_fusion_enabled() {
-    const char *v = std::getenv("PRIM_GRAPH_DW_FUSION");
-    return !v || std::string(v) != "0";
-}
 
 void fuse_dw_pairs(graph_ir &g, const options &opt) {
     if (!dw_fusion_enabled()) {

@@ -55,7 +55,6 @@ struct post_entry {
     struct depthwise {
         const node *n = nullptr;         // its node (name, attributes)
         std::vector<std::string> inputs; // its op's inputs (Conv: x, W[, B]; QLinearConv: nine)
-        std::string type;                // its op's type: "Conv" or "QLinearConv"
         int64_t kernel = 0, stride = 0, padding = 0; // as post_ops::append_dw takes them
     } dw_conv;
 };
