@@ -80,6 +80,7 @@ struct compiled_model::state {
             fuse_qdq_flow(g);
             fuse_qdq_round_trips(g);
             fuse_post_op_chains(g);
+            fuse_dw_pairs(g, opt);
         }
         plan_builder b(g, opt);
         for (const auto &in : m.inputs) {

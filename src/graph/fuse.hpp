@@ -43,6 +43,14 @@ bool can_host(const graph_ir &g, const op &o);
 // its first op as post-op entries (activations, bias, batch norm, sum, binary).
 void fuse_post_op_chains(graph_ir &g);
 
+// A 1x1 convolution (with its chain) whose output only a depthwise convolution reads (with its
+// chain) becomes one convolution with a dw post-op entry (post_entry::kind::dw) where prim's dw
+// post-op expresses the depthwise exactly and creates it on its fused pass; f32 pairs, and int8
+// pairs of QLinearConv ops whose intermediate tensor has no zero point. Runs after the sweep
+// above (each convolution carries its batch norm and activation by then). Off under
+// PRIM_GRAPH_DW_FUSION=0 (read at each plan).
+void fuse_dw_pairs(graph_ir &g, const options &opt);
+
 } // namespace detail
 } // namespace graph
 } // namespace prim

@@ -40,6 +40,8 @@ struct post_entry {
         bias_add, // x += per-channel operand: into the bias at load time when constant
         scale,    // x *= per-channel operand: into the weights and bias at load time when constant
         bnorm,    // x = BatchNormalization(x): into weights and bias when constant
+        dw,       // x = the depthwise convolution dw_conv (the dw post-op): the entries after it
+                  // apply to its output
     };
     kind k = kind::eltwise;
     eltwise_fn fn;            // eltwise
@@ -49,6 +51,12 @@ struct post_entry {
     float sum_scale = 1.f;
     int32_t sum_zero_point = 0;
     const node *bn = nullptr; // bnorm
+    // dw (fuse_dw_pairs.cpp): the depthwise convolution merged into a 1x1 convolution.
+    struct depthwise {
+        const node *n = nullptr;         // its node (name, attributes)
+        std::vector<std::string> inputs; // its op's inputs (Conv: x, W[, B]; QLinearConv: nine)
+        int64_t kernel = 0, stride = 0, padding = 0; // as post_ops::append_dw takes them
+    } dw_conv;
 };
 
 struct op {

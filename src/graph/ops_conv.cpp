@@ -1,5 +1,7 @@
 // Conv: ONNX's attributes (group, dilations, strides, pads, auto_pad) as a prim convolution,
 // layouts left to the primitive ('any') so consecutive convolutions exchange blocked data.
+#include <memory>
+
 #include "common/internal_reorder.hpp"
 #include "graph/conv_geometry.hpp"
 #include "graph/op_registry.hpp"
@@ -114,6 +116,34 @@ memory conv_weights(plan_builder &b, const std::string &t, const memory::dims &w
     return r;
 }
 
+// The depthwise convolution of o's dw entry (fuse_dw_pairs.cpp), nullptr when o has none: its
+// output dims and its constant bias (zeros when it has none), which the entries after the dw
+// may fold into with its weights.
+std::unique_ptr<dw_lowering> depthwise_of(const plan_builder &b, const op &o) {
+    const post_entry::depthwise *d = dw_entry_of(o);
+    if (!d) return nullptr;
+    auto dw = std::make_unique<dw_lowering>();
+    dw->conv = d;
+    dw->out = b.g.dims_of(o.outputs[0]);
+    dw->fold.oc = dw->out[1];
+    dw->fold.weights_constant = true; // the fuser merges constant depthwise weights only
+    dw->fold.bias.assign(static_cast<size_t>(dw->fold.oc), 0.f);
+    if (d->inputs.size() > 2 && !d->inputs[2].empty()) dw->fold.bias = b.g.m->initializers.at(d->inputs[2]).data;
+    return dw;
+}
+
+// The depthwise weights ({C, 1, K, K} in ONNX, grouped {C, 1, 1, K, K} in prim) and bias in the
+// layouts the primitive asks (query_md), the entries folded into them on the way: reordered once,
+// at load time.
+void add_depthwise_args(plan_builder &b, const dw_lowering &dw, const convolution_forward::primitive_desc &pd,
+                        exec_args &args) {
+    const int wei_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, bias_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS;
+    const memory::dims wdims = {dw.fold.oc, 1, 1, dw.conv->kernel, dw.conv->kernel};
+    args[wei_arg] = conv_weights(b, dw.conv->inputs[1], wdims, true, dw.fold, pd.query_md(wei_arg));
+    const memory bias = constant_buffer(b, {dw.fold.oc}, dw.fold.bias);
+    args[bias_arg] = b.in_layout_memory(bias, pd.query_md(bias_arg), true);
+}
+
 void lower_conv(plan_builder &b, const op &o) {
     const node &n = *o.n;
     const model &m = *b.g.m;
@@ -130,7 +160,8 @@ void lower_conv(plan_builder &b, const op &o) {
         fold.bias_constant = m.initializers.count(o.inputs[2]) != 0;
         if (fold.bias_constant) fold.bias = m.initializers.at(o.inputs[2]).data;
     }
-    lowered_chain c = lower_chain(b, o, geo.out, post_ops(), &fold);
+    std::unique_ptr<dw_lowering> dw = depthwise_of(b, o);
+    lowered_chain c = lower_chain(b, o, geo.out, post_ops(), &fold, dw.get());
     const bool constant = b.all_constant(o);
 
     // The weights as prim wants them: (g, oc/g, ic/g, k...) when grouped, the same bytes.
@@ -188,6 +219,7 @@ void lower_conv(plan_builder &b, const op &o) {
         }
         args[PRIM_ARG_BIAS] = bias;
     }
+    if (dw) add_depthwise_args(b, *dw, pd, args);
     memory dst = host_destination(b, c, pd.dst_desc(), constant);
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_WEIGHTS] = wei;

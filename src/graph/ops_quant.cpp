@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "graph/conv_geometry.hpp"
 #include "graph/integer_values.hpp"
@@ -334,6 +335,19 @@ qparams zero_points(const model &m, const node &n, size_t zi, int64_t extent, co
     return q;
 }
 
+// ONNX's int32 bias (input 8) is in the accumulator's scale (x_scale * w_scale); prim's v3 scales
+// add the bias after scaling, so it goes in as f32 values.
+std::vector<float> f32_bias(const model &m, const node &n, int64_t oc, const qparams &x, const qparams &w) {
+    const tensor &bias = constant_input(m, n, 8, "the bias");
+    if (product(bias.dims) != oc)
+        fail(n, "the bias " + input_name(n, 8) + " has dims " + dims_text(bias.dims) + ", not " + std::to_string(oc));
+    std::vector<float> out(static_cast<size_t>(oc));
+    for (size_t c = 0; c < out.size(); ++c)
+        out[c] = static_cast<float>(static_cast<double>(bias.data[c]) * x.scales[0] *
+                                    w.scales[w.scales.size() == 1 ? 0 : c]);
+    return out;
+}
+
 // What the int8 primitive needs besides src, weights and dst: its attribute and value buffers.
 struct int8_setup {
     primitive_attr attr;
@@ -380,17 +394,7 @@ int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc,
         s.attr.set_zero_points_mask(PRIM_ARG_DST, 0);
         values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, &y.zps[0], dt::s32, 1);
     }
-    if (has_input(n, 8)) {
-        // ONNX's int32 bias is in the accumulator's scale (x_scale * w_scale); prim's v3 scales
-        // add the bias after scaling, so it goes in as f32 values.
-        const tensor &bias = constant_input(m, n, 8, "the bias");
-        if (product(bias.dims) != oc)
-            fail(n, "the bias " + input_name(n, 8) + " has dims " + dims_text(bias.dims) + ", not " + std::to_string(oc));
-        s.bias.resize(static_cast<size_t>(oc));
-        for (size_t c = 0; c < s.bias.size(); ++c)
-            s.bias[c] = static_cast<float>(static_cast<double>(bias.data[c]) * x.scales[0] *
-                                           w.scales[w.scales.size() == 1 ? 0 : c]);
-    }
+    if (has_input(n, 8)) s.bias = f32_bias(m, n, oc, x, w);
     return s;
 }
 
@@ -459,10 +463,62 @@ post_ops int8_chain(const plan_builder &b, const op &o, lowered_chain &chain) {
             chain.sum_operand = e.operand;
         } else if (e.k == post_entry::kind::eltwise) {
             po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+        } else if (e.k == post_entry::kind::dw) {
+            // s8 weights, an f32 bias (int8_depthwise), the depthwise output's type.
+            po.append_dw(dt::s8, dt::f32, b.g.type_of(o.outputs[0]), e.dw_conv.kernel, e.dw_conv.stride,
+                         e.dw_conv.padding, 0, {});
         }
     }
     return po;
 }
+
+// The depthwise QLinearConv merged into an int8 1x1 one (fuse_dw_pairs.cpp: its input, the 1x1's
+// output, has no zero point and the 1x1's output scale; its output no zero point; both weights s8
+// without zero points): its scales as the dw post-op's, its weights and bias as its arguments.
+struct int8_depthwise {
+    // The depthwise's weights scales per channel: the mask of grouped weights {C, 1, 1, K, K}
+    // (g and oc/g), as quant_setup gives a grouped convolution's.
+    static constexpr int per_channel_mask = 3;
+    static constexpr int weights_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS;
+
+    int8_depthwise(const model &m_, const post_entry::depthwise &d_, int64_t channels_)
+        : m(m_), d(d_), n(*d_.n), channels(channels_) {
+        n.inputs = d.inputs;
+        x = read_qparams(m, n, 1, 2, -1, 1, "x");
+        w = read_qparams(m, n, 4, 5, 0, channels, "w");
+        y = read_qparams(m, n, 6, 7, -1, 1, "y");
+    }
+    // Its weights' and output's scales (its input's is the 1x1's output scale).
+    void add_scales(plan_builder &b, int8_setup &s) const {
+        s.attr.set_scales_mask(weights_arg, w.axis < 0 ? 0 : per_channel_mask);
+        s.args[PRIM_ARG_ATTR_SCALES | weights_arg] =
+                value_buffer(b, w.scales.data(), dt::f32, static_cast<int64_t>(w.scales.size()));
+        s.attr.set_scales_mask(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST, 0);
+        s.args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST] =
+                value_buffer(b, &y.scales[0], dt::f32, 1);
+    }
+    // Its s8 weights and f32 bias (zeros without one) in the layouts the primitive asks.
+    void add_args(plan_builder &b, const convolution_forward::primitive_desc &pd, exec_args &args) const {
+        const tensor &wt = constant_input(m, n, 3, "the weights");
+        const memory wplain = s8_weights_on_scratch(b, {channels, 1, 1, d.kernel, d.kernel}, wt, n.inputs[3],
+                                                    zero_points(m, n, 5, channels, "w"), d.kernel * d.kernel,
+                                                    channels);
+        if (wplain.is_empty())
+            fail(n, "weights outside s8 in a pair merged with the dw post-op", status::unimplemented);
+        args[weights_arg] = weights_in_layout(b, wplain, pd.query_md(weights_arg));
+        const std::vector<float> bias = has_input(n, 8) ? f32_bias(m, n, channels, x, w)
+                                                        : std::vector<float>(static_cast<size_t>(channels), 0.f);
+        const int bias_arg = PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_BIAS;
+        args[bias_arg] = b.in_layout_memory(value_buffer(b, bias.data(), dt::f32, channels), pd.query_md(bias_arg),
+                                            true);
+    }
+
+    const model &m;
+    const post_entry::depthwise &d;
+    node n; // the depthwise node with its op's inputs
+    int64_t channels;
+    qparams x, w, y;
+};
 
 std::vector<memory::dims> infer_qconv(const model &, const node &n, const std::vector<memory::dims> &in) {
     return {conv_geometry_of(n, in[0], in[n.op_type == "QLinearConv" ? 3 : 1]).out};
@@ -487,6 +543,11 @@ void lower_qconv(plan_builder &b, const op &o) {
     lowered_chain chain;
     const post_ops po = int8_chain(b, o, chain);
     int8_setup s = quant_setup(b, n, qlinear, oc, geo.group > 1 ? 3 : 1, po);
+    std::unique_ptr<int8_depthwise> dw;
+    if (const post_entry::depthwise *d = dw_entry_of(o)) {
+        dw = std::make_unique<int8_depthwise>(m, *d, oc);
+        dw->add_scales(b, s);
+    }
     // Weights shifted by their zero point (per tensor or per output channel): s8 when they fit,
     // else the f32 route.
     const tensor &w = constant_input(m, n, wi, "the weights");
@@ -494,7 +555,10 @@ void lower_qconv(plan_builder &b, const op &o) {
     memory wplain = s8_weights_on_scratch(b, wdims, w, n.inputs[wi], wzp, product(wd) / oc, oc);
     bool fits = !wplain.is_empty();
     const bool constant = b.all_constant(o);
+    if (dw && !fits) fail(n, "weights outside s8 in a pair merged with the dw post-op", status::unimplemented);
     const f32_route f32(b, o, n, s, fits, constant, po);
+    // dst as the 1x1's output (dims and type); the dw entry gives the final ones.
+    const dt dst_type = dw ? b.g.type_of(dw->d.inputs[0]) : f32.dst_type;
     if (!fits)
         wplain = f32_weights_buffer(b, wdims, shifted_weights(w, wzp, product(wd) / oc, oc, s.w.scales, fits));
     memory bias;
@@ -503,17 +567,18 @@ void lower_qconv(plan_builder &b, const op &o) {
     const auto any = [](const memory::dims &d, dt t) { return memory::desc(d, t, memory::format_tag::any); };
     const auto d = bias.is_empty()
             ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                        any(xd, f32.src_type), any(wdims, f32.wei_type), any(geo.out, f32.dst_type),
+                                        any(xd, f32.src_type), any(wdims, f32.wei_type), any(geo.out, dst_type),
                                         geo.strides, geo.dilates, geo.pad_l, geo.pad_r)
             : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
                                         any(xd, f32.src_type), any(wdims, f32.wei_type), bias.get_desc(),
-                                        any(geo.out, f32.dst_type), geo.strides, geo.dilates, geo.pad_l, geo.pad_r);
+                                        any(geo.out, dst_type), geo.strides, geo.dilates, geo.pad_l, geo.pad_r);
     convolution_forward::primitive_desc pd(d, f32.attr);
     exec_args args = f32.args;
     args[PRIM_ARG_SRC] = f32.src(pd.src_desc());
     args[PRIM_ARG_WEIGHTS] = fits ? weights_in_layout(b, wplain, pd.weights_desc())
                                   : b.in_layout_memory(wplain, pd.weights_desc(), true);
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
+    if (dw) dw->add_args(b, pd, args);
     memory dst = host_destination(b, chain, pd.dst_desc(), constant);
     args[PRIM_ARG_DST] = dst;
     b.primitive_step(f32.names + ": convolution " + pd.impl_name() + " " + f32.types_text() + " src " +

@@ -72,13 +72,20 @@ void append_runtime_eltwise(plan_builder &b, lowered_chain &c, const eltwise_fn 
 
 } // namespace
 
-lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out, const post_ops &base,
-                          fold_state *fold) {
+const post_entry::depthwise *dw_entry_of(const op &o) {
+    for (const auto &e : o.post)
+        if (e.k == post_entry::kind::dw) return &e.dw_conv;
+    return nullptr;
+}
+
+lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &host_out, const post_ops &base,
+                          fold_state *fold, dw_lowering *dw) {
     lowered_chain c;
     c.po = base;
     const model &m = *b.g.m;
     bool folding = fold && base.len() == 0 && fold->bias_constant;
-    const int64_t oc = out.size() > 1 ? out[1] : 1;
+    memory::dims out = host_out; // the depthwise output's after a dw entry
+    const int64_t oc = out.size() > 1 ? out[1] : 1; // the depthwise keeps the channels
     memory::dims per_channel(out.size(), 1);
     if (out.size() > 1) per_channel[1] = oc;
 
@@ -89,6 +96,17 @@ lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out,
 
     for (const auto &e : o.post) {
         switch (e.k) {
+        case post_entry::kind::dw: {
+            if (!dw) throw error(status::runtime_error, "graph: a dw entry on " + o.n->name + ", which takes none");
+            const post_entry::depthwise &d = e.dw_conv;
+            c.po.append_dw(memory::data_type::f32, memory::data_type::f32, memory::data_type::f32, d.kernel,
+                           d.stride, d.padding, 0, {});
+            // From here on the entries follow the depthwise output and fold into its weights.
+            out = dw->out;
+            fold = &dw->fold;
+            folding = fold->bias_constant;
+            break;
+        }
         case post_entry::kind::eltwise:
             folding = false;
             if (e.fn.has_runtime_params())

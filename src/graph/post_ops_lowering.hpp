@@ -24,6 +24,17 @@ struct fold_state {
     bool changed = false;          // something was folded: use these copies
 };
 
+// The depthwise convolution of a chain's dw entry (fuse_dw_pairs.cpp): its output dims and the
+// weights and bias the entries after the dw may fold into, as fold_state does for the host's.
+struct dw_lowering {
+    const post_entry::depthwise *conv = nullptr;
+    memory::dims out;
+    fold_state fold;
+};
+
+// The depthwise convolution of o's dw entry, or nullptr when o has none.
+const post_entry::depthwise *dw_entry_of(const op &o);
+
 struct lowered_chain {
     post_ops po;
     exec_args args;              // the operands of binary entries
@@ -32,9 +43,10 @@ struct lowered_chain {
 };
 
 // base: entries the host itself needs first (Gemm's alpha and beta); fold: null when the host has
-// no weights or bias to fold into.
+// no weights or bias to fold into. dw: the depthwise convolution of the chain's dw entry (null
+// when it has none): the entries after that entry apply to its output and fold into its weights.
 lowered_chain lower_chain(plan_builder &b, const op &o, const memory::dims &out, const post_ops &base,
-                          fold_state *fold);
+                          fold_state *fold, dw_lowering *dw = nullptr);
 
 // The destination of a host whose chain has a sum: the residual's own buffer when it may be
 // overwritten and has the layout want, else a new buffer the residual is copied into first.
