@@ -27,7 +27,7 @@ private:
 // The calling thread's working buffer `Slot` (one per use, so that two never share one), at
 // least `bytes` long: it grows, never shrinks, and lives as long as the thread, so that it
 // stays warm in the thread's caches from call to call.
-enum class thread_slot { dw_ring, int8_src_rows };
+enum class thread_slot { dw_ring, int8_src_rows, int8_dw_window };
 template <thread_slot Slot>
 float *thread_buffer(size_t bytes) {
     thread_local std::unique_ptr<scratch> buffer;

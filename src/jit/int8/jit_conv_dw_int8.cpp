@@ -18,9 +18,12 @@
 // window. A strip computes again only the K - S rows above its first output row.
 //
 // Invariant of the window: its padding columns and the lanes past the channels are zero. The
-// buffer is cleared when a strip starts; after that a row is written whole (zeros, or moved)
-// or by the 1x1 kernel, which writes the image's columns and channels alone.
+// thread's buffer is cleared when a primitive uses it after another one (or for the first
+// time); after that a row is written whole (zeros, or moved) or by the 1x1 kernel, which
+// writes the image's columns and channels alone, so the invariant holds from item to item and
+// call to call. (Clearing it per item cost the 56x56 layers a 235 KB memset per strip.)
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -65,11 +68,12 @@ struct pair_split {
     int64_t items(int64_t mb) const { return mb * chunks * strips; }
 };
 
-// The split whose slowest thread finishes first, by a count of products: an item of u units and
-// r output rows costs u times (1x1 rows it computes · ic · w + r · K · K · ow · 8: a depthwise
-// product takes the GEMM about 8 dense products' time, jit_conv_int8.cpp), its 1x1 rows being
-// r · S plus the halo K - S of a strip; items go in rounds of `threads`, a round as long as its
-// largest item. Ties: fewer items.
+// The split that finishes first, by a count of products: an item of u units and r output rows
+// costs u times (1x1 rows it computes · ic · w + r · K · K · ow · 8: a depthwise product takes
+// the GEMM about 8 dense products' time, jit_conv_int8.cpp), its 1x1 rows being r · S plus the
+// halo K - S of a strip. The threads take items as they come (run_chunks), so a call lasts about
+// its work over the threads plus one item: a thread that wakes late still finds work (with two
+// items, the caller waited for the late one's half). Ties: fewer items.
 pair_split choose_split(const pair_geometry &g, int64_t n_units, int64_t ic, int64_t ow, int threads) {
     const double pw_row = double(ic) * g.w, dw_row = 8.0 * g.k * g.k * ow;
     const int64_t most = 4 * static_cast<int64_t>(threads);
@@ -83,8 +87,9 @@ pair_split choose_split(const pair_geometry &g, int64_t n_units, int64_t ic, int
             sp.strips = strips;
             const int64_t rows = (g.oh + strips - 1) / strips;
             const int64_t pw_rows = std::min(rows * g.s + std::max<int64_t>(0, g.k - g.s), g.h);
-            const int64_t rounds = (sp.items(g.mb) + threads - 1) / threads;
-            const double cost = double(rounds) * double(sp.chunk_units) * (pw_rows * pw_row + rows * dw_row);
+            const double item = double(sp.chunk_units) * (pw_rows * pw_row + rows * dw_row);
+            const double total = double(g.mb) * n_units * strips * (pw_rows * pw_row) + double(g.mb) * n_units * g.oh * dw_row;
+            const double cost = threads == 1 ? total : total / threads + item;
             if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
                 best_cost = cost;
                 best = sp;
@@ -104,7 +109,7 @@ public:
                      std::unique_ptr<int8_gemm_primitive> dw, const pair_geometry &g, double flops,
                      int dw_at, int chain_len)
         : primitive_impl(std::move(layouts)), pw_(std::move(pw)), dw_(std::move(dw)), g_(g),
-          flops_(flops), dw_at_(dw_at), chain_len_(chain_len),
+          flops_(flops), dw_at_(dw_at), chain_len_(chain_len), id_(++next_id_),
           unit_(std::lcm(pw_->panel_channels(), dw_->panel_channels())),
           n_units_((dst_md().get_dims()[1] + unit_ - 1) / unit_) {
         const std::string pw_name = pw_->name(), dw_name = dw_->name();
@@ -162,8 +167,12 @@ private:
         const pair_geometry &g = g_;
         const int64_t window_bytes = g.window_rows() * g.row_bytes;
         auto *window = reinterpret_cast<char *>(
-                jit::thread_buffer<jit::thread_slot::dw_ring>(static_cast<size_t>(window_bytes)));
-        std::memset(window, 0, static_cast<size_t>(window_bytes));
+                jit::thread_buffer<jit::thread_slot::int8_dw_window>(static_cast<size_t>(window_bytes)));
+        thread_local uint64_t window_owner = 0; // the id of the pass whose invariant it holds
+        if (window_owner != id_) {
+            std::memset(window, 0, static_cast<size_t>(window_bytes));
+            window_owner = id_;
+        }
         int64_t first = 0, end = 0; // the form rows the window holds, row `first` at its top
         for (int64_t a = o0; a < o1; a += g.step_rows) {
             const int64_t b = std::min(o1, a + g.step_rows);
@@ -206,8 +215,10 @@ private:
     const pair_geometry g_;
     const double flops_;
     const int dw_at_, chain_len_; // the dw entry's index, the chain's length
+    const uint64_t id_;            // this pass among all (the window's owner)
     const int64_t unit_, n_units_; // channels per unit (whole panels of both GEMMs), units
     std::string name_;
+    static inline std::atomic<uint64_t> next_id_ {0};
 };
 
 // attr's chain entries [begin, end) and the quantization q, as an attribute of its own.
