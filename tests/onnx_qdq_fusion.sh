@@ -25,6 +25,10 @@ check_absent() { # MODEL TEXT_THE_LOG_MUST_NOT_HOLD (a fusion that must not happ
   if grep -qF -- "$2" <<< "$out"; then echo "$1: the log holds: $2"; status=1
   else echo "$1: passed, not logged: $2"; fi
 }
+check qdq_conv_relu_sat "Relu_5 is QuantizeLinear_6's saturation: no chain entry"
+check qdq_conv_clip6_sat "Clip_5 is QuantizeLinear_6's saturation: no chain entry"
+check_absent qdq_conv "saturation: no chain entry"      # zero point 10: the Relu clips at 0
+check_absent qdq_conv_clip "saturation: no chain entry" # Clip(0, 0.5) inside the u8 range
 check fuse_residual "fuse,fused,DequantizeLinear+Conv+QuantizeLinear(int8)+Add(int8 sum)+Relu(requantized)"
 check fuse_residual "the rounding of its output to QuantizeLinear_10's quantized type is skipped"
 check fuse_residual_late_reader "the other operand (xq_q) is read after Conv_9: its buffer cannot take the sum (the Add runs in f32)"

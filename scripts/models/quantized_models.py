@@ -54,9 +54,11 @@ def round_trip(axis, elem, uniform):
 # -> Conv 3x3 pad 1, 4 output channels, with DQ(weights s8 per channel, axis 0) and DQ(bias int32,
 # scale sx * sw, axis 0) -> Relu -> Q (u8, zero point 10: the Relu matters) -> DQ -> y; q is the
 # quantized output.
-def qdq_conv(f32_weights=False, clip=False):
+# sy, zy, hi: the output's scale and zero point, the Clip's upper bound; with zy 0 a Relu, and
+# with sy = hi / 255 a Clip(0, hi), is the output's own saturation (the fuser drops it).
+def qdq_conv(f32_weights=False, clip=False, sy=0.015, zy=10, hi=0.5):
     rng = np.random.default_rng(11)
-    sx, zx, sy, zy = 0.02, 128, 0.015, 10
+    sx, zx = 0.02, 128
     w = rng.integers(-127, 128, size=(4, 3, 3, 3)).astype(np.int8)
     sw = np.array([0.002, 0.003, 0.004, 0.001], np.float32)
     b = np.array([300, -200, 0, 1000], np.int32)
@@ -73,7 +75,7 @@ def qdq_conv(f32_weights=False, clip=False):
              const("zb", np.zeros(4), np.int32), const("sy", sy), const("zy", zy, np.uint8)]
     if clip:  # MobileNet v2's form: Clip(0, 6) with its bounds as initializers
         nodes[5] = helper.make_node("Clip", ["c", "lo", "hi"], ["r"])
-        inits += [const("lo", 0.0), const("hi", 0.5)]
+        inits += [const("lo", 0.0), const("hi", hi)]
     if f32_weights:  # a near miss: the weights are f32, not behind a DequantizeLinear
         nodes = [n for n in nodes if n.output[0] != "wd"]
         inits = [i for i in inits if i.name not in ("w", "sw", "zw")] + [const("wd", w * sw[:, None, None, None])]
@@ -314,7 +316,8 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    files = {"qdq_conv": qdq_conv(), "qdq_conv_f32_weights": qdq_conv(True), "qdq_conv_clip": qdq_conv(clip=True), "qlinear_conv_s8": qlinear_conv(False), "qlinear_conv_u8": qlinear_conv(True),
+    files = {"qdq_conv": qdq_conv(), "qdq_conv_f32_weights": qdq_conv(True), "qdq_conv_clip": qdq_conv(clip=True),
+             "qdq_conv_relu_sat": qdq_conv(zy=0), "qdq_conv_clip6_sat": qdq_conv(clip=True, sy=np.float32(6.0 / 255), zy=0, hi=6.0), "qlinear_conv_s8": qlinear_conv(False), "qlinear_conv_u8": qlinear_conv(True),
              "qlinear_conv_u8_wide": qlinear_conv(True, True),
              "conv_integer": conv_integer(), "matmul_integer": matmul_integer(),
              "matmul_integer_batched": matmul_integer_batched(), "qlinear_matmul": qlinear_matmul()}

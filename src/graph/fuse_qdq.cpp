@@ -51,7 +51,12 @@ void fuse_at(graph_ir &g, op &q) {
     conv->inputs = {at(*dqx, 0), at(*dqx, 1), at(*dqx, 2), at(*dqw, 0), at(*dqw, 1), at(*dqw, 2),
                     at(q, 1),    at(q, 2)};
     if (dqb) conv->inputs.push_back(dqb->inputs[0]);
-    if (act) {
+    // An activation that the dst's saturation already makes (Relu, Clip(0, 6) before a u8 Q of
+    // zero point 0) needs no entry.
+    if (act && activation_in_saturation(g, fn, q)) {
+        verbose_info(act->n->name + " is " + q.n->name + "'s saturation: no chain entry (clipping there "
+                     "and then saturating is saturating)");
+    } else if (act) {
         post_entry e;
         e.fn = fn;
         conv->post.push_back(e);

@@ -44,6 +44,26 @@ bool same_quantization(const graph_ir &g, const op &a, const op &b) {
            zero_point_of(g, a) == zero_point_of(g, b);
 }
 
+bool activation_in_saturation(const graph_ir &g, const eltwise_fn &fn, const op &q) {
+    if (fn.has_runtime_params() || !per_tensor(g, q)) return false;
+    double lo, hi;
+    if (fn.alg == algorithm::eltwise_relu && fn.alpha == 0.f) {
+        lo = 0.0;
+        hi = INFINITY;
+    } else if (fn.alg == algorithm::eltwise_clip) {
+        lo = fn.alpha;
+        hi = fn.beta;
+    } else {
+        return false;
+    }
+    const memory::data_type t = g.type_of(q.outputs[0]);
+    if (t != memory::data_type::u8 && t != memory::data_type::s8) return false;
+    const double qmin = t == memory::data_type::u8 ? 0 : -128, qmax = t == memory::data_type::u8 ? 255 : 127;
+    const double s = scale_of(g, q), zp = zero_point_of(g, q);
+    const double sat_lo = (qmin - zp) * s, sat_hi = (qmax - zp) * s, slack = 1e-6 * std::max(std::fabs(sat_lo), std::fabs(sat_hi));
+    return s > 0 && lo <= sat_lo + slack && hi >= sat_hi - slack;
+}
+
 void drop_if_unread(graph_ir &g, op *o) {
     if (o && g.readers(o->outputs[0]) == 0 && !g.is_graph_output(o->outputs[0])) o->alive = false;
 }

@@ -32,6 +32,12 @@ op *only_reader(graph_ir &g, const std::string &t);
 bool chain_activation(const graph_ir &g, const op &a, eltwise_fn &fn);
 // The op writing t when it is such an activation, else nullptr.
 op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn);
+// Whether the activation fn before the per-tensor QuantizeLinear q changes nothing that q's
+// saturation leaves: a Relu or Clip whose bounds lie at or beyond the real values q saturates
+// at, (qmin - zp)·s and (qmax - zp)·s (within 1e-6 of them: far below a quantum; 6 against
+// 255·f32(6/255)). The int8 primitive then needs no chain entry for it: clipping there and then
+// saturating is saturating.
+bool activation_in_saturation(const graph_ir &g, const eltwise_fn &fn, const op &q);
 // The name an activation goes by in a fused pattern: "Relu", "gelu_erf" (a recognised form).
 std::string activation_name(const op &a);
 // Why DQ(w) cannot give an int8 primitive its weights ("" when it can): s8 or u8 constants with
