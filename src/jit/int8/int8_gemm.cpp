@@ -183,6 +183,10 @@ public:
         c.with_post = quant_.has_output_scales;
         c.with_dst_mul = quant_.dst_scale_mask >= 0;
         c.with_dst_zp = quant_.dst_zp_mask >= 0;
+        // Two or more float steps, a scale among them, and no chain: one FMA (ip_int8_conf::folded).
+        // Without a scale the steps are additions, which an s32 dst gets exactly (CONTRACT §6).
+        c.folded = chain_.len() == 0 && (c.with_pre || c.with_post || c.with_dst_mul)
+                && c.with_pre + c.with_bias + c.with_post + c.with_dst_mul + c.with_dst_zp >= 2;
         conf_ = c;
         // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
         const int64_t row_tail = lines_of_pixels(req) ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
@@ -348,7 +352,23 @@ private:
                 return static_cast<float>(q.dst_zero_points[quant_.dst_zp_mask > 0 ? c : 0]);
             });
         v.dst_mul = conf_.with_dst_mul ? 1.f / q.dst_scales[0] : 1.f;
+        if (conf_.folded) fold(v);
         return v;
+    }
+
+    // The float steps as x · scale + shift (ip_int8_conf::folded): scale = pre · post · dst_mul
+    // in pre, shift = bias · post · dst_mul + dst_zp in bias, each step's absent factor 1 (0).
+    void fold(per_oc &v) const {
+        const size_t n = static_cast<size_t>(blk_.shape.groups * blk_.shape.ocp());
+        const auto at = [](const std::vector<float> &a, size_t i, float none) { return a.empty() ? none : a[i]; };
+        std::vector<float> scale(n), shift(n);
+        for (size_t i = 0; i < n; ++i) {
+            const float to_dst = at(v.post, i, 1.f) * v.dst_mul;
+            scale[i] = at(v.pre, i, 1.f) * to_dst;
+            shift[i] = at(v.bias, i, 0.f) * to_dst + at(v.dst_zp, i, 0.f);
+        }
+        v.pre = std::move(scale);
+        v.bias = std::move(shift);
     }
 
     // pad = each src channel's padding value in the kernel's form: its zero point plus the s8

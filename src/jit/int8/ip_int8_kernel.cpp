@@ -155,11 +155,22 @@ void ip_int8_kernel<isa>::finalize() {
     if constexpr (isa == cpu_isa::avx512) {
         if (conf_.tail) tail_mask<isa>(*this, conf_.tail, host_tail_opmask).prepare(reg_table, reg_tmp);
     }
-    // The steps in the contract's order; vmulps then vaddps (no FMA), rounded as the reference.
+    // The steps in the contract's order; vmulps then vaddps (no FMA), rounded as the reference,
+    // unless folded (no chain): one FMA.
     if (conf_.with_comp)
         per_oc_step(offsetof(ip_int8_args, comp),
                     [this](const Vmm &a, const Xbyak::Address &x) { vpaddd(a, a, x); });
     for (int i = 0; i < n_acc(); ++i) vcvtdq2ps(Vmm(i), Vmm(i));
+    if (conf_.folded) { // x · scale + shift, the scales in pre and the shifts in bias
+        mov(reg_oc, ptr[reg_param + offsetof(ip_int8_args, pre)]);
+        mov(reg_tmp, ptr[reg_param + offsetof(ip_int8_args, bias)]);
+        const Vmm shift(n_acc()); // a weight register, free after the K loop
+        for (int j = 0; j < conf_.nr; ++j) {
+            vmovups(shift, ptr[reg_tmp + vlen * j]);
+            for (int m = 0; m < conf_.mr; ++m) vfmadd132ps(acc(m, j), shift, ptr[reg_oc + vlen * j]);
+        }
+        return store_dst();
+    }
     const auto mul = [this](const Vmm &a, const Xbyak::Address &x) { vmulps(a, a, x); };
     const auto add = [this](const Vmm &a, const Xbyak::Address &x) { vaddps(a, a, x); };
     if (conf_.with_pre) per_oc_step(offsetof(ip_int8_args, pre), mul);

@@ -30,7 +30,8 @@
 // Finalize, in this order (doc/int8.md): acc + comp (s32: -(128 + zp_src)·Σw), vcvtdq2ps,
 // · pre (src · weights scales), + bias, · post (2.x output scales), the chain (sum reads the
 // old dst as its type, less its zero point; binary operands are converted from theirs),
-// · (1 / dst scale), + dst zero point, then for an integer dst: NaN to 0, clamp to the type's
+// · (1 / dst scale), + dst zero point (without a chain, folded: one FMA after the conversion),
+// then for an integer dst: NaN to 0, clamp to the type's
 // range, vcvtps2dq (round half to even under the default MXCSR) and a narrowing store (AVX-512
 // vpmov[u]sdb, AVX2 packs) with the tail masked.
 //
@@ -86,6 +87,10 @@ struct ip_int8_conf {
     int64_t ld_op = 0;          // a per_tensor operand's row stride, elements (dst's oc)
     int64_t with_comp = 0, with_pre = 0, with_bias = 0, with_post = 0;
     int64_t with_dst_mul = 0, with_dst_zp = 0;
+    // 1: no chain, and the float steps come folded per oc as x · pre + bias (pre: src · weights
+    // scales · output scale · 1 / dst scale, bias: the bias through the same and the dst zero
+    // point): one FMA instead of up to five steps, its rounding within the contract's ±1.
+    int64_t folded = 0;
 };
 
 using ip_int8_fn = void (*)(const ip_int8_args *);
