@@ -322,7 +322,9 @@ void ip_int8_kernel<isa>::store_dst() {
                 }
             }
             vmaxps(a, a, table_at(reg_table, lower_bound(t)));
-            vminps(a, a, table_at(reg_table, upper_bound(t)));
+            // AVX-512's u8 store (vpmovusdb) saturates above by itself: a value past 2^31
+            // converts to 0x80000000, which it reads as 2^31, stored as 255 too.
+            if (isa != cpu_isa::avx512 || t != dt::u8) vminps(a, a, table_at(reg_table, upper_bound(t)));
             vcvtps2dq(a, a); // round half to even: the default MXCSR, never written
         }
     }
