@@ -103,6 +103,56 @@ TEST_CASE("int8 reorder: same type between layouts is exact, s32 included", "[in
     }
 }
 
+TEST_CASE("int8 reorder: quantize and dequantize between layouts (nchw f32 <-> nhwc int8)", "[int8][reorder]") {
+    // A model's input (3 channels) and a wider tensor: each element where nhwc puts it, rounded
+    // half to even and saturated, and back, as the same reorder within one layout gives.
+    for (const dims &d : {dims {1, 3, 7, 9}, dims {2, 19, 3, 5}})
+        for (dt t : {dt::u8, dt::s8}) {
+            int64_t n = 1;
+            for (auto x : d) n *= x;
+            std::vector<double> vals;
+            for (int64_t i = 0; i < n; ++i) vals.push_back((i % 41) * 0.75 - 10.25); // ties and saturation
+            const memory src = plain_of(d, dt::f32, vals);
+            primitive_attr attr;
+            attr.set_scales_mask(PRIM_ARG_DST, 0);
+            attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+            float scale = 0.125f;
+            int32_t zp = t == dt::u8 ? 3 : -2;
+            const memory::desc one({1}, dt::f32, tag::x), one_zp({1}, dt::s32, tag::x);
+            const exec_args q_args = {{PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, memory(one, &scale)},
+                                      {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, memory(one_zp, &zp)}};
+            memory same(memory::desc(d, t, tag::nchw)), across(memory::desc(d, t, tag::nhwc));
+            exec_args a = q_args;
+            a[PRIM_ARG_FROM] = src;
+            a[PRIM_ARG_TO] = same;
+            reorder(src.get_desc(), same.get_desc(), attr).execute(a);
+            a[PRIM_ARG_TO] = across;
+            reorder(src.get_desc(), across.get_desc(), attr).execute(a);
+            INFO(data_type_name(t) << " " << d[1] << " channels");
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t w = i % d[3], h = i / d[3] % d[2], c = i / (d[3] * d[2]) % d[1], b = i / (d[3] * d[2] * d[1]);
+                const int64_t at = ((b * d[2] + h) * d[3] + w) * d[1] + c;
+                REQUIRE(static_cast<const char *>(across.get_data_handle())[at]
+                        == static_cast<const char *>(same.get_data_handle())[i]);
+            }
+            // Dequantized back from nhwc into nchw f32: equal to the dequantized nchw copy.
+            primitive_attr back_attr;
+            back_attr.set_scales_mask(PRIM_ARG_SRC, 0);
+            back_attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
+            memory from_same(src.get_desc()), from_across(src.get_desc());
+            const exec_args b_args = {{PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, memory(one, &scale)},
+                                      {PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, memory(one_zp, &zp)}};
+            exec_args b = b_args;
+            b[PRIM_ARG_FROM] = same;
+            b[PRIM_ARG_TO] = from_same;
+            reorder(same.get_desc(), src.get_desc(), back_attr).execute(b);
+            b[PRIM_ARG_FROM] = across;
+            b[PRIM_ARG_TO] = from_across;
+            reorder(across.get_desc(), src.get_desc(), back_attr).execute(b);
+            CHECK(std::memcmp(from_same.get_data_handle(), from_across.get_data_handle(), src.get_desc().get_size()) == 0);
+        }
+}
+
 TEST_CASE("int8 reorder: quantize and dequantize with scales and zero points", "[int8][reorder]") {
     // 2 x 3 x 2: per-channel (dim 1) output scales quantize each channel with its own scale.
     const dims d = {2, 3, 2};

