@@ -176,14 +176,26 @@ void to_int8_src_form_slice(const int8_conv_geometry &g, const int8_src_form &f,
                             const int16_t *pad, int64_t row0, int64_t row1, int64_t c0, int64_t c1,
                             uint8_t *out) {
     const int64_t px = f.cp, inside_end = std::min(c1, g.cg); // channels past cg are 0
+    const int64_t n = std::max<int64_t>(0, inside_end - c0);   // bytes a pixel copies
+    // The form's columns [in0, in1) hold the row's pixels; the others are padding.
+    const int64_t in0 = std::min(f.e[2], std::max<int64_t>(0, -f.org[2]));
+    const int64_t in1 = std::max(in0, std::min(f.e[2], g.i[2] - f.org[2]));
+    // Whole pixels, laid out alike in src and form: a row's pixels are one copy (MobileNet v2's
+    // 32-channel depthwise layer, one panel: 1.43x on one thread against a copy a pixel).
+    const bool whole = c0 == 0 && n == px && g.c_total == px;
     for (int64_t line = row0; line < row1; ++line) {
         const form_row r(g, f, line);
-        uint8_t *o = out + (line - row0) * f.e[2] * px;
-        for (int64_t b2 = 0; b2 < f.e[2]; ++b2, o += px) {
-            const int64_t iw = b2 + f.org[2];
-            if (r.inside && iw >= 0 && iw < g.i[2]) {
-                if (inside_end > c0)
-                    std::memcpy(o + c0, src + r.src_offset(g, iw) + c0, static_cast<size_t>(inside_end - c0));
+        uint8_t *row = out + (line - row0) * f.e[2] * px;
+        for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
+            uint8_t *o = row + b2 * px;
+            if (r.inside && b2 >= in0 && b2 < in1) {
+                if (whole) { // the run, once, at its first column
+                    if (b2 == in0) std::memcpy(o, src + r.src_offset(g, b2 + f.org[2]), static_cast<size_t>((in1 - in0) * px));
+                    b2 = in1 - 1;
+                    continue;
+                }
+                // A panel's channels (16-byte pieces inlined instead measured 2% slower).
+                if (n > 0) std::memcpy(o + c0, src + r.src_offset(g, b2 + f.org[2]) + c0, static_cast<size_t>(n));
             } else {
                 for (int64_t c = c0; c < inside_end; ++c) o[c] = static_cast<uint8_t>(pad[c]);
             }
