@@ -115,11 +115,12 @@ struct work_split {
     int64_t items(int64_t mb) const { return mb * n_chunks * strips; }
 };
 
-// The split whose slowest thread finishes first, by a count of FMAs: an item of b blocks and r
-// output rows costs b times (1x1 rows it computes · ic · iw + r · K · K · ow), the 1x1 rows
-// being r · S plus the halo K - S of a strip; items are taken in rounds of `threads`. Channel
-// chunks cost nothing but the rounds and their balance; strips cost their halo. Ties: fewer
-// items. (At most 4 · threads chunks and strips are tried: a few hundred sums per execute.)
+// The split that finishes first, by a count of FMAs: an item of b blocks and r output rows
+// costs b times (1x1 rows it computes · ic · iw + r · K · K · ow), the 1x1 rows being r · S
+// plus the halo K - S of a strip. The threads take items as they come (run_chunks), so a call
+// lasts about its work over the threads plus one item: a thread that wakes late still finds
+// work (as the int8 pass, jit_conv_dw_int8.cpp). Channel chunks cost nothing; strips cost their
+// halo. Ties: fewer items. (At most 4 · threads chunks and strips are tried.)
 work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_conf &dw, int threads) {
     const int64_t OH = dw.o[1], S = dw.s[1], K = g.rows;
     const double pw_row = double(pw.icg) * pw.o[2], dw_row = double(K) * dw.k[2] * dw.o[2];
@@ -135,17 +136,9 @@ work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_co
             w.strips = strips;
             const int64_t rows = div_up(OH, strips);
             const int64_t pw_rows = std::min(rows * S + std::max<int64_t>(0, K - S), pw.o[1]);
-            // Items in their order, `threads` to a round; a round lasts its largest item (the
-            // last chunk may be smaller).
-            double cost = 0.0;
-            for (int64_t first = 0; first < w.items(dw.mb); first += threads) {
-                int64_t blocks = 0;
-                for (int64_t i = first; i < std::min(first + threads, w.items(dw.mb)); ++i) {
-                    const int64_t chunk = i / strips % w.n_chunks;
-                    blocks = std::max(blocks, std::min(w.chunk_blocks, dw.n_ocb - chunk * w.chunk_blocks));
-                }
-                cost += double(blocks) * (pw_rows * pw_row + rows * dw_row);
-            }
+            const double item = double(w.chunk_blocks) * (pw_rows * pw_row + rows * dw_row);
+            const double total = double(dw.mb) * dw.n_ocb * (strips * pw_rows * pw_row + OH * dw_row);
+            const double cost = threads == 1 ? total : total / threads + item;
             if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
                 best_cost = cost;
                 best = w;
