@@ -79,17 +79,26 @@ prim::primitive_attr weighted_case::with_quantization(const prim::primitive_attr
 }
 
 void weighted_case::finish_reference(std::vector<float> &ref) const {
-    if (!quant_.types.int8()) return;
-    const int64_t oc = static_cast<int64_t>(bias_.size());
-    const std::vector<float> dst_scale = quant_values(quant_.dst_scale, 1, false);
-    const std::vector<float> zp = quant_values(quant_.dst_zp, oc, true);
-    const float inv = quant_.dst_scale.given ? 1.f / dst_scale[0] : 1.f;
-    const bool integer = quant_.types.dst != prim::memory::data_type::f32;
-    const auto [lo, hi] = integer && quant_.types.dst != prim::memory::data_type::s32
-            ? int_range(quant_.types.dst) : std::pair<int, int>(0, 0);
+    if (quant_.types.int8()) quantize(ref, quant_.dst_scale, quant_.dst_zp, quant_.types.dst);
+}
+
+prim::memory weighted_case::quant_memory(const quant_param &p, int64_t channels, bool zero_point) {
+    return value_memory(quant_values(p, channels, zero_point),
+                        zero_point ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
+}
+
+void weighted_case::quantize(std::vector<float> &ref, const quant_param &scale,
+                             const quant_param &zp_param, prim::memory::data_type type) const {
+    const int64_t oc = dst_dims_[1];
+    const std::vector<float> dst_scale = quant_values(scale, 1, false);
+    const std::vector<float> zp = quant_values(zp_param, oc, true);
+    const float inv = scale.given ? 1.f / dst_scale[0] : 1.f;
+    const bool integer = type != prim::memory::data_type::f32;
+    const auto [lo, hi] = integer && type != prim::memory::data_type::s32
+            ? int_range(type) : std::pair<int, int>(0, 0);
     for (int64_t i = 0; i < static_cast<int64_t>(ref.size()); ++i) {
         float x = ref[i] * inv;
-        if (quant_.dst_zp.given) x += zp[quant_.dst_zp.per_channel ? channel_of(i, dst_dims_) : 0];
+        if (zp_param.given) x += zp[zp_param.per_channel ? channel_of(i, dst_dims_) : 0];
         if (integer) {
             x = std::isnan(x) ? 0.f : x;
             if (lo != hi) x = std::min(std::max(x, static_cast<float>(lo)), static_cast<float>(hi));
@@ -158,9 +167,7 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
     // The quantization values, as the reference uses them.
     const int64_t oc = static_cast<int64_t>(bias_.size()), ic = src_dims_[1];
     const auto bind_values = [&](const quant_param &p, int arg, int64_t channels, bool zp) {
-        if (p.given)
-            b.args[arg] = value_memory(quant_values(p, channels, zp),
-                                       zp ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
+        if (p.given) b.args[arg] = quant_memory(p, channels, zp);
     };
     bind_values(quant_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
     bind_values(quant_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC, 1, false);
@@ -168,6 +175,10 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
     bind_values(quant_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST, 1, false);
     bind_values(quant_.src_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_SRC, ic, true);
     bind_values(quant_.dst_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_DST, oc, true);
+    // A dw post-op's (its depthwise convolution has the 1x1's oc channels).
+    const int dw_scales = prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_ATTR_POST_OP_DW;
+    bind_values(quant_.dw_wei_scale, dw_scales | prim::PRIM_ARG_WEIGHTS, oc, false);
+    bind_values(quant_.dw_dst_scale, dw_scales | prim::PRIM_ARG_DST, 1, false);
     return b;
 }
 

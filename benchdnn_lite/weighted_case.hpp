@@ -29,6 +29,14 @@ protected:
     std::vector<float> input(int arg) const override;
     void finish_reference(std::vector<float> &ref) const override;
     prim::primitive_attr with_quantization(const prim::primitive_attr &attr) const;
+    // The last int8 step on ref (plain, dims dst_dims_): x / scale + zp[oc], rounded half to
+    // even and saturated to type when it is an integer type (finish_reference's, with the
+    // convolution's own dst scale, zero point and type).
+    void quantize(std::vector<float> &ref, const quant_param &scale, const quant_param &zp,
+                  prim::memory::data_type type) const;
+    // A memory of the values of p for `channels` channels (quant_values), f32 (s32: zero points),
+    // as the primitive reads them at execute.
+    static prim::memory quant_memory(const quant_param &p, int64_t channels, bool zero_point);
 
     // Once src_dims_, wei_dims_ and dst_dims_ are set: checks the memory budget (desc names the
     // case), then allocates and fills the buffers. reduction is the number of products summed
