@@ -139,7 +139,7 @@ public:
         std::vector<float> pre(dw_.oc), post(dw_.oc, 1.f);
         for (int64_t c = 0; c < dw_.oc; ++c)
             pre[c] = mid_scale * (quant_.dw_wei_scale.given ? wei_scales[quant_.dw_wei_scale.per_channel ? c : 0] : 1.f);
-        base_tol_ = pre_tol_ > 0 ? mid_flip_bound(pre) : 0.0;
+        base_tol_ = mid_may_flip() ? mid_flip_bound(pre) : 0.0;
         const prim::impl::ref_acc_stage dw_stage {pre.data(), post.data()};
         prim::impl::ref_conv_fwd(dw_, mid.data(), dw_wei_.data(), dw_bias, prim::post_ops(), dst, &dw_stage);
     }
@@ -249,10 +249,18 @@ private:
         return std::nearbyint(std::min(std::max(x, lo), hi));
     }
 
-    // int8 with an inexact entry before the dw: a value of mid within that entry's error of a
-    // rounding tie may round either way, one unit of mid; in the worst case every one of the
-    // k * k inputs of a depthwise output does, each moving it by |weight| * its scale (pre).
-    // In units of the destination: an integer one divides it by the dw dst scale.
+    // int8: an entry before the dw built on exp/log/tanh/... (an approximation in the JIT) may
+    // move a value of mid that is near a rounding tie to the other side: one unit of mid. The
+    // arithmetic ones (linear: a * x + b) are exact on the dyadic values the driver fills and
+    // scales by (powers of two), so they round as the reference does: no allowance for them.
+    bool mid_may_flip() const {
+        for (const prim::post_ops::entry &e : before_.entries())
+            if (entry_tolerance(e) >= 1e-6) return true;
+        return false;
+    }
+    // The bound: in the worst case every one of the k * k inputs of a depthwise output flips,
+    // each moving it by |weight| * its scale (pre); in units of an integer destination, divided
+    // by the dw dst scale.
     double mid_flip_bound(const std::vector<float> &pre) const {
         float wei = 0.f, scale = 0.f;
         for (float w : dw_wei_) wei = std::max(wei, std::fabs(w));
