@@ -34,9 +34,9 @@ protected:
     // convolution's own dst scale, zero point and type).
     void quantize(std::vector<float> &ref, const quant_param &scale, const quant_param &zp,
                   prim::memory::data_type type) const;
-    // A memory of the values of p for `channels` channels (quant_values), f32 (s32: zero points),
-    // as the primitive reads them at execute.
-    static prim::memory quant_memory(const quant_param &p, int64_t channels, bool zero_point);
+    // The values of q's scales and zero points (quant_values) as the primitive reads them at
+    // execute, into args: oc output channels, ic input channels (src zero points).
+    static void bind_quant_values(const quant_spec &q, int64_t oc, int64_t ic, prim::exec_args &args);
 
     // Once src_dims_, wei_dims_ and dst_dims_ are set: checks the memory budget (desc names the
     // case), then allocates and fills the buffers. reduction is the number of products summed

@@ -179,12 +179,20 @@ public:
         const bool int8 = quant_.types.int8();
         const user_descs descs = make_user_descs();
         const auto direct = prim::algorithm::convolution_direct;
-        quant_spec one_quant = quant_;
+        // Each half's quantization (the depthwise's: grouped weights, per channel mask 3).
+        quant_spec one_quant = quant_, dw_quant;
         one_quant.dw_wei_scale = one_quant.dw_dst_scale = quant_param();
+        dw_quant.types = quant_.types;
+        dw_quant.src_scale = quant_.dst_scale;
+        dw_quant.wei_scale = quant_.dw_wei_scale;
+        dw_quant.dst_scale = quant_.dw_dst_scale;
         prim::primitive_attr a1, a2;
         a1.set_post_ops(prim::impl::chain_slice(po, 0, at));
-        add_quantization(one_quant, grouped_, a1);
         a2.set_post_ops(prim::impl::chain_slice(po, at + 1, po.len()));
+        if (int8) {
+            add_quantization(one_quant, grouped_, a1);
+            add_quantization(dw_quant, true, a2);
+        }
         const memory::dims mid {prb_.mb, prb_.oc, prb_.o[1], prb_.o[2]};
         const memory::desc mid_md = prim::impl::retyped(user_desc(mid, s_.dtag, "", 2, 3, "--dtag"), dw_types_.mid);
         const convolution_forward::desc d1(descs.prop, direct, descs.src, descs.wei, descs.bias,
@@ -200,12 +208,6 @@ public:
         bind_operands(c1.pd, one.args);
 
         const memory::dims wei {dw_.oc, 1, 1, dw_.k[1], dw_.k[2]};
-        if (int8) { // the depthwise's scales; the 1x1's values are bound below
-            if (quant_.dst_scale.given) a2.set_scales_mask(PRIM_ARG_SRC, 0);
-            if (quant_.dw_wei_scale.given)
-                a2.set_scales_mask(PRIM_ARG_WEIGHTS, quant_.dw_wei_scale.per_channel ? 3 : 0);
-            if (quant_.dw_dst_scale.given) a2.set_scales_mask(PRIM_ARG_DST, 0);
-        }
         const memory::desc dw_bias_md = dw_bias_given_
                 ? prim::impl::retyped(plain_desc({dw_.oc}), dw_types_.bias) : memory::desc();
         const convolution_forward::desc d2(descs.prop, direct, c1.pd.dst_desc(),
@@ -223,20 +225,8 @@ public:
         for (int j = at + 1; j < po.len(); ++j)
             if (prim::impl::has_operand(po.entries()[j]))
                 bind_operand(po.entries()[j], j, j - at - 1, c2.pd, two.args);
-        if (int8) {
-            const int scales = prim::PRIM_ARG_ATTR_SCALES;
-            const auto values = [](prim::exec_args &args, int arg, const quant_param &p, int64_t n, bool zp) {
-                if (p.given) args[arg] = quant_memory(p, n, zp);
-            };
-            values(one.args, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, quant_.oscale, prb_.oc, false);
-            values(one.args, scales | PRIM_ARG_SRC, quant_.src_scale, 1, false);
-            values(one.args, scales | PRIM_ARG_WEIGHTS, quant_.wei_scale, prb_.oc, false);
-            values(one.args, scales | PRIM_ARG_DST, quant_.dst_scale, 1, false);
-            values(one.args, prim::PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, quant_.src_zp, prb_.ic, true);
-            values(two.args, scales | PRIM_ARG_SRC, quant_.dst_scale, 1, false);
-            values(two.args, scales | PRIM_ARG_WEIGHTS, quant_.dw_wei_scale, dw_.oc, false);
-            values(two.args, scales | PRIM_ARG_DST, quant_.dw_dst_scale, 1, false);
-        }
+        bind_quant_values(one_quant, prb_.oc, prb_.ic, one.args);
+        bind_quant_values(dw_quant, dw_.oc, dw_.oc, two.args);
         return {one, two};
     }
 
