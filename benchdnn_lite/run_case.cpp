@@ -69,7 +69,8 @@ bool check(const char *what, const std::vector<float> &got, const std::vector<fl
         return within_chain_error(po, values.data(), base[i], base_tol, old[i], g, tol);
     };
     // An integer destination (int8 cases): within +-1 of the reference (doc/int8.md), the
-    // chain's own error budget being far below one unit of the destination.
+    // chain's own error budget being far below one unit of the destination, plus the case's
+    // base tolerance in units of dst (0 but for a dw pair whose mid may round the other way).
     const bool integer = pc.dst_type() != prim::memory::data_type::f32;
     r = integer ? compare(got.data(), ref.data(), volume(pc.dst_dims()), 1.0 + base_tol, 10,
                           second_chance(), true)
