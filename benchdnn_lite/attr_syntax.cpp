@@ -210,21 +210,22 @@ std::string translate_entry(const std::string &entry, translation &out) {
         return why;
     }
     if (head == "dw" || head.compare(0, 3, "dw_") == 0) {
-        // dw:k3s1p1[:DT[:WEI_SCALE[:DST_SCALE]]] or the older dw_k3s1p1[:DT...]
+        // dw:k3s1p1[:DT] or the older dw_k3s1p1[:DT]. No DT: benchdnn's default, f32, which
+        // case_list.cpp writes out for an int8 convolution (prim's default is its dst type).
         const std::string shape = head == "dw" ? (f.size() > 1 ? f[1] : "") : head.substr(3);
         if (!is_dw_shape(shape)) fail("'" + entry + "': the depthwise post-op is written dw:k3s1p1");
         const size_t dt_at = head == "dw" ? 2 : 1;
         const std::string dt = f.size() > dt_at ? f[dt_at] : "";
         if (!dt.empty() && !is_data_type(dt))
             fail("unknown data type '" + dt + "' in '" + entry + "'");
-        // prim's dw:kKsSpP[:DT] for the types prim's parser takes; the others run as f32 text
-        // and the case is skipped.
         const bool int_type = dt == "s8" || dt == "u8" || dt == "s32";
         out.push("dw:" + shape + (dt == "f32" || int_type ? ":" + dt : ""));
         if (int_type && out.needs_int8.empty()) out.needs_int8 = "dw post-op with data type " + dt;
         if (!dt.empty() && dt != "f32" && !int_type)
-            return "dw post-op with data type " + dt + " is not supported (f32; int8 is not built yet)";
-        if (f.size() > dt_at + 1) return "scales of the dw post-op are not built yet (int8)";
+            return "dw post-op with data type " + dt + " is not supported (f32, u8, s8, s32)";
+        if (f.size() > dt_at + 1)
+            return "output scales in the dw entry (oneDNN 2.x's dw:KkSsPp:DT:POLICY:SCALE) are not "
+                   "supported: give --attr-scales=attr_post_op_dw_wei:...+attr_post_op_dw_dst:...";
         return "";
     }
     // Unknown names (and bounded_relu:A, oneDNN 2.x's alias that fixes alpha) go to the fusion

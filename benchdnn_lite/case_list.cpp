@@ -9,6 +9,7 @@
 
 #include "attr_syntax.hpp"
 #include "driver_table.hpp"
+#include "post_op_entries.hpp"
 
 namespace bdl {
 
@@ -26,13 +27,26 @@ loop over(const std::vector<T> &v, F set_one) {
 }
 
 // What prim does not run of a chain with a dw post-op (doc/dw_post_op.md); "" when it runs.
-std::string dw_skip_reason(const case_spec &c, const driver_info &row, bool int8) {
-    const prim::post_ops &po = c.chain.po;
-    const int dw = po.dw_index();
-    if (dw < 0) return "";
+std::string dw_skip_reason(const case_spec &c, const driver_info &row) {
+    if (c.chain.po.dw_index() < 0) return "";
     if (!row.make_dw_case) return "the dw post-op follows a convolution only";
-    if (int8) return "int8 through the dw post-op is not built yet";
     return "";
+}
+
+// benchdnn's dw entry without a DT writes f32 (its default); prim's would write the
+// convolution's dst type. Only an int8 convolution tells them apart: its chain says f32.
+void resolve_dw_dst(case_spec &c) {
+    const int dw = c.chain.po.dw_index();
+    quant_spec q;
+    if (dw < 0 || c.chain.po.entries()[dw].dw.dst_dt != dt::undef || !parse_quant_spec(c.s, q).empty()
+        || !q.types.int8())
+        return;
+    prim::post_ops po;
+    for (prim::post_ops::entry e : c.chain.po.entries()) {
+        if (e.kind == prim::post_ops::kind::dw) e.dw.dst_dt = dt::f32;
+        append_entry(po, e);
+    }
+    c.chain.po = po;
 }
 
 } // namespace
@@ -121,6 +135,7 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
             c.s.alpha_given = c.s.beta_given = true;
             c.s.alg.bounded_relu = false; // from here on it is that clip, REPRO included
         }
+        resolve_dw_dst(c);
         c.skip = skip_reason(c, st.driver);
         out.push_back(c);
         size_t j = loops.size();
@@ -168,7 +183,7 @@ std::string skip_reason(const case_spec &c, driver_kind driver) {
     if (!s.fpmath.empty())
         return "fpmath mode " + s.fpmath + " is not supported (prim computes strict f32)";
     if (!c.chain.skip.empty()) return c.chain.skip;
-    why = dw_skip_reason(c, row, int8);
+    why = dw_skip_reason(c, row);
     if (!why.empty()) return why;
     why = knobs_skip_reason(s.knobs, s.mode_p);
     if (why.empty()) why = extras_skip_reason(s.extra, io_driver);

@@ -5,25 +5,15 @@
 #include <string>
 
 #include "attr/operand_policy.hpp"
+#include "common/post_op_operands.hpp"
 #include "prim/attr.hpp"
 
 namespace bdl {
 
+// The library's own copy (common/post_op_operands.hpp): every field kept, a sum's zero point and
+// type and a binary operand's type included.
 inline void append_entry(prim::post_ops &out, const prim::post_ops::entry &e) {
-    using kind = prim::post_ops::kind;
-    switch (e.kind) {
-    case kind::sum: out.append_sum(e.scale); break;
-    case kind::eltwise: out.append_eltwise(e.alg, e.alpha, e.beta, e.scale); break;
-    case kind::binary:
-        if (e.src1.is_zero()) out.append_binary(e.alg, e.mask);
-        else out.append_binary(e.alg, e.src1);
-        break;
-    case kind::prelu: out.append_prelu(e.mask); break;
-    case kind::dw:
-        out.append_dw(e.dw.wei_dt, e.dw.bias_dt, e.dw.dst_dt, e.dw.kernel, e.dw.stride, e.dw.padding,
-                      e.dw.mask, e.dw.scales);
-        break;
-    }
+    prim::impl::append_entry(out, e);
 }
 
 // prim::to_string, except that a binary operand given by its desc is written

@@ -57,7 +57,8 @@ public:
     virtual bound_primitive create(const prim::primitive_attr &attr) const = 0;
     // The reference result before post-ops (plain dst layout), computed once and kept.
     virtual const std::vector<float> &ref_base() = 0;
-    // The accuracy budget of the primitive itself (eltwise: its algorithm), before post-ops.
+    // The accuracy budget of the primitive itself (eltwise: its algorithm), before post-ops; for
+    // an integer destination, in its units beyond the contract's +-1.
     virtual double base_tolerance() const { return 0; }
     // The part of the chain the driver applies to ref_base() element by element: the whole
     // chain, except for a case whose reference runs part of it itself (a dw post-op: ref_base()
@@ -70,6 +71,9 @@ public:
         (void)po;
         return {};
     }
+    // Whether an int8 case has an unfused pipeline: its own steps, each quantized (a dw post-op's
+    // two int8 convolutions); the eltwise passes of the others are f32 only.
+    virtual bool int8_unfused() const { return false; }
     // For perf lines: FLOPs (conv, ip) or bytes read + written (eltwise) per execution.
     virtual double work(const prim::post_ops &po) const = 0;
 

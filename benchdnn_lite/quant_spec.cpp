@@ -60,7 +60,7 @@ std::string weighted_types::str() const {
 
 bool quant_spec::any() const {
     return oscale.given || src_scale.given || wei_scale.given || dst_scale.given || src_zp.given
-            || dst_zp.given;
+            || dst_zp.given || dw_wei_scale.given || dw_dst_scale.given;
 }
 
 std::string parse_quant_spec(const settings &s, quant_spec &q) {
@@ -84,11 +84,14 @@ std::string parse_quant_spec(const settings &s, quant_spec &q) {
     for (const std::string &item : s.scales.empty() ? std::vector<std::string>() : split(s.scales, '+')) {
         const std::vector<std::string> f = split(item, ':');
         quant_param *p = f[0] == "src" ? &q.src_scale : f[0] == "wei" ? &q.wei_scale
-                : f[0] == "dst" ? &q.dst_scale : nullptr;
-        if (!p && f[0].compare(0, 13, "attr_post_op_") == 0)
-            return "scales of the dw post-op (" + f[0] + ") are not built yet (int8)";
+                : f[0] == "dst" ? &q.dst_scale : f[0] == "attr_post_op_dw_wei" ? &q.dw_wei_scale
+                : f[0] == "attr_post_op_dw_dst" ? &q.dw_dst_scale : nullptr;
+        if (f[0] == "attr_post_op_dw_src")
+            return "scales of attr_post_op_dw_src are not supported (the depthwise convolution's "
+                   "src scale is the convolution's dst scale, as oneDNN)";
         if (!p) return "scales of " + f[0] + " are not supported";
-        const std::string why = read_quant_param(f[0] + " scales", f, 1, f[0] == "wei", *p);
+        const bool per_channel_ok = f[0] == "wei" || f[0] == "attr_post_op_dw_wei";
+        const std::string why = read_quant_param(f[0] + " scales", f, 1, per_channel_ok, *p);
         if (!why.empty()) return why;
     }
     for (const std::string &item : s.zero_points.empty() ? std::vector<std::string>() : split(s.zero_points, '+')) {
@@ -118,6 +121,11 @@ void add_quantization(const quant_spec &q, bool grouped, prim::primitive_attr &a
     if (q.wei_scale.given)
         attr.set_scales_mask(prim::PRIM_ARG_WEIGHTS, q.wei_scale.per_channel ? (grouped ? 3 : 1) : 0);
     if (q.dst_scale.given) attr.set_scales_mask(prim::PRIM_ARG_DST, 0);
+    // The depthwise weights {C, 1, 1, K, K} are grouped: per channel is mask 3, as benchdnn sets.
+    if (q.dw_wei_scale.given)
+        attr.set_scales_mask(prim::PRIM_ARG_ATTR_POST_OP_DW | prim::PRIM_ARG_WEIGHTS,
+                             q.dw_wei_scale.per_channel ? 3 : 0);
+    if (q.dw_dst_scale.given) attr.set_scales_mask(prim::PRIM_ARG_ATTR_POST_OP_DW | prim::PRIM_ARG_DST, 0);
     if (q.src_zp.given) attr.set_zero_points_mask(prim::PRIM_ARG_SRC, q.src_zp.per_channel ? 1 << 1 : 0);
     if (q.dst_zp.given) attr.set_zero_points_mask(prim::PRIM_ARG_DST, q.dst_zp.per_channel ? 1 << 1 : 0);
 }

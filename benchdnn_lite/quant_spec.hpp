@@ -30,6 +30,10 @@ struct quant_spec {
     quant_param oscale;                        // oneDNN 2.x output scales
     quant_param src_scale, wei_scale, dst_scale; // oneDNN v3
     quant_param src_zp, dst_zp;
+    // The dw post-op's depthwise convolution (attr_post_op_dw_wei / attr_post_op_dw_dst, oneDNN
+    // v3): its weights' scales (common or per channel) and its dst scale; its src scale is
+    // dst_scale (the 1x1's output is its input).
+    quant_param dw_wei_scale, dw_dst_scale;
     bool any() const;
 };
 

@@ -79,17 +79,41 @@ prim::primitive_attr weighted_case::with_quantization(const prim::primitive_attr
 }
 
 void weighted_case::finish_reference(std::vector<float> &ref) const {
-    if (!quant_.types.int8()) return;
-    const int64_t oc = static_cast<int64_t>(bias_.size());
-    const std::vector<float> dst_scale = quant_values(quant_.dst_scale, 1, false);
-    const std::vector<float> zp = quant_values(quant_.dst_zp, oc, true);
-    const float inv = quant_.dst_scale.given ? 1.f / dst_scale[0] : 1.f;
-    const bool integer = quant_.types.dst != prim::memory::data_type::f32;
-    const auto [lo, hi] = integer && quant_.types.dst != prim::memory::data_type::s32
-            ? int_range(quant_.types.dst) : std::pair<int, int>(0, 0);
+    if (quant_.types.int8()) quantize(ref, quant_.dst_scale, quant_.dst_zp, quant_.types.dst);
+}
+
+void weighted_case::bind_quant_values(const quant_spec &q, int64_t oc, int64_t ic, prim::exec_args &args) {
+    using prim::PRIM_ARG_SRC, prim::PRIM_ARG_WEIGHTS, prim::PRIM_ARG_DST;
+    const auto bind = [&](const quant_param &p, int arg, int64_t channels, bool zp) {
+        if (p.given)
+            args[arg] = value_memory(quant_values(p, channels, zp),
+                                     zp ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
+    };
+    const int scales = prim::PRIM_ARG_ATTR_SCALES, zero_points = prim::PRIM_ARG_ATTR_ZERO_POINTS;
+    bind(q.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
+    bind(q.src_scale, scales | PRIM_ARG_SRC, 1, false);
+    bind(q.wei_scale, scales | PRIM_ARG_WEIGHTS, oc, false);
+    bind(q.dst_scale, scales | PRIM_ARG_DST, 1, false);
+    bind(q.src_zp, zero_points | PRIM_ARG_SRC, ic, true);
+    bind(q.dst_zp, zero_points | PRIM_ARG_DST, oc, true);
+    // A dw post-op's (its depthwise convolution has the 1x1's oc channels).
+    const int dw_scales = scales | prim::PRIM_ARG_ATTR_POST_OP_DW;
+    bind(q.dw_wei_scale, dw_scales | PRIM_ARG_WEIGHTS, oc, false);
+    bind(q.dw_dst_scale, dw_scales | PRIM_ARG_DST, 1, false);
+}
+
+void weighted_case::quantize(std::vector<float> &ref, const quant_param &scale,
+                             const quant_param &zp_param, prim::memory::data_type type) const {
+    const int64_t oc = dst_dims_[1];
+    const std::vector<float> dst_scale = quant_values(scale, 1, false);
+    const std::vector<float> zp = quant_values(zp_param, oc, true);
+    const float inv = scale.given ? 1.f / dst_scale[0] : 1.f;
+    const bool integer = type != prim::memory::data_type::f32;
+    const auto [lo, hi] = integer && type != prim::memory::data_type::s32
+            ? int_range(type) : std::pair<int, int>(0, 0);
     for (int64_t i = 0; i < static_cast<int64_t>(ref.size()); ++i) {
         float x = ref[i] * inv;
-        if (quant_.dst_zp.given) x += zp[quant_.dst_zp.per_channel ? channel_of(i, dst_dims_) : 0];
+        if (zp_param.given) x += zp[zp_param.per_channel ? channel_of(i, dst_dims_) : 0];
         if (integer) {
             x = std::isnan(x) ? 0.f : x;
             if (lo != hi) x = std::min(std::max(x, static_cast<float>(lo)), static_cast<float>(hi));
@@ -156,18 +180,7 @@ bound_primitive weighted_case::bind(std::shared_ptr<prim::primitive> p,
     b.args[prim::PRIM_ARG_DST] = from_plain(dst_old_, dst_dims_, pd.dst_desc());
     bind_operands(pd, b.args);
     // The quantization values, as the reference uses them.
-    const int64_t oc = static_cast<int64_t>(bias_.size()), ic = src_dims_[1];
-    const auto bind_values = [&](const quant_param &p, int arg, int64_t channels, bool zp) {
-        if (p.given)
-            b.args[arg] = value_memory(quant_values(p, channels, zp),
-                                       zp ? prim::memory::data_type::s32 : prim::memory::data_type::f32);
-    };
-    bind_values(quant_.oscale, prim::PRIM_ARG_ATTR_OUTPUT_SCALES, oc, false);
-    bind_values(quant_.src_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_SRC, 1, false);
-    bind_values(quant_.wei_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_WEIGHTS, oc, false);
-    bind_values(quant_.dst_scale, prim::PRIM_ARG_ATTR_SCALES | prim::PRIM_ARG_DST, 1, false);
-    bind_values(quant_.src_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_SRC, ic, true);
-    bind_values(quant_.dst_zp, prim::PRIM_ARG_ATTR_ZERO_POINTS | prim::PRIM_ARG_DST, oc, true);
+    bind_quant_values(quant_, static_cast<int64_t>(bias_.size()), src_dims_[1], b.args);
     return b;
 }
 

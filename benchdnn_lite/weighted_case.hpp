@@ -29,6 +29,14 @@ protected:
     std::vector<float> input(int arg) const override;
     void finish_reference(std::vector<float> &ref) const override;
     prim::primitive_attr with_quantization(const prim::primitive_attr &attr) const;
+    // The last int8 step on ref (plain, dims dst_dims_): x / scale + zp[oc], rounded half to
+    // even and saturated to type when it is an integer type (finish_reference's, with the
+    // convolution's own dst scale, zero point and type).
+    void quantize(std::vector<float> &ref, const quant_param &scale, const quant_param &zp,
+                  prim::memory::data_type type) const;
+    // The values of q's scales and zero points (quant_values) as the primitive reads them at
+    // execute, into args: oc output channels, ic input channels (src zero points).
+    static void bind_quant_values(const quant_spec &q, int64_t oc, int64_t ic, prim::exec_args &args);
 
     // Once src_dims_, wei_dims_ and dst_dims_ are set: checks the memory budget (desc names the
     // case), then allocates and fills the buffers. reduction is the number of products summed

@@ -248,7 +248,7 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
         }
     }
     // dw:KkSsPp[:DT] and the older dw_kKsSpP: prim's dw:kKsSpP[:DT]; f32 runs, int8 types need
-    // an int8 convolution (and are not built yet with dw: case_list.cpp), others are skipped.
+    // an int8 convolution, others are skipped, as are 2.x output scales in the entry.
     CHECK(one("relu+dw:k3s1p1+relu").skip.empty());
     CHECK(one("relu+dw:k3s1p1+relu").repro() == "relu+dw:k3s1p1+relu");
     CHECK(one("dw:k3s2p1:f32").repro() == "dw:k3s2p1:f32");
@@ -256,13 +256,14 @@ TEST_CASE("post-ops in benchdnn's full syntax", "[benchdnn][compat]") {
     CHECK(one("dw_k3s2p1:f32+tanh").po == prim::parse_post_ops("dw:k3s2p1:f32+tanh"));
     CHECK(one("dw_k3s1p1:u8").needs_int8 == "dw post-op with data type u8");
     CHECK(one("dw:k3s1p1:bf16").skip
-          == "dw post-op with data type bf16 is not supported (f32; int8 is not built yet)");
-    CHECK(one("dw_k3s1p1:u8:per_oc:2.5").skip == "scales of the dw post-op are not built yet (int8)");
+          == "dw post-op with data type bf16 is not supported (f32, u8, s8, s32)");
+    CHECK_THAT(one("dw_k3s1p1:u8:per_oc:2.5").skip,
+               Catch::StartsWith("output scales in the dw entry (oneDNN 2.x's dw:KkSsPp:DT:POLICY:SCALE)"));
     CHECK_THROWS_AS(parse_chains("dw:k3s1"), syntax_error);
     CHECK_THROWS_AS(parse_chains("dw:k3s1p1:f31"), syntax_error);
     // A skipped chain keeps its text for REPRO and the first reason of its entries.
     const chain_spec mixed = one("sum:1:2+dw:k3s1p1:bf16+ADD:f32:per_w");
-    CHECK(mixed.skip == "dw post-op with data type bf16 is not supported (f32; int8 is not built yet)");
+    CHECK(mixed.skip == "dw post-op with data type bf16 is not supported (f32, u8, s8, s32)");
     CHECK(mixed.repro() == "sum:1:2+dw:k3s1p1:bf16+ADD:f32:per_w");
     // Lists: an empty chain, runnable ones and a skipped one.
     const std::vector<chain_spec> list = parse_chains(",sum+relu,add:f32:per_oc,prelu:per_w");

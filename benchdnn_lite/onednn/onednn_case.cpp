@@ -107,7 +107,8 @@ const prim::memory::dims &target_of(const prim::post_ops &chain, int i, const pr
 }
 
 dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops, const prim::post_ops &chain,
-                         const prim::memory::dims &dst_dims, const prim::memory::dims &mid_dims) {
+                         const prim::memory::dims &dst_dims, const prim::memory::dims &mid_dims,
+                         const onednn_dw_int8 &dw_int8) {
     dnnl::post_ops po;
     const int rank = static_cast<int>(dst_dims.size());
     for (const onednn_op &op : ops) {
@@ -132,8 +133,12 @@ dnnl::post_ops to_onednn(const std::vector<onednn_op> &ops, const prim::post_ops
             break;
         case onednn_op::kind::dw: {
             const prim::post_ops::entry::depthwise &d = chain.entries()[op.entry].dw;
-            po.append_dw(f32, d.bias_dt == prim::memory::data_type::undef ? memory::data_type::undef : f32,
-                         f32, d.kernel, d.stride, d.padding, 0, {});
+            const auto bias = d.bias_dt == prim::memory::data_type::undef ? memory::data_type::undef : f32;
+            if (dw_int8.int8)
+                po.append_dw(onednn_type(dw_int8.wei), bias, onednn_type(dw_int8.dst), d.kernel, d.stride,
+                             d.padding, dw_int8.mask, dw_int8.scales);
+            else
+                po.append_dw(f32, bias, f32, d.kernel, d.stride, d.padding, 0, {});
             break;
         }
         }
@@ -207,6 +212,27 @@ dnnl::primitive_attr onednn_state::post_ops_attr(const prim::post_ops &po, const
             if (op.what == onednn_op::kind::prelu)
                 throw onednn_skip(std::string("oneDNN 2.6's ") + fails_prelu
                                   + " fails to execute prelu post-ops");
+    if (dw_int8.int8) { // each half's v3 dst scale after its chain
+        // The eltwise op before `at` takes it as its scale; else a linear op at `at`. (oneDNN
+        // 2.6 computes two consecutive linear ops after its int8 dw wrong: found by the C-mode
+        // check, linear:0.5 then linear:0.25 giving x / 4.)
+        const auto scale_before = [this](size_t at, float inv) {
+            if (inv == 1.f) return;
+            if (at > 0 && ops[at - 1].what == onednn_op::kind::eltwise) {
+                ops[at - 1].scale *= inv;
+                return;
+            }
+            onednn_op op;
+            op.alg = "linear";
+            op.alpha = inv;
+            ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(at), op);
+        };
+        scale_before(ops.size(), dw_int8.dst_inv_scale);
+        const auto dw_op = std::find_if(ops.begin(), ops.end(), [](const onednn_op &op) {
+            return op.what == onednn_op::kind::dw;
+        });
+        scale_before(static_cast<size_t>(dw_op - ops.begin()), dw_int8.mid_inv_scale);
+    }
     dnnl::primitive_attr attr;
     // Its ref_fused_convolution hands the two convolutions their binary operands only: a
     // prelu's weights never arrive (a crash, found by the C-mode check).
@@ -215,7 +241,7 @@ dnnl::primitive_attr onednn_state::post_ops_attr(const prim::post_ops &po, const
             if (op.what == onednn_op::kind::prelu)
                 throw onednn_skip("oneDNN 2.6's fused depthwise convolution does not pass "
                                   "prelu weights (it crashes)");
-    attr.set_post_ops(to_onednn(ops, po, pc.dst_dims(), dw_mid));
+    attr.set_post_ops(to_onednn(ops, po, pc.dst_dims(), dw_mid, dw_int8));
     return attr;
 }
 

@@ -36,6 +36,17 @@ dnnl::prop_kind prop_of(const settings &s);
 // A zeroed plain buffer of dims (at least one element).
 std::vector<float> plain_buffer(const dnnl::memory::dims &dims);
 
+// An int8 dw post-op as oneDNN 2.6 takes it (conv_onednn.cpp fills it before post_ops_attr):
+// append_dw's types and output scales (mask 2 when per channel), and the oneDNN v3 dst scales
+// of each half as linear:1/scale entries after its chain (at the dw entry, at the end).
+struct onednn_dw_int8 {
+    bool int8 = false;
+    prim::memory::data_type wei = prim::memory::data_type::s8, dst = prim::memory::data_type::f32;
+    int mask = 0;
+    std::vector<float> scales;
+    float mid_inv_scale = 1.f, dst_inv_scale = 1.f;
+};
+
 struct onednn_state {
     std::vector<onednn_op> ops; // the chain as oneDNN post-ops (post_ops_attr)
     prim::post_ops chain;       // prim's, whose entries the binary and prelu ops name
@@ -46,6 +57,7 @@ struct onednn_state {
     std::string impl;
     dnnl::memory::dims dst_dims;
     prim::memory::dims dw_mid; // the 1x1's output, before a dw post-op
+    onednn_dw_int8 dw_int8;    // an int8 dw post-op's form
     std::vector<std::vector<float>> keep; // plain data of the user memories
     int nan_source = -1; // eltwise: the index of its source in keep (see onednn_case::result())
 

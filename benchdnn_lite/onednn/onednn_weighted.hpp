@@ -13,19 +13,31 @@
 namespace bdl {
 
 // An int8 convolution or inner product (doc/int8.md) as oneDNN 2.6 takes it: the case's own
-// data and types, output scales and zero points given at execute; v3 per-argument scales have
-// no oneDNN 2.6 form here.
+// data and types, output scales and zero points given at execute. v3 per-argument scales have
+// a oneDNN 2.6 form for the 1x1 of a dw pair only (dw_pair): its src and weights scales become
+// its output scales and its bias is divided by them (2.x adds the bias before scaling: (acc +
+// bias / s) * s = s * acc + bias, exact for the powers of two benchdnn's scales are); its dst
+// scale is a linear:1/scale entry after its chain (onednn_dw_int8).
 struct int8_side {
     using memory = dnnl::memory;
     using tag = memory::format_tag;
     static constexpr auto f32 = memory::data_type::f32;
     quant_spec q;
     bool int8 = false;
-    explicit int8_side(const settings &s) {
+    bool v3_as_output_scales = false; // a dw pair's 1x1 with src or weights scales
+    int8_side(const settings &s, bool dw_pair = false) {
         parse_quant_spec(s, q);
         int8 = q.types.int8();
-        if (int8 && (q.src_scale.given || q.wei_scale.given || q.dst_scale.given))
+        if (int8 && !dw_pair && (q.src_scale.given || q.wei_scale.given || q.dst_scale.given))
             throw onednn_skip("per-argument scales (oneDNN v3) have no oneDNN 2.6 form for this primitive");
+        v3_as_output_scales = int8 && dw_pair && (q.src_scale.given || q.wei_scale.given);
+    }
+    // src_scale * wei_scale[oc] (v3_as_output_scales): oc values, or one when both are common.
+    std::vector<float> v3_output_scales(int64_t oc) const {
+        const float src = q.src_scale.given ? quant_values(q.src_scale, 1, false)[0] : 1.f;
+        std::vector<float> v = q.wei_scale.given ? quant_values(q.wei_scale, oc, false) : std::vector<float> {1.f};
+        for (float &x : v) x *= src;
+        return v;
     }
     memory::data_type type(prim::memory::data_type t) const { return int8 ? onednn_type(t) : f32; }
     // A bias unless --dir=FWD_D or --bia-dt=undef.
@@ -37,6 +49,10 @@ struct int8_side {
     dnnl::primitive_attr attr(const dnnl::primitive_attr &given, int64_t oc) const {
         dnnl::primitive_attr a = given;
         if (q.oscale.given) a.set_output_scales(q.oscale.per_channel ? 1 << 1 : 0, quant_values(q.oscale, oc, false));
+        if (v3_as_output_scales) {
+            const std::vector<float> v = v3_output_scales(oc);
+            a.set_output_scales(v.size() > 1 ? 1 << 1 : 0, v);
+        }
         if (q.src_zp.given)
             a.set_zero_points(DNNL_ARG_SRC, q.src_zp.per_channel ? 1 << 1 : 0, {DNNL_RUNTIME_S32_VAL});
         if (q.dst_zp.given)
@@ -82,6 +98,10 @@ void bind_weighted_inputs(onednn_state &st, const problem_case &pc, const int8_s
     if (w.with_bias) {
         std::vector<float> bias_data = plain_buffer({w.oc});
         fill_src(bias_data, tensor_id::bias);
+        if (i8.v3_as_output_scales) { // see int8_side
+            const std::vector<float> s = i8.v3_output_scales(w.oc);
+            for (size_t c = 0; c < bias_data.size(); ++c) bias_data[c] /= s[s.size() > 1 ? c : 0];
+        }
         st.args[DNNL_ARG_BIAS] = st.bind(std::move(bias_data), {w.oc}, pd.bias_desc());
     }
 }
