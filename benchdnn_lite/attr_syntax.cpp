@@ -210,8 +210,8 @@ std::string translate_entry(const std::string &entry, translation &out) {
         return why;
     }
     if (head == "dw" || head.compare(0, 3, "dw_") == 0) {
-        // dw:k3s1p1[:DT] or the older dw_k3s1p1[:DT]. No DT: benchdnn's default, f32, which
-        // case_list.cpp writes out for an int8 convolution (prim's default is its dst type).
+        // dw:k3s1p1[:DT] or the older dw_k3s1p1[:DT]. No DT: the convolution's dst type
+        // (CONTRACT §6; benchdnn's own default is f32, which an int8 line writes out as :f32).
         const std::string shape = head == "dw" ? (f.size() > 1 ? f[1] : "") : head.substr(3);
         if (!is_dw_shape(shape)) fail("'" + entry + "': the depthwise post-op is written dw:k3s1p1");
         const size_t dt_at = head == "dw" ? 2 : 1;

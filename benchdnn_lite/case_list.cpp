@@ -33,22 +33,6 @@ std::string dw_skip_reason(const case_spec &c, const driver_info &row) {
     return "";
 }
 
-// benchdnn's dw entry without a DT writes f32 (its default); prim's would write the
-// convolution's dst type. Only an int8 convolution tells them apart: its chain says f32.
-void resolve_dw_dst(case_spec &c) {
-    const int dw = c.chain.po.dw_index();
-    quant_spec q;
-    if (dw < 0 || c.chain.po.entries()[dw].dw.dst_dt != dt::undef || !parse_quant_spec(c.s, q).empty()
-        || !q.types.int8())
-        return;
-    prim::post_ops po;
-    for (prim::post_ops::entry e : c.chain.po.entries()) {
-        if (e.kind == prim::post_ops::kind::dw) e.dw.dst_dt = dt::f32;
-        append_entry(po, e);
-    }
-    c.chain.po = po;
-}
-
 } // namespace
 
 std::vector<case_spec> expand_cases(const parser_state &st) {
@@ -135,7 +119,6 @@ std::vector<case_spec> expand_cases(const parser_state &st) {
             c.s.alpha_given = c.s.beta_given = true;
             c.s.alg.bounded_relu = false; // from here on it is that clip, REPRO included
         }
-        resolve_dw_dst(c);
         c.skip = skip_reason(c, st.driver);
         out.push_back(c);
         size_t j = loops.size();

@@ -484,12 +484,8 @@ TEST_CASE("int8 dw post-op: refusals name the reason", "[dw][int8]") {
     }
 }
 
-// A library bug (reported to the lead): convolution.cpp checks the quantization through
-// one_by_one_quantization(), which drops the dw masks whether or not the chain has a dw entry,
-// so quant_attr.cpp's "belong to a convolution with a dw post-op" never fires for a
-// convolution. [!shouldfail]: this case passes while the bug is there; once fixed, Catch2
-// reports it and the tag goes.
-TEST_CASE("int8 dw post-op: dw scales without a dw post-op are refused", "[dw][int8][!shouldfail]") {
+// Scales of the dw arguments on a convolution without a dw entry: refused, not ignored.
+TEST_CASE("int8 dw post-op: dw scales without a dw post-op are refused", "[dw][int8]") {
     primitive_attr stray;
     stray.set_scales_mask(PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, 0);
     const convolution_forward::desc d(prop_kind::forward_inference, algorithm::convolution_direct,

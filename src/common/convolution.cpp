@@ -116,9 +116,9 @@ convolution_forward::primitive_desc::primitive_desc(const desc &given, const pri
         if (!bad.empty()) invalid(bad);
     }
     impl::conv_problem prb = make_problem(d);
-    // A dw post-op's own scales were checked by admit_dw_convolution.
+    // A dw post-op's own scales were checked by admit_dw_convolution; without one they are refused.
     const std::string bad_quant = impl::check_weighted_quantization(
-            impl::one_by_one_quantization(attr.get_quantization()),
+            dw >= 0 ? impl::one_by_one_quantization(attr.get_quantization()) : attr.get_quantization(),
             d.src.get_data_type() != memory::data_type::f32, d.weights.ndims() == d.src.ndims() + 1, prb.oc);
     if (!bad_quant.empty()) invalid(bad_quant);
     const impl::conv_request req {std::move(prb), !d.bias.is_zero(), d.src, d.weights, d.bias,

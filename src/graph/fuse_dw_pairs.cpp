@@ -182,9 +182,10 @@ std::string creation_problem(const graph_ir &g, const options &opt, const op &p,
         a.set_post_ops(po);
         a.set_max_cpu_isa(opt.max_isa);
         if (int8) {
-            for (int arg : {int(PRIM_ARG_SRC), int(PRIM_ARG_WEIGHTS), int(PRIM_ARG_DST),
-                            PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST})
-                a.set_scales_mask(arg, 0);
+            for (int arg : {int(PRIM_ARG_SRC), int(PRIM_ARG_WEIGHTS), int(PRIM_ARG_DST)}) a.set_scales_mask(arg, 0);
+            if (po.dw_index() >= 0) // the dw arguments' scales belong to a chain with a dw entry
+                for (int arg : {PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_WEIGHTS, PRIM_ARG_ATTR_POST_OP_DW | PRIM_ARG_DST})
+                    a.set_scales_mask(arg, 0);
         }
         return convolution_forward::primitive_desc(
             convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
