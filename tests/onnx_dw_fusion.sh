@@ -12,11 +12,8 @@ bdl=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ort="$src/scripts/ort"
-have_ort=0
-if [ -d "$ort/node_modules/onnxruntime-node" ] && node "$ort/check_install.js" >/dev/null 2>&1; then
-  have_ort=1
-else
+source "$src/tests/ort_installed.sh"
+if [ $have_ort = 0 ]; then
   echo "ONNX Runtime is not installed (scripts/ort): fused against unfused only"
 fi
 /usr/bin/python3 "$src/scripts/models/dw_pair_models.py" "$tmp" >/dev/null

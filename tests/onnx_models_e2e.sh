@@ -17,10 +17,7 @@ ort="$src/scripts/ort"
 if [ ! -d "$ort/node_modules/onnxruntime-node" ] && command -v npm >/dev/null; then
   (cd "$ort" && timeout 300 npm install --ignore-scripts --no-audit --no-fund >/dev/null 2>&1) || true
 fi
-have_ort=0
-if [ -d "$ort/node_modules/onnxruntime-node" ] && node "$ort/check_install.js" >/dev/null 2>&1; then
-  have_ort=1
-fi
+source "$src/tests/ort_installed.sh"
 status=0
 for model in resnet50 mobilenet_v2 bert_encoder; do
   /usr/bin/python3 "$src/scripts/models/$model.py" -o "$tmp/$model.onnx" --batch 1 --data "$tmp/$model" >/dev/null

@@ -15,11 +15,7 @@ bdl=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ort="$src/scripts/ort"
-have_ort=0
-if [ -d "$ort/node_modules/onnxruntime-node" ] && node "$ort/check_install.js" >/dev/null 2>&1; then
-  have_ort=1
-fi
+source "$src/tests/ort_installed.sh"
 if [ "${QDQ_FULL:-0}" = 1 ]; then
   declare -A opts=([resnet50]="" [mobilenet_v2]="" [bert_encoder]="")
 else
