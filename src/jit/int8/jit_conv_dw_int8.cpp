@@ -8,11 +8,11 @@
 // (dst_pixel_bytes), so its output is never copied nor converted. The padding is zero bytes:
 // the pair has no zero point between its halves (dw_post_op.cpp refuses a dst zero point).
 //
-// Work items: (image, chunk of channels, strip of depthwise output rows), the split whose
-// slowest thread finishes first (choose_split). Channel chunks cost nothing (the depthwise
-// convolution reads its own channels alone); strips cost their halo, below. A thread keeps a
-// window of the form's rows in a buffer of its own (a quarter of the L2 at most, thread_buffer)
-// and walks its strip in steps of R output rows. A step [a, b) reads the form's rows [a·S, (b-1)·S + K); the
+// Work items: (image, chunk of channels, strip of depthwise output rows), the split that
+// finishes first (choose_split). Channel chunks cost nothing (the depthwise convolution reads
+// its own channels alone); strips cost their halo, below. A thread keeps a window of the
+// form's rows in a buffer of its own (a quarter of the L2 at most, thread_buffer) and walks its
+// strip in steps of R output rows. A step [a, b) reads the form's rows [a·S, (b-1)·S + K); the
 // K - S of them the previous step holds move to the window's top, the 1x1 computes the others
 // (a row in the padding is zeros), then the depthwise GEMM runs the step's output rows from the
 // window. A strip computes again only the K - S rows above its first output row.
@@ -34,7 +34,7 @@
 
 #include "common/dw_post_op.hpp"
 #include "common/plain_layout.hpp"
-#include "jit/gen/isa_traits.hpp"
+#include "jit/gen/isa_traits.hpp" // isa_cap_below_avx2
 #include "jit/gen/scratch.hpp"
 #include "jit/gen/thread_pool.hpp"
 #include "jit/gen/uarch.hpp"
@@ -47,12 +47,12 @@ namespace prim {
 namespace impl {
 namespace {
 
-using dt = memory::data_type;
 
 // The pair's sizes, as the walk needs them.
 struct pair_geometry {
     int64_t mb = 0, h = 0, w = 0; // images; the 1x1's output rows and columns
-    int64_t oh = 0;               // depthwise output rows
+    int64_t ic = 0;               // the 1x1's input channels
+    int64_t oh = 0, ow = 0;       // depthwise output rows and columns
     int64_t k = 0, s = 0, p = 0;  // depthwise kernel, stride, padding (rows and columns alike)
     int64_t form_rows = 0;        // rows of the depthwise's src form per image
     int64_t row_bytes = 0;        // one form row
@@ -74,8 +74,8 @@ struct pair_split {
 // halo K - S of a strip. The threads take items as they come (run_chunks), so a call lasts about
 // its work over the threads plus one item: a thread that wakes late still finds work (with two
 // items, the caller waited for the late one's half). Ties: fewer items.
-pair_split choose_split(const pair_geometry &g, int64_t n_units, int64_t ic, int64_t ow, int threads) {
-    const double pw_row = double(ic) * g.w, dw_row = 8.0 * g.k * g.k * ow;
+pair_split choose_split(const pair_geometry &g, int64_t n_units, int threads) {
+    const double pw_row = double(g.ic) * g.w, dw_row = 8.0 * g.k * g.k * g.ow;
     const int64_t most = 4 * static_cast<int64_t>(threads);
     pair_split best;
     double best_cost = -1.0;
@@ -133,8 +133,7 @@ public:
         }
         const std::unique_ptr<int8_gemm_call> pc = pw_->prepare(pa), dc = dw_->prepare(da);
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const pair_split sp = choose_split(g_, n_units_, pw_->src_md().get_dims()[1], dst_md().get_dims()[3],
-                                           jit::threads_for_work(flops_, max_threads));
+        const pair_split sp = choose_split(g_, n_units_, jit::threads_for_work(flops_, max_threads));
         const int64_t items = sp.items(g_.mb);
         // Items: strips innermost, then chunks, then images.
         const auto item = [&](int64_t i) {
@@ -277,7 +276,9 @@ std::unique_ptr<primitive_impl> create_jit_conv_dw_int8(const conv_request &req,
     g.mb = prb.mb;
     g.h = prb.o[SP_H];
     g.w = prb.o[SP_W];
+    g.ic = prb.ic;
     g.oh = dwp.o[SP_H];
+    g.ow = dwp.o[SP_W];
     g.k = e.dw.kernel;
     g.s = e.dw.stride;
     g.p = e.dw.padding;
