@@ -254,9 +254,10 @@ public:
                    int64_t line1, int64_t panel0, int64_t panel1) const override {
         const call &d = static_cast<const call &>(c);
         std::vector<int64_t> op_values(d.ops.size());
-        lines_io io {where.src ? where.src : d.src, where.src ? where.src_first : 0,
-                     where.dst ? where.dst : reinterpret_cast<char *>(d.dst),
-                     where.dst ? where.dst_line_bytes : blk_.line_len * conf_.ldc};
+        // What the caller leaves out is the call's own: its src, its dst.
+        int8_gemm_lines io {where.src ? where.src : d.src, where.src ? where.src_first : 0,
+                            where.dst ? where.dst : reinterpret_cast<char *>(d.dst),
+                            where.dst ? where.dst_line_bytes : blk_.line_len * conf_.ldc};
         chunk_src rows;
         for (int64_t p = panel0; p < panel1; ++p) {
             if (!where.src && rows_per_chunk_) {
@@ -294,14 +295,6 @@ private:
         jit::runtime_tables tables;
         std::vector<uint8_t> src_cl, src_form; // the copies src may point into
         std::vector<int8_t> wei_copy;
-    };
-    // Where a run of lines reads its src (the form's byte b at src + b - src_first) and writes
-    // line L (at dst + L * dst_line_bytes).
-    struct lines_io {
-        const uint8_t *src;
-        int64_t src_first;
-        char *dst;
-        int64_t dst_line_bytes;
     };
 
     // sums: the weights' sums (weight_sums.hpp) when they give the compensation, else null.
@@ -448,13 +441,13 @@ private:
         const int64_t line0 = chunk * blk_.chunk_lines;
         const int64_t line1 = std::min(blk_.lines, line0 + blk_.chunk_lines);
         if (rows_per_chunk_) convert_rows(line0, line1, p, d, rows);
-        const lines_io io {rows_per_chunk_ ? rows.rows : d.src, rows_per_chunk_ ? rows.first_byte : 0,
-                           reinterpret_cast<char *>(d.dst), blk_.line_len * conf_.ldc};
+        const int8_gemm_lines io {rows_per_chunk_ ? rows.rows : d.src, rows_per_chunk_ ? rows.first_byte : 0,
+                                  reinterpret_cast<char *>(d.dst), blk_.line_len * conf_.ldc};
         run_tiles(d, io, grp, p, line0, line1, op_values);
     }
 
     // The kernel calls of lines [line0, line1) of group grp, panel p.
-    void run_tiles(const call &d, const lines_io &io, int64_t grp, int64_t p, int64_t line0,
+    void run_tiles(const call &d, const int8_gemm_lines &io, int64_t grp, int64_t p, int64_t line0,
                    int64_t line1, int64_t *op_values) const {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
