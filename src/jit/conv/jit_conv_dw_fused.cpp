@@ -28,6 +28,7 @@
 #include "common/post_op_operands.hpp"
 #include "jit/conv/conv_call_helpers.hpp"
 #include "jit/conv/conv_operands.hpp"
+#include "jit/gen/dw_pair_split.hpp"
 #include "jit/gen/isa_traits.hpp"
 #include "jit/conv/jit_conv_dw_fused.hpp"
 #include "jit/conv/jit_convolution.hpp"
@@ -108,43 +109,22 @@ struct ring_geometry {
     }
 };
 
-// How one execute cuts the work into items (image, chunk of channel blocks, strip of depthwise
-// output rows).
-struct work_split {
-    int64_t chunk_blocks = 1, n_chunks = 1, strips = 1;
-    int64_t items(int64_t mb) const { return mb * n_chunks * strips; }
-};
-
-// The split that finishes first, by a count of FMAs: an item of b blocks and r output rows
-// costs b times (1x1 rows it computes · ic · iw + r · K · K · ow), the 1x1 rows being r · S
-// plus the halo K - S of a strip. The threads take items as they come (run_chunks), so a call
-// lasts about its work over the threads plus one item: a thread that wakes late still finds
-// work (as the int8 pass, jit_conv_dw_int8.cpp). Channel chunks cost nothing; strips cost their
-// halo. Ties: fewer items. (At most 4 · threads chunks and strips are tried.)
-work_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_conf &dw, int threads) {
-    const int64_t OH = dw.o[1], S = dw.s[1], K = g.rows;
-    const double pw_row = double(pw.icg) * pw.o[2], dw_row = double(K) * dw.k[2] * dw.o[2];
-    work_split best;
-    double best_cost = -1.0;
-    const int64_t most = 4 * static_cast<int64_t>(threads);
-    const int64_t min_chunks = div_up(g.n_units, g.max_units);
-    for (int64_t chunks = min_chunks; chunks <= std::max(min_chunks, std::min(g.n_units, most)); ++chunks)
-        for (int64_t strips = 1; strips <= std::min(OH, most); ++strips) {
-            work_split w;
-            w.chunk_blocks = div_up(g.n_units, chunks) * g.unit;
-            w.n_chunks = div_up(dw.n_ocb, w.chunk_blocks);
-            w.strips = strips;
-            const int64_t rows = div_up(OH, strips);
-            const int64_t pw_rows = std::min(rows * S + std::max<int64_t>(0, K - S), pw.o[1]);
-            const double item = double(w.chunk_blocks) * (pw_rows * pw_row + rows * dw_row);
-            const double total = double(dw.mb) * dw.n_ocb * (strips * pw_rows * pw_row + OH * dw_row);
-            const double cost = threads == 1 ? total : total / threads + item;
-            if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
-                best_cost = cost;
-                best = w;
-            }
-        }
-    return best;
+// How one execute cuts the work (jit/gen/dw_pair_split.hpp): a unit is g.unit channel blocks,
+// an FMA the measure.
+jit::dw_pair_split split_work(const ring_geometry &g, const conv_conf &pw, const conv_conf &dw, int threads) {
+    jit::dw_pair_work w;
+    w.mb = dw.mb;
+    w.n_units = g.n_units;
+    w.min_chunks = div_up(g.n_units, g.max_units);
+    w.unit_weight = static_cast<double>(g.unit);
+    w.total_weight = static_cast<double>(dw.n_ocb);
+    w.oh = dw.o[1];
+    w.s = dw.s[1];
+    w.k = g.rows;
+    w.h = pw.o[1];
+    w.pw_row = double(pw.icg) * pw.o[2];
+    w.dw_row = double(g.rows) * dw.k[2] * dw.o[2];
+    return jit::choose_dw_pair_split(w, threads);
 }
 
 class jit_conv_dw_fused : public primitive_impl {
@@ -221,10 +201,10 @@ private:
         const double flops = 2.0 * pc_.mb * pc_.ocg
                              * (pc_.icg * pc_.o[1] * pc_.o[2] + dc_.o[1] * dc_.o[2] * dc_.k[1] * dc_.k[2]);
         const int threads = jit::threads_for_work(flops, pc_.mb * ring_.n_units * dc_.o[1]);
-        const work_split w = split_work(ring_, pc_, dc_, std::min(threads, max_threads));
+        const jit::dw_pair_split w = split_work(ring_, pc_, dc_, std::min(threads, max_threads));
         const auto item = [&](int64_t i) {
-            const int64_t strip = i % w.strips, chunk = i / w.strips % w.n_chunks;
-            run_item(d, w, i / w.strips / w.n_chunks, chunk, strip);
+            const int64_t strip = i % w.strips, chunk = i / w.strips % w.chunks;
+            run_item(d, w, i / w.strips / w.chunks, chunk, strip);
         };
         if (threads == 1) {
             for (int64_t i = 0; i < w.items(pc_.mb); ++i) item(i);
@@ -234,12 +214,13 @@ private:
     }
 
     // One item of split w: image n, channel chunk, strip of depthwise output rows.
-    void run_item(const call_data &d, const work_split &w, int64_t n, int64_t chunk,
+    void run_item(const call_data &d, const jit::dw_pair_split &w, int64_t n, int64_t chunk,
                   int64_t strip) const {
         const int64_t OH = dc_.o[1], K = ring_.rows;
         const int64_t oh0 = OH * strip / w.strips, oh1 = OH * (strip + 1) / w.strips;
-        const int64_t blk0 = chunk * w.chunk_blocks;
-        const int64_t blk1 = std::min(dc_.n_ocb, blk0 + w.chunk_blocks);
+        const int64_t chunk_blocks = w.chunk_units * ring_.unit;
+        const int64_t blk0 = chunk * chunk_blocks;
+        const int64_t blk1 = std::min(dc_.n_ocb, blk0 + chunk_blocks);
         const int64_t row_bytes = (blk1 - blk0) * ring_.ocb_bytes;
         float *ring = jit::thread_buffer<jit::thread_slot::dw_ring>(static_cast<size_t>(K * row_bytes));
         const auto ring_row = [&](int64_t ih) { return offset_ptr(ring, ih % K * row_bytes); };

@@ -9,8 +9,8 @@
 // the pair has no zero point between its halves (dw_post_op.cpp refuses a dst zero point).
 //
 // Work items: (image, chunk of channels, strip of depthwise output rows), the split that
-// finishes first (choose_split). Channel chunks cost nothing (the depthwise convolution reads
-// its own channels alone); strips cost their halo, below. A thread keeps a window of the
+// finishes first (dw_pair_split.hpp). Channel chunks cost nothing (the depthwise convolution
+// reads its own channels alone); strips cost their halo, below. A thread keeps a window of the
 // form's rows in a buffer of its own (a quarter of the L2 at most, thread_buffer) and walks its
 // strip in steps of R output rows. A step [a, b) reads the form's rows [a·S, (b-1)·S + K); the
 // K - S of them the previous step holds move to the window's top, the 1x1 computes the others
@@ -35,6 +35,7 @@
 
 #include "common/dw_post_op.hpp"
 #include "common/plain_layout.hpp"
+#include "jit/gen/dw_pair_split.hpp"
 #include "jit/gen/isa_traits.hpp" // isa_cap_below_avx2
 #include "jit/gen/scratch.hpp"
 #include "jit/gen/thread_pool.hpp"
@@ -63,41 +64,21 @@ struct pair_geometry {
     int64_t window_rows() const { return (step_rows - 1) * s + k; }
 };
 
-// How one execute cuts the work: channel chunks of whole units (a unit: whole oc panels of both
-// GEMMs), strips of depthwise output rows.
-struct pair_split {
-    int64_t chunk_units = 1, chunks = 1, strips = 1;
-    int64_t items(int64_t mb) const { return mb * chunks * strips; }
-};
-
-// The split that finishes first, by a count of products: an item of u units and r output rows
-// costs u times (1x1 rows it computes · ic · w + r · K · K · ow · 8: a depthwise product takes
-// the GEMM about 8 dense products' time, jit_conv_int8.cpp), its 1x1 rows being r · S plus the
-// halo K - S of a strip. The threads take items as they come (run_chunks), so a call lasts about
-// its work over the threads plus one item: a thread that wakes late still finds work (with two
-// items, the caller waited for the late one's half). Ties: fewer items.
-pair_split choose_split(const pair_geometry &g, int64_t n_units, int threads) {
-    const double pw_row = double(g.ic) * g.w, dw_row = 8.0 * g.k * g.k * g.ow;
-    const int64_t most = 4 * static_cast<int64_t>(threads);
-    pair_split best;
-    double best_cost = -1.0;
-    for (int64_t chunks = 1; chunks <= std::min(n_units, most); ++chunks)
-        for (int64_t strips = 1; strips <= std::min(g.oh, most); ++strips) {
-            pair_split sp;
-            sp.chunk_units = (n_units + chunks - 1) / chunks;
-            sp.chunks = (n_units + sp.chunk_units - 1) / sp.chunk_units;
-            sp.strips = strips;
-            const int64_t rows = (g.oh + strips - 1) / strips;
-            const int64_t pw_rows = std::min(rows * g.s + std::max<int64_t>(0, g.k - g.s), g.h);
-            const double item = double(sp.chunk_units) * (pw_rows * pw_row + rows * dw_row);
-            const double total = double(g.mb) * n_units * strips * (pw_rows * pw_row) + double(g.mb) * n_units * g.oh * dw_row;
-            const double cost = threads == 1 ? total : total / threads + item;
-            if (best_cost < 0 || cost < best_cost * (1 - 1e-9)) {
-                best_cost = cost;
-                best = sp;
-            }
-        }
-    return best;
+// How one execute cuts the work (jit/gen/dw_pair_split.hpp): a unit is whole oc panels of both
+// GEMMs, a product the measure, a depthwise one counted as 8 (it takes the GEMM about 8 dense
+// products' time, jit_conv_int8.cpp).
+jit::dw_pair_split choose_split(const pair_geometry &g, int64_t n_units, int threads) {
+    jit::dw_pair_work w;
+    w.mb = g.mb;
+    w.n_units = n_units;
+    w.total_weight = static_cast<double>(n_units);
+    w.oh = g.oh;
+    w.s = g.s;
+    w.k = g.k;
+    w.h = g.h;
+    w.pw_row = double(g.ic) * g.w;
+    w.dw_row = 8.0 * g.k * g.k * g.ow;
+    return jit::choose_dw_pair_split(w, threads);
 }
 
 // a + offset as a pointer (offset may be negative: a line's place before the window's rows).
@@ -135,7 +116,7 @@ public:
         }
         const std::unique_ptr<int8_gemm_call> pc = pw_->prepare(pa), dc = dw_->prepare(da);
         const int max_threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-        const pair_split sp = choose_split(g_, n_units_, jit::threads_for_work(flops_, max_threads));
+        const jit::dw_pair_split sp = choose_split(g_, n_units_, jit::threads_for_work(flops_, max_threads));
         const int64_t items = sp.items(g_.mb);
         // Items: strips innermost, then chunks, then images.
         const auto item = [&](int64_t i) {
