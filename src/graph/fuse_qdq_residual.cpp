@@ -69,10 +69,9 @@ std::string sum_problem(graph_ir &g, const op &host, const op &dq_other, const o
 post_entry saturation_of(const graph_ir &g, const op &host) {
     const float s = initializer(g, host.inputs[6])->data[0];
     const tensor *z = initializer(g, input_at(host, 7));
-    const float zp = z ? z->data[0] : 0.f;
-    const bool u8 = g.type_of(host.outputs[0]) == memory::data_type::u8;
+    const real_range r = saturation_range(g.type_of(host.outputs[0]), s, z ? z->data[0] : 0.f);
     post_entry e;
-    e.fn = eltwise_fn(algorithm::eltwise_clip, s * ((u8 ? 0.f : -128.f) - zp), s * ((u8 ? 255.f : 127.f) - zp));
+    e.fn = eltwise_fn(algorithm::eltwise_clip, static_cast<float>(r.lo), static_cast<float>(r.hi));
     return e;
 }
 

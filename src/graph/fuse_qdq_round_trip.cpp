@@ -6,6 +6,7 @@
 // point's value. The host writes one f32 tensor instead of an integer one read back at once.
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
+#include "graph/integer_values.hpp"
 #include "graph/qdq_match.hpp"
 
 namespace prim {
@@ -33,8 +34,8 @@ void fuse_round_trip_at(graph_ir &g, op &q) {
     const float s = scale_of(g, q), zp = static_cast<float>(zero_point_of(g, q));
     host->post.push_back(eltwise_entry(algorithm::eltwise_linear, 1.f / s, zp));
     host->post.push_back(eltwise_entry(algorithm::eltwise_round, 0.f, 0.f));
-    const bool u8 = t == dt::u8;
-    host->post.push_back(eltwise_entry(algorithm::eltwise_clip, u8 ? 0.f : -128.f, u8 ? 255.f : 127.f));
+    const integer_range range(t);
+    host->post.push_back(eltwise_entry(algorithm::eltwise_clip, static_cast<float>(range.lo), static_cast<float>(range.hi)));
     host->post.push_back(eltwise_entry(algorithm::eltwise_linear, s, zp == 0.f ? 0.f : -s * zp));
     if (host->pattern.empty()) host->pattern = activation_name(*host);
     host->pattern += "+QuantizeLinear+DequantizeLinear(f32 round trip)";

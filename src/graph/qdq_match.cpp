@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 
 namespace prim {
@@ -58,10 +59,15 @@ bool activation_in_saturation(const graph_ir &g, const eltwise_fn &fn, const op 
     }
     const memory::data_type t = g.type_of(q.outputs[0]);
     if (t != memory::data_type::u8 && t != memory::data_type::s8) return false;
-    const double qmin = t == memory::data_type::u8 ? 0 : -128, qmax = t == memory::data_type::u8 ? 255 : 127;
-    const double s = scale_of(g, q), zp = zero_point_of(g, q);
-    const double sat_lo = (qmin - zp) * s, sat_hi = (qmax - zp) * s, slack = 1e-6 * std::max(std::fabs(sat_lo), std::fabs(sat_hi));
-    return s > 0 && lo <= sat_lo + slack && hi >= sat_hi - slack;
+    const double s = scale_of(g, q);
+    const real_range sat = saturation_range(t, s, zero_point_of(g, q));
+    const double slack = 1e-6 * std::max(std::fabs(sat.lo), std::fabs(sat.hi));
+    return s > 0 && lo <= sat.lo + slack && hi >= sat.hi - slack;
+}
+
+real_range saturation_range(memory::data_type t, double scale, double zp) {
+    const integer_range q(t);
+    return {(q.lo - zp) * scale, (q.hi - zp) * scale};
 }
 
 void drop_if_unread(graph_ir &g, op *o) {

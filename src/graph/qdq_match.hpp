@@ -32,6 +32,12 @@ op *only_reader(graph_ir &g, const std::string &t);
 bool chain_activation(const graph_ir &g, const op &a, eltwise_fn &fn);
 // The op writing t when it is such an activation, else nullptr.
 op *activation_writing(graph_ir &g, const std::string &t, eltwise_fn &fn);
+// The real values a u8 or s8 tensor of scale s and zero point zp saturates at: (qmin - zp)·s and
+// (qmax - zp)·s.
+struct real_range {
+    double lo, hi;
+};
+real_range saturation_range(memory::data_type t, double scale, double zp);
 // Whether the activation fn before the per-tensor QuantizeLinear q changes nothing that q's
 // saturation leaves: a Relu or Clip whose bounds lie at or beyond the real values q saturates
 // at, (qmin - zp)·s and (qmax - zp)·s (within 1e-6 of them: far below a quantum; 6 against

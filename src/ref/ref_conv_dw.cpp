@@ -4,11 +4,9 @@
 // ref_conv_fwd, the reference every other convolution uses. An int8 pair takes each half's int8
 // steps (ref_int8.hpp) with its own quantization, and the buffer holds the 1x1's output rounded
 // and saturated to its integer type, as the depthwise convolution reads it.
-#include <cmath>
 #include <vector>
 
 #include "common/convert_types.hpp"
-
 #include "common/dw_post_op.hpp"
 #include "common/plain_layout.hpp"
 #include "ref/ref_chain_operands.hpp"
