@@ -39,6 +39,14 @@ struct form_row {
     }
 };
 
+// The form's columns [first, last) that hold the input's pixels; the others are padding.
+struct inside_columns {
+    int64_t first, last;
+    inside_columns(const int8_conv_geometry &g, const int8_src_form &f)
+        : first(std::min(f.e[2], std::max<int64_t>(0, -f.org[2]))),
+          last(std::max(first, std::min(f.e[2], g.i[2] - f.org[2]))) {}
+};
+
 // The buffer's rows [row0, row1) into out (row row0's place), on the OpenMP team when parallel.
 template <typename T>
 void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t *src,
@@ -58,8 +66,8 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
     for (int64_t line = row0; line < row1; ++line) {
         // Per row, not shared with the team: stores through T* (bytes) could alias shared
         // values, which the compiler would then reload at every pixel (10% slower).
-        const int64_t first = std::max<int64_t>(0, -f.org[2]);
-        const int64_t last = std::min(f.e[2], g.i[2] - f.org[2]); // buffer columns inside
+        const inside_columns cols(g, f);
+        const int64_t first = cols.first, last = cols.last;
         const uint32_t keep = g.cg >= 4 ? ~0u : (1u << (8 * g.cg)) - 1;
         const uint32_t flip = f.shift ? 0x80808080u & keep : 0u;
         const form_row r(g, f, line);
@@ -73,7 +81,7 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
             continue;
         }
         if (as_they_are || as_words) {
-            pad_pixels(0, std::min(first, f.e[2]));
+            pad_pixels(0, first);
             const uint8_t *in = src + r.src_offset(g, first + f.org[2]);
             if (as_they_are && last > first) {
                 std::memcpy(o + first * px, in, static_cast<size_t>((last - first) * px));
@@ -85,7 +93,7 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
                     std::memcpy(o + b2 * 4, &v, 4);
                 }
             }
-            pad_pixels(std::max(first, last), f.e[2]);
+            pad_pixels(last, f.e[2]);
             continue;
         }
         for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
@@ -177,9 +185,8 @@ void to_int8_src_form_slice(const int8_conv_geometry &g, const int8_src_form &f,
                             uint8_t *out) {
     const int64_t px = f.cp, inside_end = std::min(c1, g.cg); // channels past cg are 0
     const int64_t n = std::max<int64_t>(0, inside_end - c0);   // bytes a pixel copies
-    // The form's columns [in0, in1) hold the row's pixels; the others are padding.
-    const int64_t in0 = std::min(f.e[2], std::max<int64_t>(0, -f.org[2]));
-    const int64_t in1 = std::max(in0, std::min(f.e[2], g.i[2] - f.org[2]));
+    const inside_columns cols(g, f);
+    const int64_t in0 = cols.first, in1 = cols.last;
     // Whole pixels, laid out alike in src and form: a row's pixels are one copy (MobileNet v2's
     // 32-channel depthwise layer, one panel: 1.43x on one thread against a copy a pixel).
     const bool whole = c0 == 0 && n == px && g.c_total == px;
