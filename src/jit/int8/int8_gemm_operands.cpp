@@ -1,5 +1,6 @@
 // The int8 GEMM's per-call preparation of weights and compensation (int8_gemm_operands.hpp).
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "common/plain_layout.hpp"
@@ -29,6 +30,34 @@ void pack_from(const get_t &get, const int8_gemm_shape &s, const int8_k_map &km,
                     const int64_t w = km.wei[static_cast<size_t>(kg * G + i)];
                     out[l * G + i] = oc < s.oc && w >= 0 ? get(g, oc, w) : int8_t(0);
                 }
+            }
+        }
+    }
+}
+
+// Whether K runs through each output channel's plain weights in order (an inner product's, a
+// 1x1 convolution's), padded at the end only.
+bool in_plain_order(const int8_k_map &km) {
+    for (size_t k = 0; k < km.wei.size(); ++k)
+        if (km.wei[k] != (static_cast<int64_t>(k) < km.wei_row ? static_cast<int64_t>(k) : -1)) return false;
+    return true;
+}
+
+// pack_from for K in plain order: each lane's K group is `group` consecutive bytes of its row (a
+// 4-byte copy), not one lookup per byte. Attention's B, packed at every run, is the reason.
+void pack_plain_rows(const int8_t *w, const int8_gemm_shape &s, int64_t row_len, int8_t *packed) {
+    const int64_t kg_count = s.kp / s.group, P = s.panel, G = s.group;
+    const int64_t items = s.groups * s.panels;
+#pragma omp parallel for schedule(static) if (s.groups * s.oc * s.kp > (1 << 16))
+    for (int64_t item = 0; item < items; ++item) {
+        const int64_t g = item / s.panels, p = item % s.panels;
+        int8_t *out = packed + g * s.packed_bytes() + p * kg_count * P * G;
+        std::fill(out, out + kg_count * P * G, int8_t(0));
+        for (int64_t l = 0; l < P && p * P + l < s.oc; ++l) {
+            const int8_t *row = w + (g * s.oc + p * P + l) * row_len;
+            for (int64_t kg = 0; kg < kg_count; ++kg) {
+                const int64_t n = std::min(G, row_len - kg * G);
+                if (n > 0) std::memcpy(out + (kg * P + l) * G, row + kg * G, static_cast<size_t>(n));
             }
         }
     }
@@ -86,6 +115,7 @@ void pack_int8_weights(const memory::desc &md, const void *w, const int8_gemm_sh
     const auto row = [&](int64_t g, int64_t oc) { return (g * s.oc + oc) * km.wei_row; };
     if (is_plain(md)) { // (g)oi(dhw): each output channel's weights are contiguous
         const int8_t *w8 = static_cast<const int8_t *>(w);
+        if (in_plain_order(km)) return pack_plain_rows(w8, s, km.wei_row, packed);
         return pack_from([&](int64_t g, int64_t oc, int64_t i) { return w8[row(g, oc) + i]; }, s,
                          km, packed);
     }
@@ -104,6 +134,17 @@ void int8_compensation(const int8_t *packed, const int8_gemm_shape &s, const int
         const int64_t g = item / s.panels, p = item % s.panels;
         int32_t *c = comp + g * s.ocp() + p * P;
         std::fill(c, c + P, 0);
+        if (!km.depthwise && !(zp && per_channel)) {
+            // One factor for every K value: −f times each lane's sum (K's padding holds zeros).
+            const int32_t f = shift + (zp ? zp[0] : 0);
+            for (int64_t kg = 0; kg < kg_count; ++kg) {
+                const int8_t *w = packed + g * s.packed_bytes() + (p * kg_count + kg) * P * G;
+                for (int64_t l = 0; l < P; ++l)
+                    for (int64_t i = 0; i < G; ++i) c[l] += w[l * G + i];
+            }
+            for (int64_t l = 0; l < P; ++l) c[l] *= -f;
+            continue;
+        }
         for (int64_t kg = 0; kg < kg_count; ++kg) {
             const int8_t *w = packed + g * s.packed_bytes() + (p * kg_count + kg) * P * G;
             for (int64_t i = 0; i < G; ++i) {
