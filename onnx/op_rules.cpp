@@ -290,15 +290,16 @@ void conv_with_weights_at(node_context &c, size_t wi) {
 
 void conv(node_context &c) { conv_with_weights_at(c, 1); }
 
-// The quantized ops read their scales, zero points and weights when the model is compiled:
-// those inputs must be constants (initializers, Constant nodes or fixed inputs).
+// The quantized ops read their scales, zero points and convolution weights when the model is
+// compiled: those inputs must be constants (initializers, Constant nodes or fixed inputs). A
+// matmul's B may be computed at run time (attention's Q·Kᵀ).
 void require_constants(node_context &c, std::initializer_list<std::pair<size_t, const char *>> inputs) {
     for (const auto &in : inputs) {
         const std::string t = c.input(in.first);
         if (!t.empty() && !c.constant(t))
             c.refuse(std::string("input '") + in.second + "' (tensor '" + t
                      + "') must be a constant (an initializer, a Constant node or a fixed input): "
-                       "scales, zero points and weights computed at run time are not built yet");
+                       "scales, zero points and convolution weights computed at run time are not built yet");
     }
 }
 
@@ -329,12 +330,12 @@ void conv_integer(node_context &c) {
 }
 
 void qlinear_matmul(node_context &c) {
-    require_constants(c, {{1, "a_scale"}, {2, "a_zero_point"}, {3, "b"}, {4, "b_scale"}, {5, "b_zero_point"},
+    require_constants(c, {{1, "a_scale"}, {2, "a_zero_point"}, {4, "b_scale"}, {5, "b_zero_point"},
                           {6, "y_scale"}, {7, "y_zero_point"}});
 }
 
 void matmul_integer(node_context &c) {
-    require_constants(c, {{1, "B"}, {2, "a_zero_point"}, {3, "b_zero_point"}});
+    require_constants(c, {{2, "a_zero_point"}, {3, "b_zero_point"}});
 }
 
 void pool_common(node_context &c, bool is_max) {

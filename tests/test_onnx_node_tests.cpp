@@ -44,11 +44,12 @@ fs::path node_tests_dir() {
 // Inputs a runtime must know before running, because the front end turns them into attributes:
 // the node tests give them as graph inputs, so the test fixes them from test_data_set_0. (Clip's
 // bounds are not among them: given as graph inputs, they are read at every run.)
-// The quantized ops' scales, zero points and weights are fixed likewise: the graph reads their
-// values when the model is compiled (doc/onnx.md).
+// The quantized ops' scales, zero points and convolution weights are fixed likewise: the graph
+// reads their values when the model is compiled (doc/onnx.md); a matmul's B stays an input.
 bool is_attribute_input(const std::string &op, int k) {
-    if (op == "QuantizeLinear" || op == "DequantizeLinear" || op == "QLinearConv" || op == "QLinearMatMul"
-        || op == "ConvInteger" || op == "MatMulInteger")
+    if (op == "QLinearMatMul") return k >= 1 && k != 3;
+    if (op == "MatMulInteger") return k >= 2;
+    if (op == "QuantizeLinear" || op == "DequantizeLinear" || op == "QLinearConv" || op == "ConvInteger")
         return k >= 1;
     return (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Expand") && k == 1;
 }

@@ -3,7 +3,10 @@
 // bias) -> [an activation: Relu, a GELU form...] -> QuantizeLinear, or no QuantizeLinear (an f32
 // output: a classifier's logits), becomes one QLinearMatMul op (ops_quant.cpp lowers it: prim's
 // int8 inner product with src/weights/dst scales and zero points, the activation in its chain,
-// an f32 dst when there is no QuantizeLinear).
+// an f32 dst when there is no QuantizeLinear). A MatMul of two dequantized activations
+// (attention's) becomes one too, its B computed at run time (ops_qmatmul_runtime_b.cpp).
+#include <algorithm>
+
 #include "graph/fuse.hpp"
 #include "graph/fusion_log.hpp"
 #include "graph/qdq_match.hpp"
@@ -38,6 +41,21 @@ std::string gemm_problem(const op &gemm) {
     return "";
 }
 
+// Why a MatMul's B computed at run time (attention's Q·Kᵀ and P·V) keeps it from the int8 inner
+// product ("" when nothing does): ops_qmatmul_runtime_b.cpp takes B per tensor, u8 or s8, 2-D or
+// with A's batch dims.
+std::string runtime_b_problem(const graph_ir &g, const op &mm, const op &dqb) {
+    if (mm.type == "Gemm") return "its B is computed at run time (a Gemm)";
+    if (!per_tensor(g, dqb)) return "its B is computed at run time and not dequantized per tensor";
+    const dt bt = g.type_of(dqb.inputs[0]);
+    if (bt != dt::u8 && bt != dt::s8) return "its B is not dequantized from u8 or s8";
+    const memory::dims &a = g.dims_of(mm.inputs[0]), &b = g.dims_of(mm.inputs[1]);
+    if (a.size() < 2 || b.size() < 2) return "A or B has fewer than 2 dims";
+    if (b.size() > 2 && (a.size() != b.size() || !std::equal(b.begin(), b.end() - 2, a.begin())))
+        return "A and B have other batch dims";
+    return "";
+}
+
 void fuse_at(graph_ir &g, op &mm) {
     op *dqx = producer_of(g, mm.inputs[0], "DequantizeLinear");
     op *dqw = producer_of(g, mm.inputs[1], "DequantizeLinear");
@@ -49,9 +67,15 @@ void fuse_at(graph_ir &g, op &mm) {
     const bool gemm = mm.type == "Gemm";
     const bool trans_b = gemm && attr_int(*mm.n, "transB", 0) != 0;
     if (gemm && !gemm_problem(mm).empty()) return refuse(gemm_problem(mm));
-    if (g.dims_of(mm.inputs[1]).size() != 2) return refuse("its weights do not have 2 dims");
-    const std::string wp = weights_problem(g, *dqw, trans_b ? 0 : 1);
-    if (!wp.empty()) return refuse(wp);
+    const bool runtime_b = !initializer(g, dqw->inputs[0]);
+    if (runtime_b) {
+        const std::string bp = runtime_b_problem(g, mm, *dqw);
+        if (!bp.empty()) return refuse(bp);
+    } else {
+        if (g.dims_of(mm.inputs[1]).size() != 2) return refuse("its weights do not have 2 dims");
+        const std::string wp = weights_problem(g, *dqw, trans_b ? 0 : 1);
+        if (!wp.empty()) return refuse(wp);
+    }
     op *dqb = nullptr, *add = nullptr;
     if (gemm && !input_at(mm, 2).empty()) {
         dqb = producer_of(g, mm.inputs[2], "DequantizeLinear");
@@ -70,7 +94,7 @@ void fuse_at(graph_ir &g, op &mm) {
     op *q = only_reader(g, result);
     if (q && (q->type != "QuantizeLinear" || !per_tensor(g, *q))) q = nullptr; // then an f32 dst
     std::vector<std::string> nodes = {dqx->n->name, mm.n->name};
-    mm.pattern = "DequantizeLinear+" + mm.type;
+    mm.pattern = "DequantizeLinear+" + mm.type + (runtime_b ? "(B at run time)" : "");
     if (add) {
         post_entry e;
         e.k = post_entry::kind::bias_add;

@@ -4,6 +4,7 @@
 // MatMul (numpy semantics): with a 2D B, A's leading dims flatten into M (one inner product);
 // with batch dims on both sides, one inner product per batch, each reading its operands through
 // strided views (a transposed operand is a layout, not a copy).
+#include "graph/batch_views.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
 
@@ -198,19 +199,6 @@ bool is_bias_row(const model &m, const graph_ir &g, const matmul_shape &s, const
     return product(d) == d.back() && (d.back() == s.n || d.back() == 1);
 }
 
-// t's memory as its producer left it when that is a layout by strides (a Transpose's view, a
-// plain buffer), else its plain copy: the inner product reads a strided layout itself.
-memory strided_or_plain(plan_builder &b, const std::string &t) {
-    const memory mem = b.get(t);
-    const memory::desc &md = mem.get_desc();
-    try {
-        if (md == memory::desc(md.get_dims(), memory::data_type::f32, md.strides())) return mem;
-    } catch (const error &) {
-        // a blocked layout whose outer strides are no layout by themselves
-    }
-    return b.plain(t);
-}
-
 // One argument of the per-batch inner products: the base memory, the desc one batch sees, and
 // each batch's offset into the base, in elements.
 struct batch_arg {
@@ -219,34 +207,6 @@ struct batch_arg {
     memory::desc md;
     std::vector<int64_t> offsets;
 };
-
-// Offsets of each batch (row-major over s.batch) into a tensor of dims d (its batch dims
-// broadcasting to s.batch, right-aligned) and strides st: broadcast dims do not move.
-std::vector<int64_t> batch_offsets(const matmul_shape &s, const memory::dims &d, const memory::dims &st) {
-    const size_t nb = s.batch.size(), lead = d.size() - 2;
-    std::vector<int64_t> offs(static_cast<size_t>(product(s.batch)), 0);
-    memory::dims idx(nb, 0);
-    for (size_t bi = 0; bi < offs.size(); ++bi) {
-        int64_t off = 0;
-        for (size_t j = 0; j < lead; ++j) {
-            const size_t bj = nb - lead + j; // this dim's place among the batch dims
-            if (d[j] != 1) off += idx[bj] * st[j];
-        }
-        offs[bi] = off;
-        for (int j = static_cast<int>(nb) - 1; j >= 0; --j) {
-            if (++idx[j] < s.batch[j]) break;
-            idx[j] = 0;
-        }
-    }
-    return offs;
-}
-
-// A 2D desc of the last two dims of a strided desc (rows x cols), or its transposition.
-memory::desc last_two(const memory::dims &d, const memory::dims &st, bool transposed) {
-    const size_t r = d.size();
-    return transposed ? memory::desc({d[r - 1], d[r - 2]}, memory::data_type::f32, memory::dims{st[r - 1], st[r - 2]})
-                      : memory::desc({d[r - 2], d[r - 1]}, memory::data_type::f32, memory::dims{st[r - 2], st[r - 1]});
-}
 
 void lower_matmul(plan_builder &b, const op &o) {
     const node &n = *o.n;
@@ -315,10 +275,10 @@ void lower_matmul(plan_builder &b, const op &o) {
         const memory::dims &d = fd.get_dims();
         const int64_t lead_rows = product(d) / d.back();
         const memory::desc md = flat ? plan_builder::plain_desc({lead_rows, d.back()})
-                                     : last_two(d, fd.strides(), false);
+                                     : last_two(d, fd.strides(), memory::data_type::f32, false);
         po.append_binary(e.alg, md);
         walk.push_back({PRIM_ARG_ATTR_MULTIPLE_POST_OP(i) | PRIM_ARG_SRC_1, operands[i], md,
-                        flat ? std::vector<int64_t>{0} : batch_offsets(s, d, fd.strides())});
+                        flat ? std::vector<int64_t>{0} : batch_offsets(s.batch, d, fd.strides())});
     }
     auto ip_desc = [&](const memory::desc &src, const memory::desc &wei, const memory::desc &dd) {
         return bias.is_empty()
@@ -332,7 +292,7 @@ void lower_matmul(plan_builder &b, const op &o) {
     const memory bm = strided_or_plain(b, o.inputs[1]);
     memory::dims b_st = bm.get_desc().strides();
     if (s.b_vec) b_st.push_back(1);
-    const memory::desc b2d = last_two(s.b, b_st, true);
+    const memory::desc b2d = last_two(s.b, b_st, memory::data_type::f32, true);
 
     if (flat) {
         // A plain as rows x K; B packed once when constant, else read through its view (the
@@ -360,12 +320,12 @@ void lower_matmul(plan_builder &b, const op &o) {
     const memory am = strided_or_plain(b, o.inputs[0]);
     memory::dims a_st = am.get_desc().strides();
     if (s.a_vec) a_st.insert(a_st.begin(), s.k);
-    const memory::desc a2d = last_two(s.a, a_st, false);
+    const memory::desc a2d = last_two(s.a, a_st, memory::data_type::f32, false);
     inner_product_forward::primitive_desc pd(ip_desc(a2d, b2d, dst2d), b.attr(po));
-    walk.push_back({PRIM_ARG_SRC, am, a2d, batch_offsets(s, s.a, a_st)});
-    walk.push_back({PRIM_ARG_WEIGHTS, bm, b2d, batch_offsets(s, s.b, b_st)});
+    walk.push_back({PRIM_ARG_SRC, am, a2d, batch_offsets(s.batch, s.a, a_st)});
+    walk.push_back({PRIM_ARG_WEIGHTS, bm, b2d, batch_offsets(s.batch, s.b, b_st)});
     const memory::desc dst_full = plan_builder::plain_desc(s.full);
-    walk.push_back({PRIM_ARG_DST, dst, dst2d, batch_offsets(s, s.full, dst_full.strides())});
+    walk.push_back({PRIM_ARG_DST, dst, dst2d, batch_offsets(s.batch, s.full, dst_full.strides())});
     if (!bias.is_empty()) walk.push_back({PRIM_ARG_BIAS, bias, bias.get_desc(), {}});
     std::vector<memory> uses;
     for (const auto &w : walk) uses.push_back(w.base);

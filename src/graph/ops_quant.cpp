@@ -1,7 +1,8 @@
 // The quantized ops: QuantizeLinear and DequantizeLinear as prim reorders with output scales and
 // zero points; QLinearConv and ConvInteger as prim's int8 convolution, QLinearMatMul and
-// MatMulInteger as its int8 inner product. Scales and zero points must be initializers (their
-// values are needed when the model is compiled). prim's primitives take no weight zero point:
+// MatMulInteger as its int8 inner product (a B computed at run time: ops_qmatmul_runtime_b.cpp).
+// Scales and zero points must be initializers (their values are needed when the model is
+// compiled). prim's primitives take no weight zero point:
 // constant weights are shifted by theirs into s8 when every w - zp fits (s8 weights with a zero
 // point of 0, u8 ones quantized around 128), exactly; other weights take the f32 route
 // (f32_route below). The QDQ convolution (fuse_qdq.cpp) is lowered here as a QLinearConv.
@@ -14,6 +15,7 @@
 #include "graph/integer_values.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
+#include "graph/quant_lowering.hpp"
 
 namespace prim {
 namespace graph {
@@ -95,19 +97,6 @@ std::vector<dt> types_qlinear(const model &, const node &n, const std::vector<dt
     return {output_type(n, in, 7, "y_zero_point")};
 }
 
-// Scales and zero points of one tensor: one pair (per tensor) or one per index of `axis`.
-struct qparams {
-    std::vector<float> scales;
-    std::vector<int32_t> zps; // as many as scales; 0 when the zero point is left out
-    int axis = -1;            // -1: per tensor
-    bool zp_uniform() const {
-        for (int32_t z : zps)
-            if (z != zps[0]) return false;
-        return true;
-    }
-    bool zp_zero() const { return zp_uniform() && zps[0] == 0; }
-};
-
 // The scale (input si) and zero point (input zi, optional) of a tensor; `axis` the dim a per-axis
 // scale runs along (-1: per tensor only) of extent `extent`.
 qparams read_qparams(const model &m, const node &n, size_t si, size_t zi, int axis, int64_t extent,
@@ -159,13 +148,6 @@ std::vector<memory::dims> infer_same(const model &m, const node &n, const std::v
         (void)read_qparams(m, n, 1, 2, axis, in[0][axis], "x");
     }
     return {in[0]};
-}
-
-// A one-value s32 or f32 buffer, written now and kept as long as the plan.
-memory value_buffer(plan_builder &b, const void *v, dt type, int64_t count) {
-    memory mem = b.persistent(memory::desc({count}, type, memory::format_tag::a));
-    std::memcpy(mem.get_data_handle(), v, static_cast<size_t>(count) * 4);
-    return mem;
 }
 
 // Quantize / dequantize with one zero point per index of the axis (reorder takes one zero point).
@@ -317,24 +299,6 @@ memory weights_in_layout(plan_builder &b, const memory &on_scratch, const memory
     return own;
 }
 
-// A zero point given without a scale (ConvInteger, MatMulInteger): read as qparams with scale 1.
-qparams zero_points(const model &m, const node &n, size_t zi, int64_t extent, const char *what) {
-    qparams q;
-    q.scales.assign(1, 1.f);
-    q.zps.assign(1, 0);
-    if (!has_input(n, zi)) return q;
-    const std::string zname = std::string(what) + "'s zero point";
-    const tensor &z = constant_input(m, n, zi, zname.c_str());
-    const int64_t count = product(z.dims);
-    if (count != 1 && count != extent)
-        fail(n, zname + " " + input_name(n, zi) + " has dims " + dims_text(z.dims) + ": one value or " +
-                    std::to_string(extent) + " are supported");
-    q.zps.clear();
-    for (float v : z.data) q.zps.push_back(static_cast<int32_t>(v));
-    q.scales.assign(q.zps.size(), 1.f);
-    return q;
-}
-
 // ONNX's int32 bias (input 8) is in the accumulator's scale (x_scale * w_scale); prim's v3 scales
 // add the bias after scaling, so it goes in as f32 values.
 std::vector<float> f32_bias(const model &m, const node &n, int64_t oc, const qparams &x, const qparams &w) {
@@ -346,56 +310,6 @@ std::vector<float> f32_bias(const model &m, const node &n, int64_t oc, const qpa
         out[c] = static_cast<float>(static_cast<double>(bias.data[c]) * x.scales[0] *
                                     w.scales[w.scales.size() == 1 ? 0 : c]);
     return out;
-}
-
-// What the int8 primitive needs besides src, weights and dst: its attribute and value buffers.
-struct int8_setup {
-    primitive_attr attr;
-    exec_args args;
-    std::vector<float> bias; // f32, per output channel; empty: none
-    qparams x, w, y;         // w and y: scale 1 and no zero point for ConvInteger / MatMulInteger
-};
-
-// The attribute of a QLinearConv / QLinearMatMul (scales and zero points) or of ConvInteger /
-// MatMulInteger (the data's zero point); wei_mask: the weights' per-channel mask.
-int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc, int wei_mask,
-                       const post_ops &po = post_ops()) {
-    const model &m = *b.g.m;
-    int8_setup s;
-    s.attr = b.attr(po);
-    const auto values = [&](int arg, const void *v, dt type, int64_t count) {
-        s.args[arg] = value_buffer(b, v, type, count);
-    };
-    const qparams x = s.x = qlinear ? read_qparams(m, n, 1, 2, -1, 1, "x") : zero_points(m, n, 2, 1, "x");
-    s.w.scales = s.y.scales = {1.f}; // ConvInteger / MatMulInteger: no scales, no y zero point
-    s.w.zps = s.y.zps = {0};
-    if (x.zps.size() != 1)
-        fail(n, "the data's zero point has " + std::to_string(x.zps.size()) + " values: one is supported",
-             status::unimplemented);
-    if (x.zps[0] != 0) {
-        s.attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
-        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, &x.zps[0], dt::s32, 1);
-    }
-    if (!qlinear) return s;
-    const qparams w = s.w = read_qparams(m, n, 4, 5, 0, oc, "w");
-    s.attr.set_scales_mask(PRIM_ARG_SRC, 0);
-    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, &x.scales[0], dt::f32, 1);
-    s.attr.set_scales_mask(PRIM_ARG_WEIGHTS, w.axis < 0 ? 0 : wei_mask);
-    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_WEIGHTS, w.scales.data(), dt::f32,
-           static_cast<int64_t>(w.scales.size()));
-    // A fused QDQ matmul without a QuantizeLinear after it (fuse_qdq_matmul.cpp) has no y scale:
-    // its dst is f32.
-    const qparams y = s.y = has_input(n, 6) ? read_qparams(m, n, 6, 7, -1, 1, "y") : s.y;
-    if (has_input(n, 6)) {
-        s.attr.set_scales_mask(PRIM_ARG_DST, 0);
-        values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, &y.scales[0], dt::f32, 1);
-    }
-    if (y.zps[0] != 0) {
-        s.attr.set_zero_points_mask(PRIM_ARG_DST, 0);
-        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, &y.zps[0], dt::s32, 1);
-    }
-    if (has_input(n, 8)) s.bias = f32_bias(m, n, oc, x, w);
-    return s;
 }
 
 // How a quantized convolution or matmul runs: in int8 (weights that fit s8: the primitive takes
@@ -450,27 +364,6 @@ struct f32_route {
     exec_args args;
     std::string names;
 };
-
-// The chain of a fused QDQ op (fuse_qdq*.cpp): its activations and saturations as eltwise
-// entries, and a residual sum reading the other operand's integers in place of the dst (chain's
-// sum_operand). A QDQ MatMul's f32 bias entries are not in it: they go into the bias
-// (add_f32_bias).
-post_ops int8_chain(const plan_builder &b, const op &o, lowered_chain &chain) {
-    post_ops po;
-    for (const auto &e : o.post) {
-        if (e.k == post_entry::kind::sum) {
-            po.append_sum(e.sum_scale, e.sum_zero_point, b.g.type_of(e.operand));
-            chain.sum_operand = e.operand;
-        } else if (e.k == post_entry::kind::eltwise) {
-            po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
-        } else if (e.k == post_entry::kind::dw) {
-            // s8 weights, an f32 bias (int8_depthwise), the depthwise output's type.
-            po.append_dw(dt::s8, dt::f32, b.g.type_of(o.outputs[0]), e.dw_conv.kernel, e.dw_conv.stride,
-                         e.dw_conv.padding, 0, {});
-        }
-    }
-    return po;
-}
 
 // The depthwise QLinearConv merged into an int8 1x1 one (fuse_dw_pairs.cpp: its input, the 1x1's
 // output, has no zero point and the 1x1's output scale; its output no zero point; both weights s8
@@ -587,45 +480,12 @@ void lower_qconv(plan_builder &b, const op &o) {
     b.set(o.outputs[0], f32.output(dst, b.g.dims_of(o.outputs[0])), constant, true);
 }
 
-// MatMulInteger / QLinearMatMul: A (..., M, K) times a constant B (K, N), or batched: A (batch...,
-// M, K) times B (batch..., K, N) with the same batch dims (one inner product per batch).
-struct qmatmul_shape {
-    int64_t m, k, n;      // m: A's flattened rows (2-D B) or one batch's rows
-    int64_t batches = 1;
-};
-
-qmatmul_shape qmatmul_of(const node &n, const memory::dims &a, const memory::dims &bd) {
-    if (a.size() < 2) fail(n, "A must have at least 2 dims, not " + dims_text(a), status::unimplemented);
-    if (bd.size() < 2) fail(n, "B must have at least 2 dims, not " + dims_text(bd), status::unimplemented);
-    const size_t r = bd.size();
-    if (a.back() != bd[r - 2])
-        fail(n, "shape mismatch: A (" + dims_text(a) + ") and B (" + dims_text(bd) + ") do not agree on K");
-    if (r == 2) return {product(a) / a.back(), a.back(), bd[1]};
-    if (a.size() != r || !std::equal(bd.begin(), bd.end() - 2, a.begin()))
-        fail(n, "A (" + dims_text(a) + ") and B (" + dims_text(bd) +
-                    ") have other batch dims: broadcasting them is not built yet for the quantized MatMul",
-             status::unimplemented);
-    qmatmul_shape s{a[r - 2], a.back(), bd.back()};
-    s.batches = product(memory::dims(bd.begin(), bd.end() - 2));
-    return s;
-}
-
 std::vector<memory::dims> infer_qmatmul(const model &, const node &n, const std::vector<memory::dims> &in) {
     const memory::dims &bd = in[n.op_type == "QLinearMatMul" ? 3 : 1];
     (void)qmatmul_of(n, in[0], bd);
     memory::dims out = in[0];
     out.back() = bd.back();
     return {out};
-}
-
-// The f32 bias a fused QDQ MatMul's Add gave (fuse_qdq_matmul.cpp) added to s's bias.
-void add_f32_bias(const model &m, const op &o, int64_t channels, int8_setup &s) {
-    for (const auto &e : o.post) {
-        if (e.k != post_entry::kind::bias_add) continue;
-        if (s.bias.empty()) s.bias.assign(static_cast<size_t>(channels), 0.f);
-        const tensor &v = m.initializers.at(e.operand);
-        for (size_t c = 0; c < s.bias.size(); ++c) s.bias[c] += v.data[c];
-    }
 }
 
 void lower_qmatmul(plan_builder &b, const op &o) {
@@ -641,12 +501,13 @@ void lower_qmatmul(plan_builder &b, const op &o) {
     memory::dims bd = b.g.dims_of(o.inputs[bi]);
     if (trans_b) std::swap(bd[0], bd[1]);
     const qmatmul_shape sh = qmatmul_of(n, ad, bd);
+    if (!m.initializers.count(o.inputs[bi])) return lower_qmatmul_runtime_b(b, o, n, sh);
     lowered_chain chain;
     const post_ops po = int8_chain(b, o, chain);
     int8_setup s = quant_setup(b, n, qlinear, sh.n, 1, po);
     add_f32_bias(m, o, sh.n, s);
-    // B (K, N) less its zero point (per tensor or per column), as the weights (N, K) of each
-    // batch: s8 when they fit, else the f32 route.
+    // A constant B (K, N) less its zero point (per tensor or per column), as the weights (N, K) of
+    // each batch: s8 when they fit, else the f32 route.
     const tensor &w = constant_input(m, n, bi, "B");
     tensor wt = w;
     const int64_t nk = sh.n * sh.k;
@@ -735,6 +596,116 @@ op_def def(const char *type, int min_in, int max_in,
 }
 
 } // namespace
+
+// A zero point given without a scale (ConvInteger, MatMulInteger): read as qparams with scale 1.
+qparams zero_points(const model &m, const node &n, size_t zi, int64_t extent, const char *what) {
+    qparams q;
+    q.scales.assign(1, 1.f);
+    q.zps.assign(1, 0);
+    if (!has_input(n, zi)) return q;
+    const std::string zname = std::string(what) + "'s zero point";
+    const tensor &z = constant_input(m, n, zi, zname.c_str());
+    const int64_t count = product(z.dims);
+    if (count != 1 && count != extent)
+        fail(n, zname + " " + input_name(n, zi) + " has dims " + dims_text(z.dims) + ": one value or " +
+                    std::to_string(extent) + " are supported");
+    q.zps.clear();
+    for (float v : z.data) q.zps.push_back(static_cast<int32_t>(v));
+    q.scales.assign(q.zps.size(), 1.f);
+    return q;
+}
+
+// A one-value s32 or f32 buffer, written now and kept as long as the plan.
+memory value_buffer(plan_builder &b, const void *v, dt type, int64_t count) {
+    memory mem = b.persistent(memory::desc({count}, type, memory::format_tag::a));
+    std::memcpy(mem.get_data_handle(), v, static_cast<size_t>(count) * 4);
+    return mem;
+}
+
+// The attribute of a QLinearConv / QLinearMatMul (scales and zero points) or of ConvInteger /
+// MatMulInteger (the data's zero point); wei_mask: the weights' per-channel mask.
+int8_setup quant_setup(plan_builder &b, const node &n, bool qlinear, int64_t oc, int wei_mask,
+                       const post_ops &po) {
+    const model &m = *b.g.m;
+    int8_setup s;
+    s.attr = b.attr(po);
+    const auto values = [&](int arg, const void *v, dt type, int64_t count) {
+        s.args[arg] = value_buffer(b, v, type, count);
+    };
+    const qparams x = s.x = qlinear ? read_qparams(m, n, 1, 2, -1, 1, "x") : zero_points(m, n, 2, 1, "x");
+    s.w.scales = s.y.scales = {1.f}; // ConvInteger / MatMulInteger: no scales, no y zero point
+    s.w.zps = s.y.zps = {0};
+    if (x.zps.size() != 1)
+        fail(n, "the data's zero point has " + std::to_string(x.zps.size()) + " values: one is supported",
+             status::unimplemented);
+    if (x.zps[0] != 0) {
+        s.attr.set_zero_points_mask(PRIM_ARG_SRC, 0);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_SRC, &x.zps[0], dt::s32, 1);
+    }
+    if (!qlinear) return s;
+    const qparams w = s.w = read_qparams(m, n, 4, 5, 0, oc, "w");
+    s.attr.set_scales_mask(PRIM_ARG_SRC, 0);
+    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC, &x.scales[0], dt::f32, 1);
+    s.attr.set_scales_mask(PRIM_ARG_WEIGHTS, w.axis < 0 ? 0 : wei_mask);
+    values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_WEIGHTS, w.scales.data(), dt::f32,
+           static_cast<int64_t>(w.scales.size()));
+    // A fused QDQ matmul without a QuantizeLinear after it (fuse_qdq_matmul.cpp) has no y scale:
+    // its dst is f32.
+    const qparams y = s.y = has_input(n, 6) ? read_qparams(m, n, 6, 7, -1, 1, "y") : s.y;
+    if (has_input(n, 6)) {
+        s.attr.set_scales_mask(PRIM_ARG_DST, 0);
+        values(PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST, &y.scales[0], dt::f32, 1);
+    }
+    if (y.zps[0] != 0) {
+        s.attr.set_zero_points_mask(PRIM_ARG_DST, 0);
+        values(PRIM_ARG_ATTR_ZERO_POINTS | PRIM_ARG_DST, &y.zps[0], dt::s32, 1);
+    }
+    if (has_input(n, 8)) s.bias = f32_bias(m, n, oc, x, w);
+    return s;
+}
+
+post_ops int8_chain(const plan_builder &b, const op &o, lowered_chain &chain, post_ops base) {
+    post_ops po = std::move(base);
+    for (const auto &e : o.post) {
+        if (e.k == post_entry::kind::sum) {
+            po.append_sum(e.sum_scale, e.sum_zero_point, b.g.type_of(e.operand));
+            chain.sum_operand = e.operand;
+        } else if (e.k == post_entry::kind::eltwise) {
+            po.append_eltwise(e.fn.alg, e.fn.alpha, e.fn.beta);
+        } else if (e.k == post_entry::kind::dw) {
+            // s8 weights, an f32 bias (int8_depthwise), the depthwise output's type.
+            po.append_dw(dt::s8, dt::f32, b.g.type_of(o.outputs[0]), e.dw_conv.kernel, e.dw_conv.stride,
+                         e.dw_conv.padding, 0, {});
+        }
+    }
+    return po;
+}
+
+qmatmul_shape qmatmul_of(const node &n, const memory::dims &a, const memory::dims &bd) {
+    if (a.size() < 2) fail(n, "A must have at least 2 dims, not " + dims_text(a), status::unimplemented);
+    if (bd.size() < 2) fail(n, "B must have at least 2 dims, not " + dims_text(bd), status::unimplemented);
+    const size_t r = bd.size();
+    if (a.back() != bd[r - 2])
+        fail(n, "shape mismatch: A (" + dims_text(a) + ") and B (" + dims_text(bd) + ") do not agree on K");
+    if (r == 2) return {product(a) / a.back(), a.back(), bd[1]};
+    if (a.size() != r || !std::equal(bd.begin(), bd.end() - 2, a.begin()))
+        fail(n, "A (" + dims_text(a) + ") and B (" + dims_text(bd) +
+                    ") have other batch dims: broadcasting them is not built yet for the quantized MatMul",
+             status::unimplemented);
+    qmatmul_shape s{a[r - 2], a.back(), bd.back()};
+    s.batches = product(memory::dims(bd.begin(), bd.end() - 2));
+    return s;
+}
+
+// The f32 bias a fused QDQ MatMul's Add gave (fuse_qdq_matmul.cpp) added to s's bias.
+void add_f32_bias(const model &m, const op &o, int64_t channels, int8_setup &s) {
+    for (const auto &e : o.post) {
+        if (e.k != post_entry::kind::bias_add) continue;
+        if (s.bias.empty()) s.bias.assign(static_cast<size_t>(channels), 0.f);
+        const tensor &v = m.initializers.at(e.operand);
+        for (size_t c = 0; c < s.bias.size(); ++c) s.bias[c] += v.data[c];
+    }
+}
 
 std::vector<op_def> quant_ops() {
     return {
