@@ -17,8 +17,9 @@ namespace impl {
 // layouts; then, by the innermost dim of each side:
 // - the same dim: runs copied (memcpy where both are contiguous), the other dims around them;
 // - dst's innermost 1 to 4 wide and contiguous (nchw -> nhwc of an image): pixels interleaved;
-// - two dims: tiles of the pair transposed (16x16 bytes or 4x4 words in SSE2 registers where
-//   both sides are contiguous, a strided loop over the tile otherwise), the other dims around;
+// - two dims: tiles of the pair transposed (16x16 bytes or 4x4 words in SSE2 registers, two
+//   such blocks at a time in AVX2 ones where the CPU has it, when both sides are contiguous; a
+//   strided loop over the tile otherwise), the other dims around;
 // on two threads when the copy is large enough to pay for a team.
 bool move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, const void *src, void *dst);
 
