@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include <emmintrin.h>
-#include <tmmintrin.h>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -15,6 +14,7 @@
 #include <omp.h>
 #endif
 
+#include "common/move_unblocked.hpp"
 #include "common/overlap.hpp"
 #include "common/plain_layout.hpp"
 #include "common/convert_types.hpp"
@@ -74,95 +74,6 @@ bool unblocked_dense(const memory::desc &md) {
     return md.is_dense() && is_unblocked(md);
 }
 
-// Elements of one type moved, unchanged, between two unblocked dense layouts (nchw <-> nhwc):
-// dst walked in its own order, its two innermost dims in loops of their own (nhwc's c is only 3
-// wide in a first layer's input).
-// n1 pixels of N values each, the values s0 apart in src (the pixels s1 apart), contiguous in dst
-// (the pixels d1 apart): N known here, so the loop over a pixel's values unrolls (a first
-// layer's input, nchw -> nhwc with 3 channels, 3x faster than the general loop).
-template <int N, typename T>
-void interleave(const T *src, memory::dim s0, memory::dim s1, T *dst, memory::dim d1, memory::dim n1) {
-    for (memory::dim y = 0; y < n1; ++y)
-        for (int x = 0; x < N; ++x) dst[y * d1 + x] = src[y * s1 + x * s0];
-}
-
-// interleave<3> of bytes whose pixels follow one another in src (a first layer's u8 input,
-// nchw -> nhwc): 16 pixels a step, each of the three 16-byte outputs a pshufb of each channel's
-// 16 bytes, or-ed (0.024 -> 0.009 ms for 1x3x224x224); the rest as interleave<3>.
-__attribute__((target("ssse3"))) void interleave3_bytes(const uint8_t *src, memory::dim s0, uint8_t *dst,
-                                                        memory::dim n1) {
-    alignas(16) static const struct masks {
-        int8_t m[3][3][16]; // [output chunk q][channel k][byte p]: the pixel it takes, or -128 (zero)
-        masks() {
-            for (int q = 0; q < 3; ++q)
-                for (int k = 0; k < 3; ++k)
-                    for (int p = 0; p < 16; ++p) {
-                        const int g = 16 * q + p;
-                        m[q][k][p] = static_cast<int8_t>(g % 3 == k ? g / 3 : -128);
-                    }
-        }
-    } table;
-    memory::dim y = 0;
-    for (; y + 16 <= n1; y += 16) {
-        __m128i ch[3];
-        for (int k = 0; k < 3; ++k) ch[k] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + y + k * s0));
-        for (int q = 0; q < 3; ++q) {
-            __m128i out = _mm_setzero_si128();
-            for (int k = 0; k < 3; ++k)
-                out = _mm_or_si128(out, _mm_shuffle_epi8(ch[k], _mm_load_si128(reinterpret_cast<const __m128i *>(table.m[q][k]))));
-            _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + 3 * y + 16 * q), out);
-        }
-    }
-    interleave<3>(src + y, s0, 1, dst + 3 * y, 3, n1 - y);
-}
-
-template <typename T>
-void move_unblocked(const memory::desc &src_md, const memory::desc &dst_md, const T *src, T *dst) {
-    const memory::dims &dims = dst_md.get_dims(), &ss = src_md.strides(), &ds = dst_md.strides();
-    std::vector<int> order(dims.size()); // dims by dst stride, outermost first
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ds[a] > ds[b]; });
-    const int r = static_cast<int>(order.size());
-    const int in0 = order[static_cast<size_t>(r - 1)];
-    const int in1 = r > 1 ? order[static_cast<size_t>(r - 2)] : -1;
-    const memory::dim n0 = dims[in0], n1 = in1 >= 0 ? dims[in1] : 1;
-    const memory::dim s0 = ss[in0], d0 = ds[in0], s1 = in1 >= 0 ? ss[in1] : 0, d1 = in1 >= 0 ? ds[in1] : 0;
-    memory::dim outer = 1;
-    for (int k = 0; k + 2 < r; ++k) outer *= dims[order[static_cast<size_t>(k)]];
-    static const bool ssse3 = __builtin_cpu_supports("ssse3");
-#pragma omp parallel for schedule(static) if (outer * n1 * n0 > (1 << 18))
-    for (memory::dim o = 0; o < outer; ++o) {
-        memory::dim rest = o, so = 0, dof = 0;
-        for (int k = r - 3; k >= 0; --k) {
-            const int i = order[static_cast<size_t>(k)];
-            const memory::dim x = rest % dims[i];
-            rest /= dims[i];
-            so += x * ss[i];
-            dof += x * ds[i];
-        }
-        if (d0 == 1 && n0 <= 4) { // an image's 1 to 4 channels interleaved: a fixed count a pixel
-            switch (n0) {
-            case 1: interleave<1>(src + so, s0, s1, dst + dof, d1, n1); break;
-            case 2: interleave<2>(src + so, s0, s1, dst + dof, d1, n1); break;
-            case 3:
-                if constexpr (sizeof(T) == 1) {
-                    if (s1 == 1 && d1 == 3 && ssse3) {
-                        interleave3_bytes(reinterpret_cast<const uint8_t *>(src + so), s0,
-                                          reinterpret_cast<uint8_t *>(dst + dof), n1);
-                        break;
-                    }
-                }
-                interleave<3>(src + so, s0, s1, dst + dof, d1, n1);
-                break;
-            default: interleave<4>(src + so, s0, s1, dst + dof, d1, n1); break;
-            }
-            continue;
-        }
-        for (memory::dim y = 0; y < n1; ++y)
-            for (memory::dim x = 0; x < n0; ++x) dst[dof + y * d1 + x * d0] = src[so + y * s1 + x * s0];
-    }
-}
-
 } // namespace
 
 void check_reorder_descs(const memory::desc &src, const memory::desc &dst) {
@@ -195,12 +106,8 @@ void reorder_elements(const memory::desc &src_md, const memory::desc &dst_md, co
     }
     const bool f32_copy = src_md.get_data_type() == memory::data_type::f32
             && dst_md.get_data_type() == memory::data_type::f32 && map.identity();
-    const memory::data_type t = src_md.get_data_type();
-    if (t == dst_md.get_data_type() && map.identity() && unblocked_dense(src_md) && unblocked_dense(dst_md)) {
-        const size_t size = data_type_size(t);
-        if (size == 1) return move_unblocked(src_md, dst_md, static_cast<const uint8_t *>(src), static_cast<uint8_t *>(dst));
-        if (size == 4) return move_unblocked(src_md, dst_md, static_cast<const uint32_t *>(src), static_cast<uint32_t *>(dst));
-    }
+    // Same-type moves between unblocked layouts (plain, nhwc, transposed views, gaps).
+    if (map.identity() && move_unblocked(src_md, dst_md, src, dst)) return;
     if (!f32_copy) {
         convert_by_offsets(src_md, dst_md, src, dst, map);
         return;
@@ -453,12 +360,9 @@ bool convert_and_move(const memory::desc &src_md, const memory::desc &dst_md, co
                                       : memory::desc(src_md.get_dims(), sdt, dst_md.layout());
     std::vector<uint8_t> bytes(mid.get_size());
     if (quantize) {
-        if (!convert_flat(src_md, mid, src, bytes.data(), map)) return false;
-        move_unblocked(mid, dst_md, bytes.data(), static_cast<uint8_t *>(dst));
-        return true;
+        return convert_flat(src_md, mid, src, bytes.data(), map) && move_unblocked(mid, dst_md, bytes.data(), dst);
     }
-    move_unblocked(src_md, mid, static_cast<const uint8_t *>(src), bytes.data());
-    return convert_flat(mid, dst_md, bytes.data(), dst, map);
+    return move_unblocked(src_md, mid, src, bytes.data()) && convert_flat(mid, dst_md, bytes.data(), dst, map);
 }
 
 } // namespace
