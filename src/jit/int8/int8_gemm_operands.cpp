@@ -53,9 +53,11 @@ void pack_plain_rows(const int8_t *w, const int8_gemm_shape &s, int64_t row_len,
         const int64_t g = item / s.panels, p = item % s.panels;
         int8_t *out = packed + g * s.packed_bytes() + p * kg_count * P * G;
         std::fill(out, out + kg_count * P * G, int8_t(0));
+        const int64_t whole = G == 4 ? row_len / 4 : 0; // K groups copied as one 32-bit word
         for (int64_t l = 0; l < P && p * P + l < s.oc; ++l) {
             const int8_t *row = w + (g * s.oc + p * P + l) * row_len;
-            for (int64_t kg = 0; kg < kg_count; ++kg) {
+            for (int64_t kg = 0; kg < whole; ++kg) std::memcpy(out + (kg * P + l) * 4, row + kg * 4, 4);
+            for (int64_t kg = whole; kg < kg_count; ++kg) {
                 const int64_t n = std::min(G, row_len - kg * G);
                 if (n > 0) std::memcpy(out + (kg * P + l) * G, row + kg * G, static_cast<size_t>(n));
             }
@@ -139,8 +141,11 @@ void int8_compensation(const int8_t *packed, const int8_gemm_shape &s, const int
             const int32_t f = shift + (zp ? zp[0] : 0);
             for (int64_t kg = 0; kg < kg_count; ++kg) {
                 const int8_t *w = packed + g * s.packed_bytes() + (p * kg_count + kg) * P * G;
-                for (int64_t l = 0; l < P; ++l)
-                    for (int64_t i = 0; i < G; ++i) c[l] += w[l * G + i];
+                if (G == 4) // a constant group: the compiler's vector loop
+                    for (int64_t l = 0; l < P; ++l) c[l] += w[4 * l] + w[4 * l + 1] + w[4 * l + 2] + w[4 * l + 3];
+                else
+                    for (int64_t l = 0; l < P; ++l)
+                        for (int64_t i = 0; i < G; ++i) c[l] += w[l * G + i];
             }
             for (int64_t l = 0; l < P; ++l) c[l] *= -f;
             continue;
