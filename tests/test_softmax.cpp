@@ -338,3 +338,67 @@ TEST_CASE("softmax: bad input is refused with the reason", "[softmax][bad_input]
     CHECK_NOTHROW(softmax_forward(pe).execute({{PRIM_ARG_SRC, memory(plain(e), nullptr)},
                                                {PRIM_ARG_DST, memory(plain(e), nullptr)}}));
 }
+
+TEST_CASE("softmax: int8 src or dst on the JIT, as the reference", "[softmax][jit][int8]") {
+    // The JIT takes u8/s8 through a staging block (jit_softmax.cpp): src widened, the result
+    // scaled by 1 / dst_scale and stored rounded half to even and saturated. Rows with tails of
+    // both vector widths and of the 16-value store, a dst scale that saturates u8 (the row's
+    // largest probability over 255), NaN rows; equal to the reference within ±1 (a rounding tie
+    // may go either way), f32 within 1e-5. softmax_log, sums and operands stay on the reference.
+    struct type_case {
+        dt src, dst;
+        float src_scale, dst_scale; // 0: none
+    };
+    const type_case types[] = {{dt::f32, dt::u8, 0, 1.f / 255}, {dt::f32, dt::u8, 0, 1.f / 600},
+                               {dt::f32, dt::s8, 0, 1.f / 127}, {dt::u8, dt::u8, 0.5f, 1.f / 255},
+                               {dt::s8, dt::f32, 0.25f, 0}, {dt::s8, dt::s8, 2.f, 1.f / 64}};
+    const dims shapes[] = {{12, 128, 128}, {3, 37}, {5, 17}, {2, 1000}, {7, 15}};
+    for (cpu_isa isa : jit_isas())
+        for (const type_case &t : types)
+            for (const dims &d : shapes)
+                for (const char *chain : {"", "linear:2:-0.5"}) {
+                    INFO(cpu_isa_name(isa) << " " << data_type_name(t.src) << ":" << data_type_name(t.dst) << " "
+                         << count(d) << " values, chain '" << chain << "'");
+                    std::vector<float> out[2];
+                    std::string impl[2];
+                    for (int pass = 0; pass < 2; ++pass) {
+                        primitive_attr attr;
+                        attr.set_max_cpu_isa(pass == 0 ? isa : cpu_isa::none);
+                        attr.set_post_ops(parse_post_ops(chain));
+                        if (t.src_scale != 0) attr.set_scales_mask(PRIM_ARG_SRC, 0);
+                        if (t.dst_scale != 0) attr.set_scales_mask(PRIM_ARG_DST, 0);
+                        const int axis = static_cast<int>(d.size()) - 1;
+                        const softmax_forward::primitive_desc pd(
+                                softmax_forward::desc(prop_kind::forward_inference, algorithm::softmax_accurate,
+                                                      memory::desc(d, t.src, tag::any), memory::desc(d, t.dst, tag::any),
+                                                      axis),
+                                attr);
+                        std::vector<float> x = eighths(static_cast<size_t>(count(d)), 5);
+                        for (size_t i = 0; i < x.size(); ++i) {
+                            if (t.src != dt::f32) x[i] = std::round(x[i] * (t.src == dt::u8 ? 15.f : 7.f)) + (t.src == dt::u8 ? 128 : 0);
+                            if (t.src == dt::f32 && i % 997 == 13) x[i] = NAN;
+                        }
+                        memory s = from_plain(x, pd.src_desc()), dst(pd.dst_desc());
+                        exec_args args = {{PRIM_ARG_SRC, s}, {PRIM_ARG_DST, dst}};
+                        const auto value = [](float v) {
+                            memory m(memory::desc({1}, dt::f32, tag::a));
+                            *static_cast<float *>(m.get_data_handle()) = v;
+                            return m;
+                        };
+                        if (t.src_scale != 0) args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC] = value(t.src_scale);
+                        if (t.dst_scale != 0) args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST] = value(t.dst_scale);
+                        softmax_forward(pd).execute(args);
+                        out[pass] = to_plain(dst);
+                        impl[pass] = pd.impl_name();
+                    }
+                    CHECK(impl[0] == std::string("jit:") + cpu_isa_name(isa));
+                    CHECK(impl[1] == "ref");
+                    if (t.dst == dt::f32) {
+                        CHECK(mismatches(out[0], out[1], 1e-5) == 0);
+                        continue;
+                    }
+                    int64_t bad = 0;
+                    for (size_t i = 0; i < out[1].size(); ++i) bad += std::fabs(out[0][i] - out[1][i]) > 1.f;
+                    CHECK(bad == 0);
+                }
+}

@@ -77,7 +77,7 @@ const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
 
 const std::vector<impl_entry<softmax_request>> &softmax_impl_list() {
     static const std::vector<impl_entry<softmax_request>> list = {
-            {"jit", create_jit_softmax},
+            {"jit", create_jit_softmax, true}, // int8 src or dst by a staging block (no operands)
             {"jit_strided", create_jit_softmax_strided},
             {"ref", create_ref_softmax, true},
     };
