@@ -79,6 +79,7 @@ struct compiled_model::state {
             fuse_qdq_residuals(g);
             fuse_qdq_flow(g);
             fuse_qdq_round_trips(g);
+            fuse_qdq_softmaxes(g);
             fuse_post_op_chains(g);
             fuse_dw_pairs(g, opt);
         }

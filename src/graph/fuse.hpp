@@ -35,6 +35,10 @@ void fuse_activation_forms(graph_ir &g);
 // which then goes on past it (the scores' scaling Div).
 void fuse_qdq_round_trips(graph_ir &g);
 
+// A Softmax read only by a QuantizeLinear with a zero point of 0 becomes a softmax with an int8
+// dst and the QuantizeLinear's scale as its dst scale.
+void fuse_qdq_softmaxes(graph_ir &g);
+
 // An op whose lowering takes post-op entries (o.post): every primitive with a chain.
 bool can_host(const graph_ir &g, const op &o);
 

@@ -3,6 +3,7 @@
 // of plain inputs (its copy path: one dense layout, a memcpy per block).
 #include "graph/op_registry.hpp"
 #include "graph/post_ops_lowering.hpp"
+#include "graph/quant_lowering.hpp"
 
 namespace prim {
 namespace graph {
@@ -31,12 +32,20 @@ void lower_softmax(plan_builder &b, const op &o) {
     lowered_chain c = lower_chain(b, o, xd, post_ops(), nullptr);
     const bool constant = b.all_constant(o);
     memory src = b.plain(o.inputs[0]);
-    memory dst = host_destination(b, c, src.get_desc(), constant);
+    // A fused QuantizeLinear (fuse_qdq_softmax.cpp): an int8 dst, its scale the dst scale.
+    const memory::data_type ydt = b.g.type_of(o.outputs[0]);
+    memory dst = host_destination(b, c, plan_builder::plain_desc(xd, ydt), constant);
+    primitive_attr attr = b.attr(c.po);
+    exec_args args = c.args;
+    if (o.inputs.size() > 1) {
+        const float y_scale = b.g.m->initializers.at(o.inputs[1]).data[0];
+        attr.set_scales_mask(PRIM_ARG_DST, 0);
+        args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_DST] = value_buffer(b, &y_scale, memory::data_type::f32, 1);
+    }
     softmax_forward::primitive_desc pd(
             softmax_forward::desc(prop_kind::forward_inference, algorithm::softmax_accurate,
                                   src.get_desc(), dst.get_desc(), axis),
-            b.attr(c.po));
-    exec_args args = c.args;
+            attr);
     args[PRIM_ARG_SRC] = src;
     args[PRIM_ARG_DST] = dst;
     b.primitive_step(step_text(o, "softmax", pd.impl_name(), c), softmax_forward(pd), args, constant);
