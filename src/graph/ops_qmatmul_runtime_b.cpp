@@ -2,8 +2,8 @@
 // transformer (fuse_qdq_matmul.cpp), QLinearMatMul and MatMulInteger with B a graph tensor.
 // prim's int8 inner product takes s8 weights without a zero point, so at every run each batch's
 // B is copied into plain s8 weights (the inner product packs them) as b' = b − 128 (u8: exact) or
-// b itself (s8), and what B's zero point leaves over, w = zp_B − 128 (u8) or zp_B
-// (s8), goes in as the chain's first entry:
+// b itself (s8), and what B's zero point leaves over, w = zp_B − 128 (u8) or zp_B (s8), goes
+// in as the chain's first entry:
 //   Σ_k (a − zp_a)(b − zp_B) = Σ_k (a − zp_a)·b' − w·R[m],   R[m] = Σ_k (a − zp_a)
 // the second term one value per row of A: an f32 binary add of −s_a·s_B·w·R[m], R summed from A at
 // each run. Exact as the f32 route is: while the values are integers below 2^24.
@@ -98,7 +98,8 @@ void lower_qmatmul_runtime_b(plan_builder &b, const op &o, const node &n, const 
     memory wei = b.persistent(plan_builder::plain_desc({sh.batches * sh.n * sh.k}, dt::s8));
     memory corr;
     if (leftover != 0) corr = b.persistent(plan_builder::plain_desc({sh.batches * sh.m}));
-    const memory dst = host_destination(b, chain, plan_builder::plain_desc(yd, ydt), b.all_constant(o));
+    const bool constant = b.all_constant(o);
+    const memory dst = host_destination(b, chain, plan_builder::plain_desc(yd, ydt), constant);
     exec_args args = s.args;
     if (!bias.is_empty()) args[PRIM_ARG_BIAS] = bias;
     std::vector<memory> uses = {src, bm, dst, wei};
@@ -133,8 +134,8 @@ void lower_qmatmul_runtime_b(plan_builder &b, const op &o, const node &n, const 
                    ip.execute(run);
                }
            },
-           b.all_constant(o), uses);
-    b.set(o.outputs[0], dst, b.all_constant(o), true);
+           constant, uses);
+    b.set(o.outputs[0], dst, constant, true);
 }
 
 } // namespace detail
