@@ -251,7 +251,7 @@ void primitive::execute(const exec_args &args) const {
     if (!pi.empty) ii.execute(ptrs);
     if (verbose)
         impl::verbose_print_exec(impl::primitive_kind_name(pi.kind),
-                                 pi.data_types.empty() ? ii.name() : ii.name() + "," + pi.data_types,
+                                 pi.data_types.empty() ? ii.call_name(ptrs) : ii.call_name(ptrs) + "," + pi.data_types,
                                  pi.problem_str,
                                  to_string(pi.attr.get_post_ops()), start);
 }

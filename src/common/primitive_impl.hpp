@@ -93,6 +93,9 @@ public:
     // "jit:avx512", "jit:avx2", "ref".
     virtual std::string name() const = 0;
     virtual void execute(const exec_ptrs &args) const = 0;
+    // What ran one call, for its PRIM_VERBOSE exec line: name(), or "ref" from an
+    // implementation that hands some calls to the reference (values given at execute decide).
+    virtual std::string call_name(const exec_ptrs &) const { return name(); }
 
     const memory::desc &src_md() const { return layouts_.src; }
     const memory::desc &wei_md() const { return layouts_.wei; }

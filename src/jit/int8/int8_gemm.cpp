@@ -209,6 +209,12 @@ public:
                + (repack_wei_ ? "+repack" : "");
     }
 
+    // A call whose src zero point the form cannot hold runs the reference (prepare): it says so.
+    std::string call_name(const exec_ptrs &args) const override {
+        std::vector<int16_t> pad;
+        return form_.copy && !padding_values(args.quant, pad) ? "ref" : name();
+    }
+
     void execute(const exec_ptrs &args) const override {
         if (blk_.shape.mb == 0) return;
         const std::unique_ptr<int8_gemm_call> c = prepare(args);

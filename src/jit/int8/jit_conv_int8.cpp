@@ -23,6 +23,9 @@ public:
         const std::string n = gemm_->name();
         return n.find("+repack") == std::string::npos ? n + "+repack" : n;
     }
+    std::string call_name(const exec_ptrs &args) const override {
+        return gemm_->call_name(args) == "ref" ? "ref" : name();
+    }
 
     void execute(const exec_ptrs &args) const override {
         const jit::scratch copy(cl_.get_size());
