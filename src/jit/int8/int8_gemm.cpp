@@ -142,7 +142,7 @@ public:
         : int8_gemm_primitive(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
           blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
           packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)),
-          reference_(req.reference ? req.reference(this->layouts()) : nullptr) {
+          fallback_(req.fallback ? req.fallback(this->layouts(), vnni) : nullptr) {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         repack_wei_ = packed_md_.is_zero() || wei_md().with_weight_sums(0) != packed_md_.with_weight_sums(0);
@@ -209,17 +209,17 @@ public:
                + (repack_wei_ ? "+repack" : "");
     }
 
-    // A call whose src zero point the form cannot hold runs the reference (prepare): it says so.
+    // A call whose src zero point the form cannot hold runs the fallback (prepare): it says so.
     std::string call_name(const exec_ptrs &args) const override {
         std::vector<int16_t> pad;
-        return form_.copy && !padding_values(args.quant, pad) ? "ref" : name();
+        return form_.copy && !padding_values(args.quant, pad) ? fallback_->call_name(args) : name();
     }
 
     void execute(const exec_ptrs &args) const override {
         if (blk_.shape.mb == 0) return;
         const std::unique_ptr<int8_gemm_call> c = prepare(args);
         const call &d = static_cast<const call &>(*c);
-        if (!d.src) return reference_->execute(args);
+        if (!d.src) return fallback_->execute(args);
         run(d);
     }
 
@@ -237,7 +237,7 @@ public:
                              memory(req_.src_cl_md, d->src_cl.data()));
             src = d->src_cl.data();
         }
-        // A src zero point the form cannot hold: no src, the reference runs the call.
+        // A src zero point the form cannot hold: no src, the fallback runs the call.
         if (form_.copy && !padding_values(q, d->pad)) return d;
         if (form_.copy && !rows_per_chunk_ && !req_.external_src) {
             d->src_form.resize(form_.bytes(g));
@@ -287,7 +287,7 @@ private:
         std::vector<float> pre, bias, post, dst_zp;
         float dst_mul = 1.f;
     };
-    // One execute's data (prepare). src null: the reference runs the call.
+    // One execute's data (prepare). src null: the fallback runs the call.
     struct call : int8_gemm_call {
         call(const std::vector<const jit::jit_generator *> &kernels, const exec_ptrs &args)
             : dst(args.dst), ops(args.post_op), tables(kernels, args.runtime_params) {}
@@ -372,7 +372,7 @@ private:
 
     // pad = each src channel's padding value in the kernel's form: its zero point plus the s8
     // shift (int8_src_form.hpp). False when the form's u8 (or s16) cannot hold one: the
-    // reference runs the call (a request whose convolution reads padding with a src zero point
+    // fallback runs the call (a request whose convolution reads padding with a src zero point
     // has one; no other can get here).
     bool padding_values(const exec_ptrs::quant_values &q, std::vector<int16_t> &pad) const {
         const jit::int8_conv_geometry &g = req_.geom;
@@ -525,7 +525,7 @@ private:
     quantization quant_;
     memory::desc packed_md_; // zero when the K order has no packed layout
     std::vector<int64_t> tap_offsets_;
-    std::unique_ptr<primitive_impl> reference_; // see int8_gemm_request::reference
+    std::unique_ptr<primitive_impl> fallback_; // see int8_gemm_request::fallback
     bool repack_wei_ = false, copy_src_ = false, comp_from_sums_ = false, rows_per_chunk_ = false;
     ip_int8_conf conf_;
     jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached

@@ -33,10 +33,11 @@ struct int8_gemm_request {
     bool packable = false;      // 'any' weights may become the packed layout (the K order allows)
     bool grouped_wei = false;   // the weights' dims start with the groups
     primitive_attr attr;
-    // The reference on the same layouts: runs a call whose src zero point the kernel's src form
-    // cannot hold in its padding (u8 src, zero point -2). Required when the convolution reads
-    // padding and has a src zero point; null otherwise.
-    std::function<std::unique_ptr<primitive_impl>(const arg_layouts &)> reference;
+    // Another implementation on the same layouts, given whether the creating kernel is VNNI's:
+    // runs a call whose src zero point the kernel's src form cannot hold in its padding (u8 src,
+    // zero point -2 in VNNI's u8 form). Required when the convolution reads padding and has a
+    // src zero point; null otherwise.
+    std::function<std::unique_ptr<primitive_impl>(const arg_layouts &, bool vnni)> fallback;
     // For a driver that walks the lines itself (run_lines; the fused 1x1 + depthwise pass):
     bool lines_are_rows = false;  // lines are output rows even where pixels map one to one
     int64_t dst_pixel_bytes = 0;  // bytes from a dst pixel to the next (0: dst's channels)

@@ -116,17 +116,20 @@ int8_gemm_request int8_gemm_request_of(const conv_request &req) {
     g.grouped_wei = req.wei.ndims() == req.src.ndims() + 1;
     g.attr = req.attr;
     // A call whose src zero point the padding cannot hold in the kernel's form (u8 src, zero
-    // point -2: oneDNN's harness_conv_zero_points) runs the reference on the same layouts; only
-    // a convolution that reads padding with a src zero point can make one.
+    // point -2 in VNNI's u8 form: oneDNN's asymmetric harness) runs another implementation on
+    // the same layouts: under VNNI the AVX-512 kernel, whose 16-bit form holds any u8 or s8 zero
+    // point (it repacks the VNNI weights per call), else the reference (a zero point beyond
+    // 16 bits). Only a convolution that reads padding with a src zero point can make one.
     if (r.reads_padding() && req.attr.get_quantization().src_zp_mask >= 0)
-        g.reference = [req](const arg_layouts &l) {
+        g.fallback = [req](const arg_layouts &l, bool vnni) {
             conv_request same = req;
             same.src = l.src;
             same.wei = l.wei;
             same.bias = l.bias;
             same.dst = l.dst;
             std::string unused;
-            return create_ref_conv(same, cpu_isa::none, unused);
+            std::unique_ptr<primitive_impl> words = vnni ? create_jit_conv_int8(same, cpu_isa::avx512, unused) : nullptr;
+            return words ? std::move(words) : create_ref_conv(same, cpu_isa::none, unused);
         };
     return g;
 }
