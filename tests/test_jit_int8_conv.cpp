@@ -445,8 +445,9 @@ TEST_CASE("jit int8 conv: padding reads the src zero point", "[jit][int8][conv]"
 TEST_CASE("jit int8 conv: a src zero point the padding value cannot hold", "[jit][int8][conv]") {
     // The padding's value is the zero point in the src form's type (+128 for s8 on VNNI): u8
     // -2 (oneDNN's harness_conv_zero_points), u8 300, s8 200, one channel's -300, 70000 (beyond
-    // 16 bits) cannot be it. The call runs the reference on the primitive's own layouts and
-    // gives exactly its result, on every ISA.
+    // 16 bits) cannot be it. The call runs another implementation on the primitive's own
+    // layouts (under VNNI the AVX-512 kernel's 16-bit form, else the reference) and gives exactly
+    // the reference's result, on every ISA.
     struct zp_case {
         dt src;
         int mask;
