@@ -19,12 +19,11 @@ public:
         : primitive_impl(with_dst(gemm->layouts(), dst)), gemm_(std::move(gemm)),
           cl_(gemm_->dst_md()), to_user_(cl_, dst), from_user_(dst, cl_), reads_dst_(reads_dst) {}
 
-    std::string name() const override {
-        const std::string n = gemm_->name();
-        return n.find("+repack") == std::string::npos ? n + "+repack" : n;
-    }
+    std::string name() const override { return repacked(gemm_->name()); }
+    // The GEMM's fallback for this call (the 16-bit kernel under VNNI, or the reference).
     std::string call_name(const exec_ptrs &args) const override {
-        return gemm_->call_name(args) == "ref" ? "ref" : name();
+        const std::string n = gemm_->call_name(args);
+        return n == "ref" ? n : repacked(n);
     }
 
     void execute(const exec_ptrs &args) const override {
@@ -37,6 +36,9 @@ public:
     }
 
 private:
+    static std::string repacked(const std::string &n) {
+        return n.find("+repack") == std::string::npos ? n + "+repack" : n;
+    }
     static arg_layouts with_dst(arg_layouts l, const memory::desc &dst) {
         l.dst = dst;
         return l;
