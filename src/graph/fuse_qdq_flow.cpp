@@ -24,10 +24,7 @@ bool moves_values(const op &o) {
 }
 
 // The QuantizeLinear that is the only reader of o's output, else nullptr.
-op *quantize_after(graph_ir &g, const op &o) {
-    op *q = o.outputs.empty() ? nullptr : only_reader(g, o.outputs[0]);
-    return q && q->type == "QuantizeLinear" && q->inputs[0] == o.outputs[0] ? q : nullptr;
-}
+op *quantize_after(graph_ir &g, const op &o) { return o.outputs.empty() ? nullptr : quantize_of(g, o.outputs[0]); }
 
 void run_on_integers(graph_ir &g, op &o) {
     if (!o.post.empty() || o.outputs.size() != 1) return;

@@ -91,8 +91,8 @@ void fuse_at(graph_ir &g, op &mm) {
     op *act = only_reader(g, summed);
     if (act && (act->inputs[0] != summed || !chain_activation(g, *act, fn))) act = nullptr;
     const std::string &result = act ? act->outputs[0] : summed;
-    op *q = only_reader(g, result);
-    if (q && (q->type != "QuantizeLinear" || !per_tensor(g, *q))) q = nullptr; // then an f32 dst
+    op *q = quantize_of(g, result);
+    if (q && !per_tensor(g, *q)) q = nullptr; // then an f32 dst
     std::vector<std::string> nodes = {dqx->n->name, mm.n->name};
     mm.pattern = "DequantizeLinear+" + mm.type + (runtime_b ? "(B at run time)" : "");
     if (add) {

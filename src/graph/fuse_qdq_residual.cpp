@@ -139,8 +139,8 @@ void fold_activation_after(graph_ir &g, op &host) {
     op *act = only_reader(g, dq->outputs[0]);
     eltwise_fn fn;
     if (!act || act->inputs[0] != dq->outputs[0] || !chain_activation(g, *act, fn)) return;
-    op *q = only_reader(g, act->outputs[0]);
-    if (!q || q->type != "QuantizeLinear" || !per_tensor(g, *q)) return;
+    op *q = quantize_of(g, act->outputs[0]);
+    if (!q || !per_tensor(g, *q)) return;
     bool has_sum = false;
     for (const auto &p : host.post) has_sum = has_sum || p.k == post_entry::kind::sum;
     if (has_sum && g.type_of(q->outputs[0]) != g.type_of(host.outputs[0]))

@@ -16,8 +16,8 @@ namespace {
 using dt = memory::data_type;
 
 void fuse_at(graph_ir &g, op &softmax) {
-    op *q = only_reader(g, softmax.outputs[0]);
-    if (!q || q->type != "QuantizeLinear" || q->inputs[0] != softmax.outputs[0] || !per_tensor(g, *q)) return;
+    op *q = quantize_of(g, softmax.outputs[0]);
+    if (!q || !per_tensor(g, *q)) return;
     const dt t = g.type_of(q->outputs[0]);
     if (t != dt::u8 && t != dt::s8) return;
     if (zero_point_of(g, *q) != 0)

@@ -81,6 +81,11 @@ op *only_reader(graph_ir &g, const std::string &t) {
     return nullptr;
 }
 
+op *quantize_of(graph_ir &g, const std::string &t) {
+    op *q = only_reader(g, t);
+    return q && q->type == "QuantizeLinear" && q->inputs[0] == t ? q : nullptr;
+}
+
 bool chain_activation(const graph_ir &g, const op &a, eltwise_fn &fn) {
     return a.alive && activation_of(*g.m, a, fn) && !fn.has_runtime_params();
 }

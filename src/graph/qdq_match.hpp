@@ -26,6 +26,8 @@ bool same_quantization(const graph_ir &g, const op &a, const op &b);
 void drop_if_unread(graph_ir &g, op *o);
 // The only live op reading t (as an input), or nullptr when t has another reader or is a graph output.
 op *only_reader(graph_ir &g, const std::string &t);
+// The QuantizeLinear quantizing t (its data input) that is t's only reader, else nullptr.
+op *quantize_of(graph_ir &g, const std::string &t);
 // An activation between an int8 primitive's result and its QuantizeLinear, as one chain entry:
 // a single-op activation or a recognised form (fuse_activation_forms: GELU, swish), its
 // parameters constant (the int8 chain computes every entry in f32, CONTRACT §6).
