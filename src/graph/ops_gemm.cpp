@@ -331,9 +331,7 @@ void lower_matmul(plan_builder &b, const op &o) {
     for (const auto &w : walk) uses.push_back(w.base);
     const inner_product_forward ip(pd);
     const size_t batches = static_cast<size_t>(product(s.batch));
-    // The batches over the threads, each inner product on one (attention's are small: one
-    // parallel region instead of one per batch, each a barrier on a busy machine).
-    const bool threaded = batches > 1 && 2.0 * s.m * s.n * s.k * batches > double(1 << 20);
+    const bool threaded = batches_over_threads(static_cast<int64_t>(batches), s.m, s.n, s.k);
     b.step(step_text(o, "inner_product", pd.impl_name(), c) + " x" + std::to_string(batches) + " batches",
            [ip, walk, batches, threaded] {
                const int64_t nb = static_cast<int64_t>(batches);

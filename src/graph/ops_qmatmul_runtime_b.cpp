@@ -108,8 +108,7 @@ void lower_qmatmul_runtime_b(plan_builder &b, const op &o, const node &n, const 
     const inner_product_forward ip(pd);
     const int64_t batches = sh.batches, rows = sh.m, k = sh.k, nk = sh.n * sh.k;
     const size_t a_bytes = src2d.get_size(), y_bytes = dst2d.get_size();
-    // The batches over the threads, each inner product on one (as the f32 MatMul's).
-    const bool threaded = batches > 1 && 2.0 * sh.m * sh.n * sh.k * batches > double(1 << 20);
+    const bool threaded = batches_over_threads(batches, sh.m, sh.n, sh.k);
     const auto at = [](const memory &base, size_t offset) { return static_cast<char *>(base.get_data_handle()) + offset; };
     b.step(o.n->name + ": inner product " + pd.impl_name() + " " + data_type_name(xdt) + ":s8:" +
                    data_type_name(ydt) + ", B (" + data_type_name(bdt) + ") packed at every run" +
