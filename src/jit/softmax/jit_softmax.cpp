@@ -136,7 +136,10 @@ private:
         else narrow_to(v, n, after, -128.f, 127.f, reinterpret_cast<int8_t *>(dst) + at);
     }
     // 16 values a step in SSE2 registers (x86-64's baseline): NaN to 0, clamped, converted with
-    // the default rounding (half to even), packed with saturation; the tail one by one.
+    // the default rounding (half to even), packed with saturation; the tail one by one. The
+    // reorder's quantize_flat (internal_reorder.cpp) does the same per 16 values, but opens an
+    // OpenMP region per call: on this per-block store it cost 12x128x128 f32 -> u8 0.040 ->
+    // 0.053 ms.
     template <typename T>
     static void narrow_to(const float *v, int64_t n, float after, float lo, float hi, T *out) {
         const __m128 f = _mm_set1_ps(after), l = _mm_set1_ps(lo), h = _mm_set1_ps(hi);
