@@ -93,8 +93,8 @@ public:
     // "jit:avx512", "jit:avx2", "ref".
     virtual std::string name() const = 0;
     virtual void execute(const exec_ptrs &args) const = 0;
-    // What ran one call, for its PRIM_VERBOSE exec line: name(), or "ref" from an
-    // implementation that hands some calls to the reference (values given at execute decide).
+    // What ran one call, for its PRIM_VERBOSE exec line: name(), or, from an implementation
+    // that hands some calls to another (values given at execute decide), that one's call_name.
     virtual std::string call_name(const exec_ptrs &) const { return name(); }
 
     const memory::desc &src_md() const { return layouts_.src; }
