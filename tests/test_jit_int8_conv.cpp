@@ -220,6 +220,40 @@ TEST_CASE("jit int8 conv: s32 dst without scales is bit-exact", "[jit][int8][con
             }
 }
 
+// Without a src zero point (and, with VNNI, a u8 src) the kernel skips the taps in the padding:
+// a line's (kd, kh) outside the input, and per tile of a row the rows whose kw tap is outside
+// (int8_gemm.cpp, skips_padding); VNNI then reads the user's src itself. The shapes put those
+// edges everywhere: rows of several tiles (the first and the last tile's edges), rows of one
+// tile with both edges, strides and dilation at the edges, tiles whose rows read a tap in the
+// padding from both sides, whole lines and tiles of padding only, 3D, kw 8 (the widest row the
+// code unrolls) and 9 (not skipped), asymmetric and negative padding, groups.
+TEST_CASE("jit int8 conv: the taps in the padding skipped", "[jit][int8][conv]") {
+    const char *const edge_shapes[] = {
+            "mb2ic64oc40ih30kh3ph1", "mb1ic32oc16ih7kh3ph1", "mb1ic16oc17ih14kh3ph1",
+            "mb1ic8oc24ih9iw33kh3kw5sh1sw2ph2pw2", "mb1ic12oc20ih11kh3dh2ph2",
+            "mb1ic4oc16iw3ow9kw3pw3", "mb1ic8oc16ih2oh6iw4ow6kh3kw3ph2pw2",
+            "mb1ic4oc8id3ih4iw5kd3kh3kw3pd1ph1pw1", "mb2ic8oc16ih6iw12kh2kw8ph1pw4",
+            "mb1ic8oc16ih5iw12kh3kw9ph1pw4", "mb2ic8oc9ih6iw7kh3kw3ph2pw0", "mb1ic12oc16ih8iw10oh7ow9kh3kw3ph1pw1",
+            "mb1g2ic16oc32ih9kh3ph1", "mb1ic3oc16ih20kh7sh2ph3"};
+    uint32_t seed = 100;
+    for (const char *shape : edge_shapes)
+        for (dt src : {dt::u8, dt::s8}) {
+            conv_case c; // s32, no scales, no chain: bit-exact
+            c.shape = shape;
+            c.src = src;
+            c.dst = dt::s32;
+            c.bias = dt::undef;
+            c.seed = ++seed;
+            check(c);
+            c.dst = dt::u8; // the chain and the stores at the edge tiles
+            c.bias = dt::f32;
+            c.q.oscale = 2;
+            c.chain = "sum:0.5+relu";
+            c.seed = ++seed;
+            check(c);
+        }
+}
+
 TEST_CASE("jit int8 conv: v3 scales, 2.x output scales and zero points", "[jit][int8][conv]") {
     for (const char *shape : {"mb2g3ic9oc15ih6kh3ph1", "mb1g8ic8oc16ih5kh3sh2ph1"})
         for (const quant_combination &qc : quant_combinations()) {

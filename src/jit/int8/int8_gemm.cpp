@@ -1,7 +1,10 @@
 // The int8 GEMM primitive (int8_gemm.hpp): creation checks, the blocking, the per-call
 // preparation of weights and per-oc values, and the threaded walk over tiles.
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <tuple>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -14,7 +17,6 @@
 #include "common/weight_sums.hpp"
 #include "jit/int8/int8_gemm.hpp"
 #include "jit/int8/ip_int8_kernel.hpp"
-#include "jit/ip/ip_kernel_grid.hpp"
 #include "jit/gen/kernel_cache.hpp"
 #include "jit/inject/kernel_chain_plan.hpp"
 #include "jit/gen/runtime_table.hpp"
@@ -124,6 +126,35 @@ int64_t chunks_per_thread(double flops, int threads) {
                                                                : u.conv_chunks_per_thread;
 }
 
+// The kernel skips the taps that read padding, per line (kd, kh: the tap rows it is given) and
+// per tile (kw: its rows' ranges in the code), where such a tap would add 0: no s8 shift and no
+// src zero point (their compensation counts every tap), and at most max_kw_unroll taps along w.
+// It then needs no padding in its src: a u8 channels-last src is read where it is, with no copy
+// (ResNet-50's 3x3 layers at 7x7 read a fifth of their taps in the padding).
+bool skips_padding(const int8_gemm_request &req, bool vnni) {
+    const jit::int8_conv_geometry &g = req.geom;
+    return !req.depthwise && g.taps() > 1 && g.reads_padding() && g.k[2] <= ip_int8_conf::max_kw_unroll
+           && !(vnni && g.src_s8) && req.attr.get_quantization().src_zp_mask < 0;
+}
+
+// The kernels of a walk: per variant of a tile (its rows, and the taps each row reads), full
+// panels or the last one. A convolution's line (an output row) has tiles at fixed places, each
+// with its variant; lines of one-to-one pixels have full tiles and a tail.
+struct tile_kernels {
+    std::vector<std::array<std::shared_ptr<const jit::jit_generator>, 2>> variants; // [.][last panel]
+    std::vector<int> of_tile; // per tile of a convolution's line; empty for lines of pixels
+    const jit::jit_generator &at(int64_t tile, bool row_tail, bool last_panel) const {
+        const auto &v = variants[static_cast<size_t>(of_tile.empty() ? (row_tail ? 1 : 0) : of_tile[tile])];
+        return *(last_panel && v[1] ? v[1] : v[0]);
+    }
+    std::vector<const jit::jit_generator *> all() const {
+        std::vector<const jit::jit_generator *> v;
+        for (const auto &k : variants)
+            for (const auto &g : k) v.push_back(g.get());
+        return v;
+    }
+};
+
 // The K order the request's rows and the packed weights share.
 jit::int8_k_map k_map_of(const int8_gemm_request &req, const jit::int8_src_form &f) {
     const jit::int8_conv_geometry &g = req.geom;
@@ -140,8 +171,10 @@ public:
                   const int8_blocking &blk, const post_ops &chain, bool vnni,
                   const memory::desc &packed_md)
         : int8_gemm_primitive(std::move(layouts)), req_(req), form_(form), k_map_(k_map_of(req, form)),
-          blk_(blk), vnni_(vnni), chain_(chain), quant_(req.attr.get_quantization()),
-          packed_md_(packed_md), tap_offsets_(form.tap_offsets(req.geom)),
+          blk_(blk), vnni_(vnni), skips_padding_(skips_padding(req, vnni)), chain_(chain),
+          quant_(req.attr.get_quantization()), packed_md_(packed_md),
+          kw_unroll_(req.geom.k[2] <= ip_int8_conf::max_kw_unroll ? req.geom.k[2] : 1),
+          tap_rows_(form.tap_rows(req.geom, kw_unroll_)),
           fallback_(req.fallback ? req.fallback(this->layouts(), vnni) : nullptr) {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
@@ -166,13 +199,16 @@ public:
         ip_int8_conf c;
         c.vnni = vnni_;
         c.lda = g.s[2] * form_.pixel_bytes(g);
-        c.with_taps = g.taps() > 1;
+        c.with_taps = req.depthwise || g.taps() > 1;
         // Few K groups per tap (a first layer's 3 channels: one): the kernel unrolls them.
-        const int64_t tap_k_groups = form_.cp / std::max<int64_t>(1, s.group);
+        const int64_t tap_k_groups = req.depthwise ? 1 : form_.cp / std::max<int64_t>(1, s.group);
         c.tap_k_groups = c.with_taps && !req.depthwise && tap_k_groups <= 4 ? tap_k_groups : 0;
         c.depthwise = req.depthwise;
         c.src_s8 = g.src_s8;
         c.wei_k_step = s.panel * s.group;
+        c.kw_unroll = kw_unroll_;
+        c.kw_bytes = form_.kw_bytes(g);
+        c.tap_wei_bytes = tap_k_groups * c.wei_k_step;
         c.dst_dt = static_cast<int64_t>(dst_md().get_data_type());
         c.ldc = req.dst_pixel_bytes ? req.dst_pixel_bytes
                                     : oc_total * static_cast<int64_t>(data_type_size(dst_md().get_data_type()));
@@ -188,20 +224,7 @@ public:
         c.folded = chain_.len() == 0 && (c.with_pre || c.with_post || c.with_dst_mul)
                 && c.with_pre + c.with_bias + c.with_post + c.with_dst_mul + c.with_dst_zp >= 2;
         conf_ = c;
-        // Up to four kernels: full tile rows or a line's row tail, full panels or the last one.
-        const int64_t row_tail = lines_of_pixels(req) ? s.mb % blk_.mr : blk_.line_len % blk_.mr;
-        const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
-        const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
-        for (int rt = 0; rt < 2; ++rt)
-            for (int p = 0; p < 2; ++p) {
-                if ((rt == 1 && row_tail == 0) || (p == 1 && !last_differs)) continue;
-                c.mr = rt == 0 ? blk_.mr : row_tail;
-                c.nr = p == 0 ? blk_.nr : last_nr;
-                c.tail = p == 0 ? 0 : blk_.oc_tail;
-                kernels_.k[rt][p] = jit::kernel_cache::instance().get_or_create(
-                        ip_int8_kernel<isa>::cache_key(c, chain_),
-                        [&] { return std::make_unique<ip_int8_kernel<isa>>(c, chain_); });
-            }
+        make_kernels(c);
     }
 
     std::string name() const override {
@@ -259,7 +282,8 @@ public:
     void run_lines(const int8_gemm_call &c, const int8_gemm_lines &where, int64_t line0,
                    int64_t line1, int64_t panel0, int64_t panel1) const override {
         const call &d = static_cast<const call &>(c);
-        std::vector<int64_t> op_values(d.ops.size());
+        tile_scratch scratch;
+        scratch.op_values.resize(d.ops.size());
         // What the caller leaves out is the call's own: its src, its dst.
         int8_gemm_lines io {where.src ? where.src : d.src, where.src ? where.src_first : 0,
                             where.dst ? where.dst : reinterpret_cast<char *>(d.dst),
@@ -271,7 +295,7 @@ public:
                 io.src = rows.rows;
                 io.src_first = rows.first_byte;
             }
-            run_tiles(d, io, 0, p, line0, line1, op_values.data());
+            run_tiles(d, io, 0, p, line0, line1, scratch);
         }
     }
 
@@ -280,6 +304,72 @@ public:
     int64_t panels() const override { return blk_.shape.panels; }
 
 private:
+    // The kernels (tile_kernels), each variant of a tile for full panels and the last one.
+    void make_kernels(ip_int8_conf c) {
+        const int8_gemm_shape &s = blk_.shape;
+        const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
+        const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
+        const auto add_variant = [&](const ip_int8_conf &v) {
+            std::array<std::shared_ptr<const jit::jit_generator>, 2> k;
+            for (int p = 0; p < (last_differs ? 2 : 1); ++p) {
+                ip_int8_conf pc = v;
+                pc.nr = p == 0 ? blk_.nr : last_nr;
+                pc.tail = p == 0 ? 0 : blk_.oc_tail;
+                k[p] = jit::kernel_cache::instance().get_or_create(
+                        ip_int8_kernel<isa>::cache_key(pc, chain_),
+                        [&] { return std::make_unique<ip_int8_kernel<isa>>(pc, chain_); });
+            }
+            kernels_.variants.push_back(k);
+        };
+        if (lines_of_pixels(req_)) { // full tiles, then the tail where mb leaves one
+            c.mr = blk_.mr;
+            add_variant(c);
+            c.mr = blk_.shape.mb % blk_.mr;
+            if (c.mr > 0) add_variant(c);
+            return;
+        }
+        // A line's tiles: their rows, and per tap of a row the rows that read it inside.
+        std::vector<ip_int8_conf> seen;
+        for (int64_t w0 = 0; w0 < blk_.line_len; w0 += blk_.mr) {
+            c.mr = std::min<int64_t>(blk_.mr, blk_.line_len - w0);
+            for (int64_t kw = 0; kw < c.kw_unroll; ++kw) {
+                int64_t first = c.mr, last = 0; // the rows whose tap kw is inside
+                for (int64_t m = 0; m < c.mr; ++m) {
+                    int64_t k0 = 0, k1 = req_.geom.k[2];
+                    if (skips_padding_) req_.geom.taps_inside(2, w0 + m, k0, k1);
+                    if (kw < k0 || kw >= k1) continue;
+                    first = std::min(first, m);
+                    last = m + 1;
+                }
+                c.kw_rows[kw][0] = first < last ? first : 0;
+                c.kw_rows[kw][1] = first < last ? last : 0;
+            }
+            size_t v = 0;
+            while (v < seen.size() && std::memcmp(&seen[v], &c, sizeof c) != 0) ++v;
+            if (v == seen.size()) {
+                seen.push_back(c);
+                add_variant(c);
+            }
+            kernels_.of_tile.push_back(static_cast<int>(v));
+        }
+    }
+
+    // The tap rows line `line` reads: all of them, or where the kernel skips the padding those of
+    // its (kd, kh) inside the input, gathered into `scratch`.
+    std::pair<const jit::int8_tap_row *, int64_t> line_tap_rows(int64_t line,
+                                                                 std::vector<jit::int8_tap_row> &scratch) const {
+        if (!skips_padding_) return {tap_rows_.data(), static_cast<int64_t>(tap_rows_.size())};
+        const jit::int8_conv_geometry &g = req_.geom;
+        const int64_t oh = line % g.o[1], od = line / g.o[1] % g.o[0]; // a line is an output row
+        int64_t d0, d1, h0, h1;
+        g.taps_inside(0, od, d0, d1);
+        g.taps_inside(1, oh, h0, h1);
+        scratch.clear();
+        for (int64_t kd = d0; kd < d1; ++kd) // one row per (kd, kh): kw_unroll is kw
+            for (int64_t kh = h0; kh < h1; ++kh) scratch.push_back(tap_rows_[static_cast<size_t>(kd * g.k[1] + kh)]);
+        return {scratch.data(), static_cast<int64_t>(scratch.size())};
+    }
+
     // Per group, per output channel over whole panels (padding lanes 0), so that the kernel
     // loads whole vectors.
     struct per_oc {
@@ -400,15 +490,22 @@ private:
         const int threads = jit::threads_for_work(req_.flops, n_items);
         const int64_t n_chunks = std::min<int64_t>(n_items, chunks_per_thread(req_.flops, threads) * threads);
         const auto items = [&](int64_t first, int64_t last) {
-            std::vector<int64_t> op_values(d.ops.size());
+            tile_scratch scratch;
+            scratch.op_values.resize(d.ops.size());
             chunk_src rows;
-            for (int64_t item = first; item < last; ++item) run_item(item, d, op_values.data(), rows);
+            for (int64_t item = first; item < last; ++item) run_item(item, d, scratch, rows);
         };
         if (threads == 1) return items(0, n_items);
         jit::run_chunks(n_chunks, threads, [&](int64_t chunk) {
             items(n_items * chunk / n_chunks, n_items * (chunk + 1) / n_chunks);
         });
     }
+
+    // What a thread's kernel calls fill before each call: the operands' addresses, a line's tap rows.
+    struct tile_scratch {
+        std::vector<int64_t> op_values;
+        std::vector<jit::int8_tap_row> tap_rows;
+    };
 
     // The src rows a thread converted (rows_per_chunk_): the form's rows from byte `first_byte`
     // on, for lines [line0, line1) (depthwise: of panel `panel`).
@@ -426,7 +523,7 @@ private:
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         const int64_t m0 = line0 * blk_.line_len, m1 = std::min(s.mb, line1 * blk_.line_len);
-        const int64_t last_tap = *std::max_element(tap_offsets_.begin(), tap_offsets_.end());
+        const int64_t last_tap = form_.last_tap_offset(g);
         const int64_t row_bytes = form_.row_bytes(g);
         const int64_t row0 = form_.pixel_offset(g, m0, 0) / row_bytes;
         const int64_t row1 = (form_.pixel_offset(g, m1 - 1, 0) + last_tap + form_.pixel_bytes(g) + row_bytes - 1) / row_bytes;
@@ -440,7 +537,7 @@ private:
         c = {line0, line1, panel, row0 * row_bytes, buf};
     }
 
-    void run_item(int64_t item, const call &d, int64_t *op_values, chunk_src &rows) const {
+    void run_item(int64_t item, const call &d, tile_scratch &scratch, chunk_src &rows) const {
         const int8_gemm_shape &s = blk_.shape;
         const int64_t p = item % s.panels, chunk = item / s.panels % blk_.chunks;
         const int64_t grp = item / s.panels / blk_.chunks;
@@ -449,12 +546,12 @@ private:
         if (rows_per_chunk_) convert_rows(line0, line1, p, d, rows);
         const int8_gemm_lines io {rows_per_chunk_ ? rows.rows : d.src, rows_per_chunk_ ? rows.first_byte : 0,
                                   reinterpret_cast<char *>(d.dst), blk_.line_len * conf_.ldc};
-        run_tiles(d, io, grp, p, line0, line1, op_values);
+        run_tiles(d, io, grp, p, line0, line1, scratch);
     }
 
     // The kernel calls of lines [line0, line1) of group grp, panel p.
     void run_tiles(const call &d, const int8_gemm_lines &io, int64_t grp, int64_t p, int64_t line0,
-                   int64_t line1, int64_t *op_values) const {
+                   int64_t line1, tile_scratch &scratch) const {
         const int8_gemm_shape &s = blk_.shape;
         const jit::int8_conv_geometry &g = req_.geom;
         const int64_t oc0 = grp * s.oc + p * s.panel; // over all groups
@@ -464,15 +561,14 @@ private:
         ip_int8_args a;
         a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
         a.k_groups = req_.depthwise ? 1 : form_.cp / s.group; // per tap
-        a.tap_offsets = tap_offsets_.data();
-        a.taps = g.taps();
+
         a.comp = at(d.v.comp);
         a.pre = at(d.v.pre);
         a.bias = at(d.v.bias);
         a.post = at(d.v.post);
         a.dst_zp = at(d.v.dst_zp);
         a.dst_mul = &d.v.dst_mul;
-        a.post_op = op_values;
+        a.post_op = scratch.op_values.data();
         const int64_t lda = conf_.lda;
         for (int64_t line = line0; line < line1; ++line) {
             const int64_t m_line = line * blk_.line_len;
@@ -480,14 +576,19 @@ private:
             // The line's first output pixel; its row tiles follow lda apart (a convolution's line
             // is one output row; one-to-one pixels, any run). Depthwise: the panel's own channels
             // (the lanes); a GEMM's panels share their K.
-            const uint8_t *line_src = io.src + (form_.pixel_offset(g, m_line, grp) - io.src_first)
-                    + (req_.depthwise ? p * s.panel : 0);
+            // (Where the kernel skips the padding, a line's tap 0 may lie before the user's src:
+            // an address, never read.)
+            const uint8_t *line_src = reinterpret_cast<const uint8_t *>(
+                    reinterpret_cast<intptr_t>(io.src) + form_.pixel_offset(g, m_line, grp) - io.src_first
+                    + (req_.depthwise ? p * s.panel : 0));
+            std::tie(a.tap_rows, a.n_tap_rows) = line_tap_rows(line, scratch.tap_rows);
             char *line_dst = io.dst + line * io.dst_line_bytes + oc0 * dst_size;
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
                 a.src = line_src + (m - m_line) * lda;
                 a.dst = line_dst + (m - m_line) * conf_.ldc;
-                if (!d.ops.empty()) operand_values(d.ops, m, oc0, op_values);
-                const jit::jit_generator &k = kernels_.at(m_end - m < blk_.mr, p == s.panels - 1);
+                if (!d.ops.empty()) operand_values(d.ops, m, oc0, scratch.op_values.data());
+                const jit::jit_generator &k = kernels_.at((m - m_line) / blk_.mr, m_end - m < blk_.mr,
+                                                          p == s.panels - 1);
                 a.table = d.tables.of(&k);
                 k.entry_as<jit::ip_int8_fn>()(&a);
             }
@@ -521,14 +622,16 @@ private:
     jit::int8_k_map k_map_;
     int8_blocking blk_;
     bool vnni_;
+    bool skips_padding_; // the taps in the padding (skips_padding)
     post_ops chain_; // the kernel chain (kernel_chain_plan.hpp)
     quantization quant_;
     memory::desc packed_md_; // zero when the K order has no packed layout
-    std::vector<int64_t> tap_offsets_;
+    int64_t kw_unroll_; // taps of a tap row (ip_int8_conf::kw_unroll)
+    std::vector<jit::int8_tap_row> tap_rows_; // all of them
     std::unique_ptr<primitive_impl> fallback_; // see int8_gemm_request::fallback
     bool repack_wei_ = false, copy_src_ = false, comp_from_sums_ = false, rows_per_chunk_ = false;
     ip_int8_conf conf_;
-    jit::ip_kernel_grid kernels_; // ip_int8_kernel<isa>, cached
+    tile_kernels kernels_; // ip_int8_kernel<isa>, cached
 };
 
 // True when md's elements sit at offsets 0, 1, 2, ... in row-major order of its dims: a
@@ -567,7 +670,8 @@ std::string operands_unreadable(const post_ops &user, const post_ops &kernel_cha
 template <cpu_isa isa>
 std::unique_ptr<int8_gemm_primitive> create(const int8_gemm_request &req, bool vnni, std::string &why_not) {
     const jit::int8_src_form form = jit::make_int8_src_form(
-            req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise);
+            req.geom, req.depthwise ? jit::isa_traits<isa>::simd_w : vnni ? 4 : 2, req.depthwise,
+            skips_padding(req, vnni));
     const memory::desc &dst = req.layouts.dst;
     jit::kernel_chain_needs needs;
     needs.operand_types = true;

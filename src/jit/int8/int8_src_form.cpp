@@ -135,14 +135,27 @@ size_t int8_src_form::bytes(const int8_conv_geometry &g) const {
     return static_cast<size_t>(g.mb * e[0] * e[1] * e[2] * pixel_bytes(g));
 }
 
-std::vector<int64_t> int8_src_form::tap_offsets(const int8_conv_geometry &g) const {
-    std::vector<int64_t> offsets;
+void int8_conv_geometry::taps_inside(int sp, int64_t out, int64_t &first, int64_t &last) const {
+    // Tap t reads input coordinate out·s - p + t·step, inside when in [0, i).
+    const int64_t at0 = out * s[sp] - p[sp];
+    const auto ceil_div = [](int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); };
+    first = std::min(k[sp], std::max<int64_t>(0, ceil_div(-at0, step[sp])));
+    last = std::max(first, std::min(k[sp], ceil_div(i[sp] - at0, step[sp])));
+}
+
+std::vector<int8_tap_row> int8_src_form::tap_rows(const int8_conv_geometry &g, int64_t kw_unroll) const {
+    std::vector<int8_tap_row> rows;
     for (int64_t kd = 0; kd < g.k[0]; ++kd)
         for (int64_t kh = 0; kh < g.k[1]; ++kh)
-            for (int64_t kw = 0; kw < g.k[2]; ++kw)
-                offsets.push_back(((kd * g.step[0] * e[1] + kh * g.step[1]) * e[2] + kw * g.step[2])
-                                  * pixel_bytes(g));
-    return offsets;
+            for (int64_t kw = 0; kw < g.k[2]; kw += kw_unroll)
+                rows.push_back({((kd * g.step[0] * e[1] + kh * g.step[1]) * e[2] + kw * g.step[2]) * pixel_bytes(g),
+                                (kd * g.k[1] + kh) * g.k[2] + kw});
+    return rows;
+}
+
+int64_t int8_src_form::last_tap_offset(const int8_conv_geometry &g) const {
+    return (((g.k[0] - 1) * g.step[0] * e[1] + (g.k[1] - 1) * g.step[1]) * e[2] + (g.k[2] - 1) * g.step[2])
+           * pixel_bytes(g);
 }
 
 int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t m, int64_t grp) const {
@@ -153,12 +166,13 @@ int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t m, int6
     return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
 }
 
-int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise) {
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise,
+                                 bool skips_padding) {
     int8_src_form f;
     f.cp = (g.cg + k_group - 1) / k_group * k_group;
     f.elem = depthwise || k_group == 4 ? 1 : 2;
     f.shift = !depthwise && k_group == 4 && g.src_s8;
-    f.copy = !(f.elem == 1 && !f.shift && g.cg == f.cp && !g.reads_padding());
+    f.copy = !(f.elem == 1 && !f.shift && g.cg == f.cp && (skips_padding || !g.reads_padding()));
     for (int sp = 0; sp < 3; ++sp) {
         f.e[sp] = f.copy ? (g.o[sp] - 1) * g.s[sp] + g.extent(sp) : g.i[sp];
         f.org[sp] = f.copy ? -g.p[sp] : 0;

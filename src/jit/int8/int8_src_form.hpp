@@ -36,9 +36,20 @@ struct int8_conv_geometry {
     bool reads_padding() const;
     // Output pixel m reads input pixel m alone: one tap, unit stride, no padding.
     bool pixels_one_to_one() const;
+    // The taps [first, last) of dimension sp that output coordinate `out` reads inside the input
+    // (the others read padding).
+    void taps_inside(int sp, int64_t out, int64_t &first, int64_t &last) const;
 };
 
 // The buffer the kernel reads: [mb][e0][e1][e2][groups][cp] values of elem bytes.
+// The kernel walks the taps by rows of kw_unroll taps along w (a tap row: kd, kh and a run of
+// kw), each row at its byte offset from the tile's tap (0, 0, 0), the taps of a row kw_bytes
+// apart.
+struct int8_tap_row {
+    int64_t src = 0; // byte offset of the row's first tap
+    int64_t tap = 0; // the index of its first tap (kd, kh, kw in order)
+};
+
 struct int8_src_form {
     int64_t cp = 0, elem = 1;
     bool shift = false;        // s8 values stored + 128 (as u8), for vpdpbusd
@@ -52,15 +63,22 @@ struct int8_src_form {
     int64_t rows(const int8_conv_geometry &g) const;
     int64_t row_bytes(const int8_conv_geometry &g) const { return e[2] * pixel_bytes(g); }
     size_t bytes(const int8_conv_geometry &g) const;
-    // Byte offset of tap t (kd, kh, kw in order) from the tap (0, 0, 0) of the same pixel.
-    std::vector<int64_t> tap_offsets(const int8_conv_geometry &g) const;
+    // The tap rows of kw_unroll taps (a divisor of kw), kd, kh, kw outermost first, and the
+    // bytes between two taps of a row.
+    std::vector<int8_tap_row> tap_rows(const int8_conv_geometry &g, int64_t kw_unroll) const;
+    int64_t kw_bytes(const int8_conv_geometry &g) const { return g.step[2] * pixel_bytes(g); }
+    // The byte offset of the last tap from the first: how far past a pixel's tap 0 it reads.
+    int64_t last_tap_offset(const int8_conv_geometry &g) const;
     // Byte offset of tap (0, 0, 0) of output pixel m = ((n·od + d)·oh + h)·ow + w in group grp.
     int64_t pixel_offset(const int8_conv_geometry &g, int64_t m, int64_t grp) const;
 };
 
 // The form for the kernel's K group (4: vpdpbusd, else 2), or for its depthwise mode (one
 // group of all channels, padded to whole vectors of `k_group` lanes, bytes as they are).
-int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise);
+// skips_padding: the kernel never reads a tap in the padding (int8_gemm.cpp), so the user's
+// src serves as it is when its bytes are the form's.
+int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise,
+                                 bool skips_padding);
 
 // out = src (channels-last, the user's type) in form f. pad: each channel's (all groups')
 // padding value in the kernel's form, shift included.

@@ -36,6 +36,11 @@ std::string ip_int8_kernel<isa>::kernel_name(const ip_int8_conf &conf) {
                        + data_type_name(static_cast<dt>(conf.dst_dt));
     if (conf.tail) name += "_tail" + std::to_string(conf.tail);
     if (conf.with_taps) name += "_taps";
+    for (int kw = 0; kw < conf.kw_unroll; ++kw)
+        if (conf.kw_rows[kw][0] != 0 || conf.kw_rows[kw][1] != conf.mr) {
+            name += "_edge"; // some tap skipped by some rows
+            break;
+        }
     if (conf.depthwise) name += conf.src_s8 ? "_dw_s8" : "_dw_u8";
     return name;
 }
@@ -54,46 +59,62 @@ void ip_int8_kernel<isa>::generate() {
     mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
     for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
-    // A tap's products: its K groups of the rows, or depthwise one product per lane.
-    const auto tap_products = [&] {
-        if (conf_.depthwise) return depthwise_tap();
-        if (conf_.tap_k_groups > 0) { // unrolled: no loop for a tap of one or two K groups
-            for (int u = 0; u < conf_.tap_k_groups; ++u) k_step(u);
-            add(reg_wei, conf_.wei_k_step * conf_.tap_k_groups);
-            return;
-        }
-        mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
-        k_loop(k_unroll, conf_.wei_k_step, [this](int u) { k_step(u); });
-    };
-    if (conf_.depthwise || conf_.with_taps) {
-        // Each tap from the rows at its offset; the weights run on through the taps.
-        Xbyak::Label next_tap;
-        mov(reg_src_base, reg_src);
-        mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_offsets)]);
-        mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, taps)]);
-        L(next_tap);
-        mov(reg_src, reg_src_base);
-        add(reg_src, ptr[reg_tap]);
-        tap_products();
-        add(reg_tap, 8);
-        dec(reg_taps_left);
-        jnz(next_tap, T_NEAR);
-    } else {
-        tap_products();
-    }
+    if (conf_.with_taps) tap_rows_loop();
+    else tap_products(0, static_cast<int>(conf_.mr));
     finalize();
     postamble();
 }
 
 template <cpu_isa isa>
-void ip_int8_kernel<isa>::k_step(int u) {
+void ip_int8_kernel<isa>::tap_products(int m0, int m1) {
+    if (conf_.depthwise) return depthwise_tap(m0, m1);
+    if (conf_.tap_k_groups > 0) { // unrolled: no loop for a tap of a few K groups
+        for (int u = 0; u < conf_.tap_k_groups; ++u) k_step(u, m0, m1);
+        return;
+    }
+    mov(reg_k, ptr[reg_param + offsetof(ip_int8_args, k_groups)]);
+    k_loop(k_unroll, conf_.wei_k_step, [this, m0, m1](int u) { k_step(u, m0, m1); });
+}
+
+// Each tap row of the args, its taps unrolled: a tap's src at the row's offset plus kw_bytes a
+// tap, its weights at its index times tap_wei_bytes; a tap no tile row reads inside is skipped.
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::tap_rows_loop() {
+    Xbyak::Label next_row, done;
+    mov(reg_src_base, reg_src);
+    mov(reg_wei_base, reg_wei);
+    mov(reg_tap, ptr[reg_param + offsetof(ip_int8_args, tap_rows)]);
+    mov(reg_taps_left, ptr[reg_param + offsetof(ip_int8_args, n_tap_rows)]);
+    test(reg_taps_left, reg_taps_left);
+    jz(done, T_NEAR);
+    L(next_row);
+    for (int kw = 0; kw < conf_.kw_unroll; ++kw) {
+        const int m0 = static_cast<int>(conf_.kw_rows[kw][0]), m1 = static_cast<int>(conf_.kw_rows[kw][1]);
+        if (m0 >= m1) continue;
+        mov(reg_src, ptr[reg_tap + offsetof(int8_tap_row, src)]);
+        add(reg_src, reg_src_base);
+        if (kw > 0) add(reg_src, static_cast<int>(conf_.kw_bytes * kw));
+        mov(reg_wei, ptr[reg_tap + offsetof(int8_tap_row, tap)]);
+        if (kw > 0) add(reg_wei, kw);
+        imul(reg_wei, reg_wei, static_cast<int>(conf_.tap_wei_bytes));
+        add(reg_wei, reg_wei_base);
+        tap_products(m0, m1);
+    }
+    add(reg_tap, static_cast<int>(sizeof(int8_tap_row)));
+    dec(reg_taps_left);
+    jnz(next_row, T_NEAR);
+    L(done);
+}
+
+template <cpu_isa isa>
+void ip_int8_kernel<isa>::k_step(int u, int m0, int m1) {
     const int nr = static_cast<int>(conf_.nr);
     const int w0 = n_acc(), b0 = w0 + nr;
     const int64_t w_off = conf_.wei_k_step * u;
     if (conf_.vnni) {
         // Two broadcast registers, so consecutive rows do not wait for one.
         for (int j = 0; j < nr; ++j) vmovdqu32(Vmm(w0 + j), ptr[reg_wei + w_off + vlen * j]);
-        for (int m = 0; m < conf_.mr; ++m) {
+        for (int m = m0; m < m1; ++m) {
             const Vmm b(b0 + m % 2);
             vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
             for (int j = 0; j < nr; ++j) vpdpbusd(acc(m, j), b, Vmm(w0 + j));
@@ -103,7 +124,7 @@ void ip_int8_kernel<isa>::k_step(int u) {
     // s8 pairs sign-extended to s16 by the load: simd_w pairs are 2·simd_w bytes.
     for (int j = 0; j < nr; ++j) vpmovsxbw(Vmm(w0 + j), ptr[reg_wei + w_off + vlen / 2 * j]);
     const Vmm b(b0);
-    for (int m = 0; m < conf_.mr; ++m) {
+    for (int m = m0; m < m1; ++m) {
         vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
         for (int j = 0; j < nr; ++j) {
             const Vmm t(b0 + 1 + (m * nr + j) % 2);
@@ -114,7 +135,7 @@ void ip_int8_kernel<isa>::k_step(int u) {
 }
 
 template <cpu_isa isa>
-void ip_int8_kernel<isa>::depthwise_tap() {
+void ip_int8_kernel<isa>::depthwise_tap(int m0, int m1) {
     // Half a vector: the simd_w s16 weights before their widening to s32 lanes.
     using Half = typename std::conditional<isa == cpu_isa::avx512, Xbyak::Ymm, Xbyak::Xmm>::type;
     const int nr = static_cast<int>(conf_.nr);
@@ -125,7 +146,7 @@ void ip_int8_kernel<isa>::depthwise_tap() {
         vpmovsxbw(Half(w.getIdx()), ptr[reg_wei + simd_w * j]);
         vpmovzxwd(w, Half(w.getIdx()));
     }
-    for (int m = 0; m < conf_.mr; ++m)
+    for (int m = m0; m < m1; ++m)
         for (int j = 0; j < nr; ++j) {
             const Vmm t(t0 + (m * nr + j) % 2);
             const Xbyak::Address src = ptr[reg_src + conf_.lda * m + simd_w * j];
@@ -138,7 +159,6 @@ void ip_int8_kernel<isa>::depthwise_tap() {
                 vpaddd(acc(m, j), acc(m, j), t);
             }
         }
-    add(reg_wei, conf_.wei_k_step);
 }
 
 template <cpu_isa isa>

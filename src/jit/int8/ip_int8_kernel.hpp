@@ -46,6 +46,7 @@
 #include "jit/gen/isa_traits.hpp"
 #include "jit/ip/gemm_kernel_base.hpp"
 #include "jit/inject/post_ops_injector.hpp"
+#include "jit/int8/int8_src_form.hpp"
 #include "prim/attr.hpp"
 
 namespace prim {
@@ -64,8 +65,10 @@ struct ip_int8_args {
     const float *dst_zp = nullptr; // per oc, f32
     const float *dst_mul = nullptr; // one value: 1 / dst scale
     int64_t k_groups = 0;          // K groups of G values per tap, >= 1
-    const int64_t *tap_offsets = nullptr; // with_taps: each tap's src byte offset from src
-    int64_t taps = 1;              // with_taps: taps, >= 1
+    // with_taps: the tap rows the tile reads (int8_src_form.hpp), their src offsets from src and
+    // their first tap's index; none when every tap of the tile is in the padding.
+    const int8_tap_row *tap_rows = nullptr;
+    int64_t n_tap_rows = 0;
     const int64_t *post_op = nullptr; // per chain entry, its operand's address at the tile (row m0, oc0)
     const void *table = nullptr;   // the constant table with runtime parameters
 };
@@ -76,9 +79,17 @@ struct ip_int8_conf {
     int64_t tail = 0;           // valid lanes of the tile's last oc block; 0: all
     int64_t vnni = 0;           // 1: vpdpbusd on u8 groups of 4; 0: vpmaddwd on s16 pairs
     int64_t lda = 0;            // src row stride, bytes
-    int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset
+    int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset,
+                                // walked by the tap rows of the args
     int64_t tap_k_groups = 0;   // with_taps: a tap's K groups when few enough to unroll (a
                                 // first layer's 3 channels: 1), else 0 (the K loop)
+    int64_t kw_unroll = 1;      // with_taps: the taps of a tap row, unrolled
+    int64_t kw_bytes = 0;       // src bytes between two taps of a row
+    int64_t tap_wei_bytes = 0;  // packed weights of one tap
+    // Per tap of a row, the tile rows [first, last) that read it inside the input: the others
+    // skip it (their tap is in the padding, whose value 0 adds nothing); [0, mr) for all.
+    static constexpr int max_kw_unroll = 8;
+    int64_t kw_rows[max_kw_unroll][2] = {};
     int64_t depthwise = 0;      // 1: the lanes are channels, one product per tap (below)
     int64_t src_s8 = 0;         // depthwise: the src bytes are s8 (else u8)
     int64_t wei_k_step = 0;     // packed weights stride between K groups, bytes (P·G)
@@ -122,8 +133,12 @@ private:
     int group() const { return conf_.vnni ? 4 : 2; }
     memory::data_type dst_dt() const { return static_cast<memory::data_type>(conf_.dst_dt); }
 
-    void k_step(int u);
-    void depthwise_tap();
+    // Tile rows [m0, m1) only: the others' tap is in the padding.
+    void k_step(int u, int m0, int m1);
+    void depthwise_tap(int m0, int m1);
+    // One tap's products for tile rows [m0, m1): its K groups, or depthwise one product a lane.
+    void tap_products(int m0, int m1);
+    void tap_rows_loop();
     void finalize();
     // acc(m, j) op= the per-oc vector at args field `field` (op: vpaddd, vmulps, vaddps).
     template <typename op_t>
@@ -146,8 +161,10 @@ private:
     post_ops chain_;
 
     const Xbyak::Reg64 reg_oc = Xbyak::util::r12; // one per-oc array at a time
-    // The tap loop (with_taps): tap (0, 0, 0)'s src, the next tap's offset, the taps left.
+    // The tap rows' loop (with_taps): tap (0, 0, 0)'s src and the tile's weights, the next
+    // row, the rows left.
     const Xbyak::Reg64 reg_src_base = Xbyak::util::rbx;
+    const Xbyak::Reg64 reg_wei_base = Xbyak::util::rdx;
     const Xbyak::Reg64 reg_tap = Xbyak::util::r13;
     const Xbyak::Reg64 reg_taps_left = Xbyak::util::r15;
 };
