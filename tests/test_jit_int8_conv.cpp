@@ -254,6 +254,36 @@ TEST_CASE("jit int8 conv: the taps in the padding skipped", "[jit][int8][conv]")
         }
 }
 
+// A strided 1x1 convolution's src form keeps the pixels it reads alone, and its GEMM's tiles run
+// across output rows (int8_src_form.hpp): strides in every dimension, padding (its pixels the
+// zero point), output rows shorter than a tile, channels whole (one copy a pixel), 3 (4-byte
+// words) and 12 (value by value), groups, 3D, and more rows than a thread's chunk.
+TEST_CASE("jit int8 conv: strided 1x1 on the pixels it reads", "[jit][int8][conv]") {
+    const char *const strided_shapes[] = {
+            "mb2ic64oc40ih14kh1sh2", "mb1ic32oc48ih7kh1sh2", "mb2ic16oc17ih9iw13kh1kw1sh3sw2",
+            "mb1ic8oc16ih8kh1sh2ph1", "mb1ic3oc16ih11kh1sh2", "mb2ic12oc20ih10iw7kh1kw1sh2sw3ph1pw0",
+            "mb1g2ic16oc32ih9kh1sh2", "mb1ic8oc12id5ih6iw7kd1kh1kw1sd2sh2sw2",
+            "mb4ic256oc64ih56kh1sh2"};
+    uint32_t seed = 200;
+    for (const char *shape : strided_shapes)
+        for (dt src : {dt::u8, dt::s8})
+            for (int zp : {-1, 2}) {
+                conv_case c;
+                c.shape = shape;
+                c.src = src;
+                c.dst = dt::s32;
+                c.bias = dt::undef;
+                c.q.src_zp = zp;
+                c.seed = ++seed;
+                check(c);
+                c.dst = dt::s8;
+                c.q.oscale = 2;
+                c.chain = "sum:0.25+add:f32:per_mb_spatial";
+                c.seed = ++seed;
+                check(c);
+            }
+}
+
 TEST_CASE("jit int8 conv: v3 scales, 2.x output scales and zero points", "[jit][int8][conv]") {
     for (const char *shape : {"mb2g3ic9oc15ih6kh3ph1", "mb1g8ic8oc16ih5kh3sh2ph1"})
         for (const quant_combination &qc : quant_combinations()) {

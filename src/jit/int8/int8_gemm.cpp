@@ -48,9 +48,10 @@ struct int8_blocking {
     int8_gemm_shape shape;
 };
 
-// The GEMM's lines are runs of one-to-one pixels, cut anywhere; else they are output rows.
-bool lines_of_pixels(const int8_gemm_request &req) {
-    return req.geom.pixels_one_to_one() && !req.lines_are_rows;
+// The GEMM's lines are runs of pixels that map one to one onto the src form, cut anywhere; else
+// they are output rows.
+bool lines_of_pixels(const int8_gemm_request &req, const jit::int8_src_form &form) {
+    return form.pixels_one_to_one(req.geom) && !req.lines_are_rows;
 }
 
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
@@ -73,7 +74,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
-    const bool one_to_one = lines_of_pixels(req);
+    const bool one_to_one = lines_of_pixels(req, form);
     const int64_t line = one_to_one ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
     const auto filled = [&](int64_t nr, int64_t mr) {
         const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
@@ -198,7 +199,7 @@ public:
         const int64_t oc_total = s.groups * s.oc;
         ip_int8_conf c;
         c.vnni = vnni_;
-        c.lda = g.s[2] * form_.pixel_bytes(g);
+        c.lda = form_.lda(g);
         c.with_taps = req.depthwise || g.taps() > 1;
         // Few K groups per tap (a first layer's 3 channels: one): the kernel unrolls them.
         const int64_t tap_k_groups = req.depthwise ? 1 : form_.cp / std::max<int64_t>(1, s.group);
@@ -321,7 +322,7 @@ private:
             }
             kernels_.variants.push_back(k);
         };
-        if (lines_of_pixels(req_)) { // full tiles, then the tail where mb leaves one
+        if (lines_of_pixels(req_, form_)) { // full tiles, then the tail where mb leaves one
             c.mr = blk_.mr;
             add_variant(c);
             c.mr = blk_.shape.mb % blk_.mr;
@@ -692,7 +693,7 @@ std::unique_ptr<int8_gemm_primitive> create(const int8_gemm_request &req, bool v
     PRIM_DISPATCH(why_not, s.kp <= INT32_MAX / (255 * 128),
                   "ic * kernel spatial above 65793: the s32 accumulator could wrap");
     const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
-    PRIM_DISPATCH(why_not, req.geom.s[2] * form.pixel_bytes(req.geom) * blk.mr < limit
+    PRIM_DISPATCH(why_not, form.lda(req.geom) * blk.mr < limit
                            && s.groups * s.oc * 4 * blk.mr < limit,
                   "rows too long for 32-bit row offsets");
     // 'any' weights become the packed layout where the K order allows, else plain.

@@ -32,19 +32,23 @@ struct form_row {
     int64_t n = 0, id = 0, ih = 0;
     bool inside = false;
     form_row(const int8_conv_geometry &g, const int8_src_form &f, int64_t line)
-        : n(line / f.e[1] / f.e[0]), id(line / f.e[1] % f.e[0] + f.org[0]), ih(line % f.e[1] + f.org[1]),
+        : n(line / f.e[1] / f.e[0]), id(line / f.e[1] % f.e[0] * f.stride[0] + f.org[0]),
+          ih(line % f.e[1] * f.stride[1] + f.org[1]),
           inside(id >= 0 && id < g.i[0] && ih >= 0 && ih < g.i[1]) {}
     int64_t src_offset(const int8_conv_geometry &g, int64_t iw) const {
         return (((n * g.i[0] + id) * g.i[1] + ih) * g.i[2] + iw) * g.c_total;
     }
 };
 
+// a / b rounded up, b > 0.
+int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
+
 // The form's columns [first, last) that hold the input's pixels; the others are padding.
 struct inside_columns {
     int64_t first, last;
     inside_columns(const int8_conv_geometry &g, const int8_src_form &f)
-        : first(std::min(f.e[2], std::max<int64_t>(0, -f.org[2]))),
-          last(std::max(first, std::min(f.e[2], g.i[2] - f.org[2]))) {}
+        : first(std::min(f.e[2], std::max<int64_t>(0, ceil_div(-f.org[2], f.stride[2])))),
+          last(std::max(first, std::min(f.e[2], ceil_div(g.i[2] - f.org[2], f.stride[2])))) {}
 };
 
 // The buffer's rows [row0, row1) into out (row row0's place), on the OpenMP team when parallel.
@@ -82,11 +86,15 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
         }
         if (as_they_are || as_words) {
             pad_pixels(0, first);
-            const uint8_t *in = src + r.src_offset(g, first + f.org[2]);
-            if (as_they_are && last > first) {
+            const uint8_t *in = src + r.src_offset(g, first * f.stride[2] + f.org[2]);
+            const int64_t in_step = g.c_total * f.stride[2]; // from a column's pixel to the next's
+            if (as_they_are && f.stride[2] == 1 && last > first) {
                 std::memcpy(o + first * px, in, static_cast<size_t>((last - first) * px));
+            } else if (as_they_are) {
+                for (int64_t b2 = first; b2 < last; ++b2, in += in_step)
+                    std::memcpy(o + b2 * px, in, static_cast<size_t>(px));
             } else if (as_words) {
-                for (int64_t b2 = first; b2 < last; ++b2, in += g.c_total) {
+                for (int64_t b2 = first; b2 < last; ++b2, in += in_step) {
                     uint32_t v = 0;
                     std::memcpy(&v, in, b2 + 1 < last ? 4 : static_cast<size_t>(g.cg));
                     v = (v & keep) ^ flip;
@@ -97,7 +105,7 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
             continue;
         }
         for (int64_t b2 = 0; b2 < f.e[2]; ++b2) {
-            const int64_t iw = b2 + f.org[2];
+            const int64_t iw = b2 * f.stride[2] + f.org[2];
             const bool inside = iw >= 0 && iw < g.i[2];
             for (int64_t grp = 0; grp < g.groups; ++grp, o += f.cp) {
                 if (!inside) {
@@ -125,9 +133,10 @@ bool int8_conv_geometry::reads_padding() const {
     return false;
 }
 
-bool int8_conv_geometry::pixels_one_to_one() const {
+bool int8_src_form::pixels_one_to_one(const int8_conv_geometry &g) const {
+    if (g.taps() != 1) return false;
     for (int sp = 0; sp < 3; ++sp)
-        if (k[sp] != 1 || s[sp] != 1 || p[sp] != 0 || o[sp] != i[sp]) return false;
+        if (e[sp] != g.o[sp] || stride[sp] != g.s[sp] || org[sp] != -g.p[sp]) return false;
     return true;
 }
 
@@ -138,7 +147,6 @@ size_t int8_src_form::bytes(const int8_conv_geometry &g) const {
 void int8_conv_geometry::taps_inside(int sp, int64_t out, int64_t &first, int64_t &last) const {
     // Tap t reads input coordinate out·s - p + t·step, inside when in [0, i).
     const int64_t at0 = out * s[sp] - p[sp];
-    const auto ceil_div = [](int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); };
     first = std::min(k[sp], std::max<int64_t>(0, ceil_div(-at0, step[sp])));
     last = std::max(first, std::min(k[sp], ceil_div(i[sp] - at0, step[sp])));
 }
@@ -161,8 +169,9 @@ int64_t int8_src_form::last_tap_offset(const int8_conv_geometry &g) const {
 int64_t int8_src_form::pixel_offset(const int8_conv_geometry &g, int64_t m, int64_t grp) const {
     const int64_t ow = m % g.o[2], oh = m / g.o[2] % g.o[1];
     const int64_t od = m / g.o[2] / g.o[1] % g.o[0], n = m / g.o[2] / g.o[1] / g.o[0];
-    const int64_t b0 = od * g.s[0] - g.p[0] - org[0], b1 = oh * g.s[1] - g.p[1] - org[1];
-    const int64_t b2 = ow * g.s[2] - g.p[2] - org[2];
+    const int64_t b0 = (od * g.s[0] - g.p[0] - org[0]) / stride[0];
+    const int64_t b1 = (oh * g.s[1] - g.p[1] - org[1]) / stride[1];
+    const int64_t b2 = (ow * g.s[2] - g.p[2] - org[2]) / stride[2];
     return (((n * e[0] + b0) * e[1] + b1) * e[2] + b2) * pixel_bytes(g) + grp * cp * elem;
 }
 
@@ -173,9 +182,11 @@ int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, b
     f.elem = depthwise || k_group == 4 ? 1 : 2;
     f.shift = !depthwise && k_group == 4 && g.src_s8;
     f.copy = !(f.elem == 1 && !f.shift && g.cg == f.cp && (skips_padding || !g.reads_padding()));
+    const bool strided_1x1 = f.copy && !depthwise && g.taps() == 1 && (g.s[0] > 1 || g.s[1] > 1 || g.s[2] > 1);
     for (int sp = 0; sp < 3; ++sp) {
-        f.e[sp] = f.copy ? (g.o[sp] - 1) * g.s[sp] + g.extent(sp) : g.i[sp];
+        f.e[sp] = !f.copy ? g.i[sp] : strided_1x1 ? g.o[sp] : (g.o[sp] - 1) * g.s[sp] + g.extent(sp);
         f.org[sp] = f.copy ? -g.p[sp] : 0;
+        f.stride[sp] = strided_1x1 ? g.s[sp] : 1;
     }
     return f;
 }

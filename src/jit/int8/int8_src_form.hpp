@@ -34,8 +34,6 @@ struct int8_conv_geometry {
     int64_t extent(int sp) const { return (k[sp] - 1) * step[sp] + 1; }
     // Some tap of some output pixel reads outside the input.
     bool reads_padding() const;
-    // Output pixel m reads input pixel m alone: one tap, unit stride, no padding.
-    bool pixels_one_to_one() const;
     // The taps [first, last) of dimension sp that output coordinate `out` reads inside the input
     // (the others read padding).
     void taps_inside(int sp, int64_t out, int64_t &first, int64_t &last) const;
@@ -56,7 +54,15 @@ struct int8_src_form {
     int64_t e[3] = {1, 1, 1};  // its spatial dims: the input's when it is the user's src, else
                                // those the convolution reads, -p to (o-1)·s + extent - p
     int64_t org[3] = {0, 0, 0}; // the input coordinate of its index 0 (-p when a copy)
+    // Input pixels from one of its pixels to the next: 1, or a strided 1x1 convolution's stride
+    // when it keeps the pixels the convolution reads alone (e: the output's dims).
+    int64_t stride[3] = {1, 1, 1};
     bool copy = true;          // false: the user's channels-last src is this buffer already
+
+    // Output pixel m reads its pixel m alone (one tap): the GEMM's rows are its pixels.
+    bool pixels_one_to_one(const int8_conv_geometry &g) const;
+    // Bytes from an output pixel's tap 0 to the next pixel's along w.
+    int64_t lda(const int8_conv_geometry &g) const { return g.s[2] / stride[2] * pixel_bytes(g); }
 
     int64_t pixel_bytes(const int8_conv_geometry &g) const { return g.groups * cp * elem; }
     // Its rows ([mb][e0][e1]: e2 pixels each) and their bytes.
@@ -76,7 +82,10 @@ struct int8_src_form {
 // The form for the kernel's K group (4: vpdpbusd, else 2), or for its depthwise mode (one
 // group of all channels, padded to whole vectors of `k_group` lanes, bytes as they are).
 // skips_padding: the kernel never reads a tap in the padding (int8_gemm.cpp), so the user's
-// src serves as it is when its bytes are the form's.
+// src serves as it is when its bytes are the form's. A strided 1x1 convolution's copy holds the
+// pixels it reads alone, whose rows are then its GEMM's (tiles across output rows; a 16-bit form
+// copied 4 times the pixels it used). Not where the user's src serves: each thread copying its
+// rows for each run of items cost ResNet-50's strided 1x1 layers with VNNI 5-15%.
 int8_src_form make_int8_src_form(const int8_conv_geometry &g, int64_t k_group, bool depthwise,
                                  bool skips_padding);
 
