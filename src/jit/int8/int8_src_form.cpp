@@ -3,6 +3,8 @@
 #include <cstring>
 #include <vector>
 
+#include <immintrin.h>
+
 #include "jit/int8/int8_src_form.hpp"
 
 namespace prim {
@@ -24,6 +26,22 @@ void put(const uint8_t *src, int64_t n, bool s8, int16_t *out) { // 16-bit: wide
     } else {
         for (int64_t c = 0; c < n; ++c) out[c] = src[c];
     }
+}
+
+// 3-byte pixels (an RGB first layer's) at in, one after the other, into 4-byte words at out, the
+// fourth byte 0 and the others XOR flip: 4 pixels a shuffle, while 16 bytes can be read within
+// the n pixels; returns how many it converted (the caller does the rest). Every CPU the int8
+// kernels run on has SSSE3. (Word by word, ResNet-50's first layer spent about a tenth of its
+// time here.)
+__attribute__((target("ssse3"))) int64_t rgb_to_words(const uint8_t *in, int64_t n, uint32_t flip, uint8_t *out) {
+    const __m128i spread = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const __m128i x = _mm_set1_epi32(static_cast<int>(flip));
+    int64_t done = 0;
+    for (; done + 6 <= n; done += 4) { // the load reads 16 bytes: pixels done .. done + 5
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(in + 3 * done));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 4 * done), _mm_xor_si128(_mm_shuffle_epi8(v, spread), x));
+    }
+    return done;
 }
 
 // Row `line` of the form ([mb][e0][e1]): its image, the input depth and row it holds, whether
@@ -94,7 +112,13 @@ void convert(const int8_conv_geometry &g, const int8_src_form &f, const uint8_t 
                 for (int64_t b2 = first; b2 < last; ++b2, in += in_step)
                     std::memcpy(o + b2 * px, in, static_cast<size_t>(px));
             } else if (as_words) {
-                for (int64_t b2 = first; b2 < last; ++b2, in += in_step) {
+                int64_t b2 = first;
+                if (g.cg == 3 && in_step == 3) { // RGB pixels one after the other
+                    const int64_t done = rgb_to_words(in, last - first, flip, reinterpret_cast<uint8_t *>(o + b2 * 4));
+                    b2 += done;
+                    in += done * in_step;
+                }
+                for (; b2 < last; ++b2, in += in_step) {
                     uint32_t v = 0;
                     std::memcpy(&v, in, b2 + 1 < last ? 4 : static_cast<size_t>(g.cg));
                     v = (v & keep) ^ flip;

@@ -16,7 +16,10 @@
 // Data it reads:
 //   src      rows lda bytes apart (int8_src_form.hpp): u8 groups of 4 (vnni) or s16 pairs
 //            (16-bit), K padded with zeros to the group; with taps, each tap's K groups at its
-//            own offset from the row (a convolution's taps read the src where they are).
+//            own offset from the row (a convolution's taps read the src where they are): the
+//            args' tap rows (kd, kh: those of the output row inside the input), each row's
+//            kw_unroll taps unrolled, kw_bytes apart, a tap read only by the tile rows whose
+//            tap is inside (conf.kw_rows).
 //   weights  packed by panel, [oc/P][K/G][P][G] s8, G = 4 (vnni) or 2, P = the panel's oc:
 //            oc block j at j·simd_w·G bytes, K groups wei_k_step = P·G bytes apart. Padding
 //            lanes and K values are zero, so weight loads never need a mask.
