@@ -158,6 +158,8 @@ const char *const shapes[] = {
         // depthwise (g = ic = oc), with a channel multiplier 2 (oc = 2 ic)
         "mb2g16ic16oc16ih7kh3ph1", "mb1g13ic13oc13ih6kh3sh2ph1", "mb2g8ic8oc16ih5kh3ph1",
         "mb1g5ic5oc10ih9kh5sh2ph2",
+        // depthwise 1x1, channels whole vectors (the user's src in place, lines of pixels), strided
+        "mb2g32ic32oc32ih5kh1", "mb1g64ic64oc64ih4iw6kh1kw1", "mb2g32ic32oc32ih6kh1sh2",
         // depthwise over several panels of channels (each panel reads its own), with tails
         "mb2g128ic128oc128iw16kw3pw1", "mb1g200ic200oc200ih9kh3ph1", "mb1g72ic72oc72ih6kh3sh2ph1",
         // 3D: 3x3x3 padded, 2x2x2 stride 2, grouped 3x1x3 with strides, 1x1x1
@@ -255,15 +257,17 @@ TEST_CASE("jit int8 conv: the taps in the padding skipped", "[jit][int8][conv]")
 }
 
 // A strided 1x1 convolution's src form keeps the pixels it reads alone, and its GEMM's tiles run
-// across output rows (int8_src_form.hpp): strides in every dimension, padding (its pixels the
-// zero point), output rows shorter than a tile, channels whole (one copy a pixel), 3 (4-byte
-// words) and 12 (value by value), groups, 3D, and more rows than a thread's chunk.
+// across output rows (int8_src_form.hpp); read in place (VNNI, u8, no zero point), its tiles on
+// output rows of 7 to 15 pixels cross into the next row, and the next image, from a second base
+// (int8_gemm.cpp, tiles_span_rows). Strides in every dimension, padding (its pixels the zero
+// point), output rows shorter than a tile, channels whole (one copy a pixel), 3 (4-byte words)
+// and 12 (value by value), groups, 3D, and more rows than a thread's chunk.
 TEST_CASE("jit int8 conv: strided 1x1 on the pixels it reads", "[jit][int8][conv]") {
     const char *const strided_shapes[] = {
             "mb2ic64oc40ih14kh1sh2", "mb1ic32oc48ih7kh1sh2", "mb2ic16oc17ih9iw13kh1kw1sh3sw2",
             "mb1ic8oc16ih8kh1sh2ph1", "mb1ic3oc16ih11kh1sh2", "mb2ic12oc20ih10iw7kh1kw1sh2sw3ph1pw0",
             "mb1g2ic16oc32ih9kh1sh2", "mb1ic8oc12id5ih6iw7kd1kh1kw1sd2sh2sw2",
-            "mb4ic256oc64ih56kh1sh2"};
+            "mb4ic256oc64ih56kh1sh2", "mb3ic64oc48ih28kh1sh2", "mb2ic32oc20ih30iw29kh1kw1sh2sw2"};
     uint32_t seed = 200;
     for (const char *shape : strided_shapes)
         for (dt src : {dt::u8, dt::s8})

@@ -4,8 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <tuple>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -41,6 +41,8 @@ using jit::ip_int8_kernel;
 // line split in chunks. Lines go in chunks whose src stays in L2 while a thread's panels pass
 // over it.
 struct int8_blocking {
+    bool pixel_lines = false; // lines are runs of pixels (lines_of_pixels), else output rows
+    bool spans_rows = false;  // ... whose tiles read the next output row's from a second base
     int mr = 1, nr = 1;
     int64_t oc_blocks = 1, oc_tail = 0;
     int64_t line_len = 1, lines = 1;   // rows per line (the last one may be shorter), lines
@@ -48,10 +50,25 @@ struct int8_blocking {
     int8_gemm_shape shape;
 };
 
-// The GEMM's lines are runs of pixels that map one to one onto the src form, cut anywhere; else
-// they are output rows.
-bool lines_of_pixels(const int8_gemm_request &req, const jit::int8_src_form &form) {
-    return form.pixels_one_to_one(req.geom) && !req.lines_are_rows;
+// Tile rows at most: 8 x 3 on AVX-512, 3 x 3 on AVX2 (init_blocking).
+int max_tile_rows(cpu_isa isa) { return isa == cpu_isa::avx512 ? 8 : 3; }
+
+// A strided 1x1 convolution reading the user's src in place (VNNI, u8): its output pixels are
+// runs of GEMM rows as one-to-one pixels are, a tile that crosses into the next output row
+// reading that row's pixels from a second base (ip_int8_conf::row_split): 8-row tiles where
+// ResNet's 7- and 14-pixel output rows made 7-row ones (+3-9%). Only for rows shorter than two
+// tiles: on 28-pixel rows (tiles of 6, 6, 6, 6, 4 either way) spanning them was 6% slower. A
+// tile spans two output rows at most.
+bool tiles_span_rows(const int8_gemm_request &req, const jit::int8_src_form &form, cpu_isa isa) {
+    const jit::int8_conv_geometry &g = req.geom;
+    return !form.copy && g.taps() == 1 && !req.depthwise && !req.lines_are_rows && !form.pixels_one_to_one(g)
+           && g.o[2] >= max_tile_rows(isa) - 1 && g.o[2] < 2 * max_tile_rows(isa);
+}
+
+// The GEMM's lines are runs of pixels that map one to one onto the src form (or span rows),
+// cut anywhere; else they are output rows.
+bool lines_of_pixels(const int8_gemm_request &req, const jit::int8_src_form &form, cpu_isa isa) {
+    return (form.pixels_one_to_one(req.geom) && !req.lines_are_rows) || tiles_span_rows(req, form, isa);
 }
 
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
@@ -74,7 +91,9 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
-    const bool one_to_one = lines_of_pixels(req, form);
+    b.pixel_lines = lines_of_pixels(req, form, isa);
+    b.spans_rows = tiles_span_rows(req, form, isa);
+    const bool one_to_one = b.pixel_lines;
     const int64_t line = one_to_one ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
     const auto filled = [&](int64_t nr, int64_t mr) {
         const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
@@ -82,7 +101,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     };
     const bool four = avx512 && filled(4, 6) > filled(3, 8);
     b.nr = static_cast<int>(std::min<int64_t>(four ? 4 : 3, b.oc_blocks));
-    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(avx512 ? (four ? 6 : 8) : 3, s.mb)));
+    b.mr = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(four ? 6 : max_tile_rows(isa), s.mb)));
     const auto fits = [&] {
         return b.mr * b.nr + std::max(spares, ip_int8_kernel<cpu_isa::avx2>::loop_vregs(b.nr, vnni, req.depthwise))
                <= n_vregs;
@@ -138,14 +157,14 @@ bool skips_padding(const int8_gemm_request &req, bool vnni) {
            && !(vnni && g.src_s8) && req.attr.get_quantization().src_zp_mask < 0;
 }
 
-// The kernels of a walk: per variant of a tile (its rows, and the taps each row reads), full
-// panels or the last one. A convolution's line (an output row) has tiles at fixed places, each
-// with its variant; lines of one-to-one pixels have full tiles and a tail.
+// The kernels of a walk: per variant of a tile (its rows, the taps each row reads, where its
+// rows cross into the next output row), full panels or the last one; a tile's key (the walk's
+// tile_key) names its variant.
 struct tile_kernels {
     std::vector<std::array<std::shared_ptr<const jit::jit_generator>, 2>> variants; // [.][last panel]
-    std::vector<int> of_tile; // per tile of a convolution's line; empty for lines of pixels
-    const jit::jit_generator &at(int64_t tile, bool row_tail, bool last_panel) const {
-        const auto &v = variants[static_cast<size_t>(of_tile.empty() ? (row_tail ? 1 : 0) : of_tile[tile])];
+    std::vector<int> of_key; // -1: no tile has the key
+    const jit::jit_generator &at(int64_t key, bool last_panel) const {
+        const auto &v = variants[static_cast<size_t>(of_key[static_cast<size_t>(key)])];
         return *(last_panel && v[1] ? v[1] : v[0]);
     }
     std::vector<const jit::jit_generator *> all() const {
@@ -305,12 +324,57 @@ public:
     int64_t panels() const override { return blk_.shape.panels; }
 
 private:
-    // The kernels (tile_kernels), each variant of a tile for full panels and the last one.
-    void make_kernels(ip_int8_conf c) {
+    // The key of the tile at row m of a line [m_line, m_end) (tile_kernels): a convolution line's
+    // tiles by their place in it; lines of pixels by their rows and where they cross into the
+    // next output row (row_split).
+    int64_t tile_key(int64_t m, int64_t m_line, int64_t m_end) const {
+        const int64_t mr = blk_.mr;
+        if (!blk_.pixel_lines) return (m - m_line) / mr;
+        const int64_t rows = std::min(mr, m_end - m);
+        return (rows - 1) * mr + row_split(m, rows);
+    }
+
+    // Where the tile at row m (rows rows) reads its rows from a second base: 0, or its first row
+    // of the next output row when its rows cross one and their pixels are not evenly spaced (a
+    // strided 1x1 convolution reading the user's src in place).
+    int64_t row_split(int64_t m, int64_t rows) const {
+        if (!blk_.spans_rows) return 0;
+        const int64_t split = req_.geom.o[2] - m % req_.geom.o[2];
+        return split < rows ? split : 0;
+    }
+
+    // The conf of the tile at row m of a line [m_line, m_end): its rows, per tap of a tap row the
+    // rows that read it inside the input, its row split.
+    ip_int8_conf tile_conf(ip_int8_conf c, int64_t m, int64_t m_line, int64_t m_end) const {
+        c.mr = std::min<int64_t>(blk_.mr, m_end - m);
+        c.row_split = row_split(m, c.mr);
+        const int64_t w0 = m - m_line; // a convolution line's first pixel has ow 0
+        for (int64_t kw = 0; kw < c.kw_unroll; ++kw) {
+            int64_t first = c.mr, last = 0; // the rows whose tap kw is inside
+            for (int64_t r = 0; r < c.mr; ++r) {
+                int64_t k0 = 0, k1 = req_.geom.k[2];
+                if (skips_padding_) req_.geom.taps_inside(2, w0 + r, k0, k1);
+                if (kw < k0 || kw >= k1) continue;
+                first = std::min(first, r);
+                last = r + 1;
+            }
+            c.kw_rows[kw][0] = first < last ? first : 0;
+            c.kw_rows[kw][1] = first < last ? last : 0;
+        }
+        return c;
+    }
+
+    // The kernels (tile_kernels) of every tile's variant, for full panels and the last one.
+    void make_kernels(const ip_int8_conf &c) {
         const int8_gemm_shape &s = blk_.shape;
         const int64_t last_nr = blk_.oc_blocks - (s.panels - 1) * blk_.nr;
         const bool last_differs = last_nr != blk_.nr || blk_.oc_tail != 0;
-        const auto add_variant = [&](const ip_int8_conf &v) {
+        std::vector<ip_int8_conf> seen;
+        const auto variant_of = [&](const ip_int8_conf &v) {
+            size_t i = 0;
+            while (i < seen.size() && std::memcmp(&seen[i], &v, sizeof v) != 0) ++i;
+            if (i < seen.size()) return static_cast<int>(i);
+            seen.push_back(v);
             std::array<std::shared_ptr<const jit::jit_generator>, 2> k;
             for (int p = 0; p < (last_differs ? 2 : 1); ++p) {
                 ip_int8_conf pc = v;
@@ -321,37 +385,17 @@ private:
                         [&] { return std::make_unique<ip_int8_kernel<isa>>(pc, chain_); });
             }
             kernels_.variants.push_back(k);
+            return static_cast<int>(i);
         };
-        if (lines_of_pixels(req_, form_)) { // full tiles, then the tail where mb leaves one
-            c.mr = blk_.mr;
-            add_variant(c);
-            c.mr = blk_.shape.mb % blk_.mr;
-            if (c.mr > 0) add_variant(c);
-            return;
-        }
-        // A line's tiles: their rows, and per tap of a row the rows that read it inside.
-        std::vector<ip_int8_conf> seen;
-        for (int64_t w0 = 0; w0 < blk_.line_len; w0 += blk_.mr) {
-            c.mr = std::min<int64_t>(blk_.mr, blk_.line_len - w0);
-            for (int64_t kw = 0; kw < c.kw_unroll; ++kw) {
-                int64_t first = c.mr, last = 0; // the rows whose tap kw is inside
-                for (int64_t m = 0; m < c.mr; ++m) {
-                    int64_t k0 = 0, k1 = req_.geom.k[2];
-                    if (skips_padding_) req_.geom.taps_inside(2, w0 + m, k0, k1);
-                    if (kw < k0 || kw >= k1) continue;
-                    first = std::min(first, m);
-                    last = m + 1;
-                }
-                c.kw_rows[kw][0] = first < last ? first : 0;
-                c.kw_rows[kw][1] = first < last ? last : 0;
+        kernels_.of_key.assign(static_cast<size_t>(std::max<int64_t>(blk_.mr * blk_.mr, blk_.line_len)), -1);
+        for (int64_t line = 0; line < blk_.lines; ++line) {
+            // Without row splits every line but the last has the first one's tiles.
+            if (!blk_.spans_rows && line > 0 && line < blk_.lines - 1) continue;
+            const int64_t m_line = line * blk_.line_len, m_end = std::min(s.mb, m_line + blk_.line_len);
+            for (int64_t m = m_line; m < m_end; m += blk_.mr) {
+                int &v = kernels_.of_key[static_cast<size_t>(tile_key(m, m_line, m_end))];
+                if (v < 0) v = variant_of(tile_conf(c, m, m_line, m_end));
             }
-            size_t v = 0;
-            while (v < seen.size() && std::memcmp(&seen[v], &c, sizeof c) != 0) ++v;
-            if (v == seen.size()) {
-                seen.push_back(c);
-                add_variant(c);
-            }
-            kernels_.of_tile.push_back(static_cast<int>(v));
         }
     }
 
@@ -562,7 +606,6 @@ private:
         ip_int8_args a;
         a.wei = d.wei + grp * s.packed_bytes() + p * s.panel * s.kp;
         a.k_groups = req_.depthwise ? 1 : form_.cp / s.group; // per tap
-
         a.comp = at(d.v.comp);
         a.pre = at(d.v.pre);
         a.bias = at(d.v.bias);
@@ -586,10 +629,14 @@ private:
             char *line_dst = io.dst + line * io.dst_line_bytes + oc0 * dst_size;
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
                 a.src = line_src + (m - m_line) * lda;
+                if (blk_.spans_rows) { // each tile at its own pixel, its split rows at theirs
+                    const int64_t split = row_split(m, std::min<int64_t>(blk_.mr, m_end - m));
+                    a.src = io.src + form_.pixel_offset(g, m, grp) - io.src_first;
+                    a.src2 = io.src + form_.pixel_offset(g, m + split, grp) - io.src_first;
+                }
                 a.dst = line_dst + (m - m_line) * conf_.ldc;
                 if (!d.ops.empty()) operand_values(d.ops, m, oc0, scratch.op_values.data());
-                const jit::jit_generator &k = kernels_.at((m - m_line) / blk_.mr, m_end - m < blk_.mr,
-                                                          p == s.panels - 1);
+                const jit::jit_generator &k = kernels_.at(tile_key(m, m_line, m_end), p == s.panels - 1);
                 a.table = d.tables.of(&k);
                 k.entry_as<jit::ip_int8_fn>()(&a);
             }

@@ -36,6 +36,7 @@ std::string ip_int8_kernel<isa>::kernel_name(const ip_int8_conf &conf) {
                        + data_type_name(static_cast<dt>(conf.dst_dt));
     if (conf.tail) name += "_tail" + std::to_string(conf.tail);
     if (conf.with_taps) name += "_taps";
+    if (conf.row_split) name += "_split" + std::to_string(conf.row_split);
     for (int kw = 0; kw < conf.kw_unroll; ++kw)
         if (conf.kw_rows[kw][0] != 0 || conf.kw_rows[kw][1] != conf.mr) {
             name += "_edge"; // some tap skipped by some rows
@@ -59,6 +60,10 @@ void ip_int8_kernel<isa>::generate() {
     mov(reg_src, ptr[reg_param + offsetof(ip_int8_args, src)]);
     mov(reg_wei, ptr[reg_param + offsetof(ip_int8_args, wei)]);
     for (int i = 0; i < n_acc(); ++i) vxorps(Vmm(i), Vmm(i), Vmm(i)); // vpxor has no zmm form
+    if (conf_.row_split > 0) {
+        mov(reg_src2, ptr[reg_param + offsetof(ip_int8_args, src2)]);
+        k_loop_moves_src2_ = true;
+    }
     if (conf_.with_taps) tap_rows_loop();
     else tap_products(0, static_cast<int>(conf_.mr));
     finalize();
@@ -107,6 +112,13 @@ void ip_int8_kernel<isa>::tap_rows_loop() {
 }
 
 template <cpu_isa isa>
+Xbyak::Address ip_int8_kernel<isa>::src_at(int m, int u) const {
+    if (conf_.row_split > 0 && m >= conf_.row_split)
+        return ptr[reg_src2 + conf_.lda * (m - conf_.row_split) + 4 * u];
+    return ptr[reg_src + conf_.lda * m + 4 * u];
+}
+
+template <cpu_isa isa>
 void ip_int8_kernel<isa>::k_step(int u, int m0, int m1) {
     const int nr = static_cast<int>(conf_.nr);
     const int w0 = n_acc(), b0 = w0 + nr;
@@ -116,7 +128,7 @@ void ip_int8_kernel<isa>::k_step(int u, int m0, int m1) {
         for (int j = 0; j < nr; ++j) vmovdqu32(Vmm(w0 + j), ptr[reg_wei + w_off + vlen * j]);
         for (int m = m0; m < m1; ++m) {
             const Vmm b(b0 + m % 2);
-            vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
+            vpbroadcastd(b, src_at(m, u));
             for (int j = 0; j < nr; ++j) vpdpbusd(acc(m, j), b, Vmm(w0 + j));
         }
         return;
@@ -125,7 +137,7 @@ void ip_int8_kernel<isa>::k_step(int u, int m0, int m1) {
     for (int j = 0; j < nr; ++j) vpmovsxbw(Vmm(w0 + j), ptr[reg_wei + w_off + vlen / 2 * j]);
     const Vmm b(b0);
     for (int m = m0; m < m1; ++m) {
-        vpbroadcastd(b, ptr[reg_src + conf_.lda * m + 4 * u]);
+        vpbroadcastd(b, src_at(m, u));
         for (int j = 0; j < nr; ++j) {
             const Vmm t(b0 + 1 + (m * nr + j) % 2);
             vpmaddwd(t, b, Vmm(w0 + j));

@@ -59,6 +59,7 @@ namespace jit {
 // first oc; null when the conf says the step is absent.
 struct ip_int8_args {
     const void *src = nullptr;     // prepared src, row 0 of the tile
+    const void *src2 = nullptr;    // row row_split of the tile (conf.row_split > 0)
     const int8_t *wei = nullptr;   // packed weights, first oc block of the tile, K group 0
     void *dst = nullptr;           // dst row 0, the tile's first oc
     const int32_t *comp = nullptr; // per oc, added to the s32 accumulator
@@ -82,6 +83,8 @@ struct ip_int8_conf {
     int64_t tail = 0;           // valid lanes of the tile's last oc block; 0: all
     int64_t vnni = 0;           // 1: vpdpbusd on u8 groups of 4; 0: vpmaddwd on s16 pairs
     int64_t lda = 0;            // src row stride, bytes
+    int64_t row_split = 0;      // without taps: rows [row_split, mr) from args.src2, lda apart
+                                // (the tile's rows in the next output row); 0: all from src
     int64_t with_taps = 0;      // 1: K is taps x k_groups, each tap's src rows at its offset,
                                 // walked by the tap rows of the args
     int64_t tap_k_groups = 0;   // with_taps: a tap's K groups when few enough to unroll (a
@@ -138,6 +141,8 @@ private:
 
     // Tile rows [m0, m1) only: the others' tap is in the padding.
     void k_step(int u, int m0, int m1);
+    // K group u of tile row m.
+    Xbyak::Address src_at(int m, int u) const;
     void depthwise_tap(int m0, int m1);
     // One tap's products for tile rows [m0, m1): its K groups, or depthwise one product a lane.
     void tap_products(int m0, int m1);

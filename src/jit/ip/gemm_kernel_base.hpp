@@ -24,6 +24,7 @@ protected:
         L(unrolled);
         for (int u = 0; u < unroll; ++u) k_step(u);
         add(reg_src, 4 * unroll);
+        if (k_loop_moves_src2_) add(reg_src2, 4 * unroll);
         add(reg_wei, wei_step * unroll);
         sub(reg_k, unroll);
         cmp(reg_k, unroll);
@@ -33,6 +34,7 @@ protected:
         jz(end, T_NEAR);
         k_step(0);
         add(reg_src, 4);
+        if (k_loop_moves_src2_) add(reg_src2, 4);
         add(reg_wei, wei_step);
         dec(reg_k);
         jmp(remainder, T_NEAR);
@@ -41,6 +43,10 @@ protected:
 
     const Xbyak::Reg64 reg_param = abi_param(0);
     const Xbyak::Reg64 reg_src = Xbyak::util::r8;
+    // A second src base the K loop advances with reg_src when k_loop_moves_src2_ (a tile whose
+    // rows lie in two places).
+    const Xbyak::Reg64 reg_src2 = Xbyak::util::rsi;
+    bool k_loop_moves_src2_ = false;
     const Xbyak::Reg64 reg_wei = Xbyak::util::r9;
     const Xbyak::Reg64 reg_k = Xbyak::util::r10;
     const Xbyak::Reg64 reg_dst = Xbyak::util::r11;
