@@ -72,17 +72,23 @@ bool lines_of_pixels(const int8_gemm_request &req, const jit::int8_src_form &for
     return (form.pixels_one_to_one(req.geom) && !req.lines_are_rows) || tiles_span_rows(req, form, isa);
 }
 
-// The chunks of a walk of `chunks` at least (and `most` at most), `items_per_chunk` items each,
-// that the threads take in `ranges` ranges (run): few items whose count the ranges do not
-// divide leave ranges of unequal size, the last thread's extra item the call's time (mb2
-// 56x56 3x3 64->64: 14 items in 8 ranges, 81% of the peak; 16 items, 2 a range: 96%). Rounded
-// up to whole rounds where that at most doubles the chunks (each chunk reads its panels'
-// weights again).
-int64_t whole_rounds(int64_t chunks, int64_t most, int64_t items_per_chunk, int64_t ranges) {
-    if (chunks * items_per_chunk >= 4 * ranges) return chunks; // a range is several items
-    const int64_t step = ranges / std::gcd(ranges, items_per_chunk);
-    const int64_t rounded = (chunks + step - 1) / step * step;
-    return rounded <= std::min(most, 2 * chunks) ? rounded : chunks;
+// Few items: fewer than 4 a range (run's ranges: chunks_per_thread per thread).
+bool few_items(int64_t items, int64_t ranges) { return items < 4 * ranges; }
+
+// The chunks of a walk of `chunks` at least (and `most` at most), `items_per_chunk` items each:
+// few items whose count the threads' ranges, or the threads, do not divide leave one thread an
+// item more than the other, the call's time (mb2 56x56 3x3 64->64: 14 items in 8 ranges, 81% of
+// the exact peak, 16 items 94-95%; res5a_branch2a's 1x1 s2: 11 items). Rounded up to whole
+// rounds of the ranges, or else of the threads, where that at most doubles the chunks (each
+// chunk reads its panels' weights again).
+int64_t whole_rounds(int64_t chunks, int64_t most, int64_t items_per_chunk, int64_t ranges, int64_t threads) {
+    if (!few_items(chunks * items_per_chunk, ranges)) return chunks;
+    for (const int64_t unit : {ranges, threads}) {
+        const int64_t step = unit / std::gcd(unit, items_per_chunk);
+        const int64_t rounded = (chunks + step - 1) / step * step;
+        if (rounded <= std::min(most, 2 * chunks)) return rounded;
+    }
+    return chunks;
 }
 
 // 8 x 3 on AVX-512 (24 accumulators + 3 weights + 2 broadcasts, or + 1 broadcast and 2 product
@@ -93,7 +99,7 @@ int64_t whole_rounds(int64_t chunks, int64_t most, int64_t items_per_chunk, int6
 // tiles of equal rows (ow 28: 4 x 7, not 3 x 8 + 4). "" or why not.
 std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
                           const jit::int8_src_form &form, cpu_isa isa, bool vnni, int spares,
-                          int64_t min_items) {
+                          int64_t min_items, int threads) {
     const bool avx512 = isa == cpu_isa::avx512;
     const int simd_w = jit::simd_w_of(isa), n_vregs = jit::n_vregs_of(isa);
     int8_gemm_shape &s = b.shape;
@@ -136,7 +142,8 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     const int64_t want_chunks = (min_items + s.groups * s.panels - 1) / (s.groups * s.panels);
     if (one_to_one) {
         const int64_t tiles = (rows + b.mr - 1) / b.mr;
-        const int64_t n_chunks = std::min(tiles, std::max((rows + max_chunk - 1) / max_chunk, want_chunks));
+        const int64_t n_chunks = whole_rounds(std::min(tiles, std::max((rows + max_chunk - 1) / max_chunk, want_chunks)),
+                                              tiles, s.groups * s.panels, min_items, threads);
         b.line_len = (tiles + n_chunks - 1) / n_chunks * b.mr;
         b.lines = (rows + b.line_len - 1) / b.line_len;
         b.chunk_lines = 1;
@@ -147,7 +154,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
         b.lines = rows / b.line_len;
         const int64_t max_lines = std::max<int64_t>(1, max_chunk / b.line_len);
         const int64_t chunks = whole_rounds(std::max((b.lines + max_lines - 1) / max_lines, want_chunks),
-                                            b.lines, s.groups * s.panels, min_items);
+                                            b.lines, s.groups * s.panels, min_items, threads);
         b.chunk_lines = std::max<int64_t>(1, (b.lines + chunks - 1) / chunks); // mb 0: no lines
     }
     b.chunks = (b.lines + b.chunk_lines - 1) / b.chunk_lines;
@@ -550,7 +557,10 @@ private:
         const int8_gemm_shape &s = blk_.shape;
         const int64_t n_items = s.groups * blk_.chunks * s.panels;
         const int threads = jit::threads_for_work(req_.flops, n_items);
-        const int64_t n_chunks = std::min<int64_t>(n_items, chunks_per_thread(req_.flops, threads) * threads);
+        const int64_t ranges = chunks_per_thread(req_.flops, threads) * threads;
+        // Few items go one at a time, so the threads end at most one item apart; not where a
+        // thread converts the src for its run of items (rows_per_chunk_), whose runs stay long.
+        const int64_t n_chunks = few_items(n_items, ranges) && !rows_per_chunk_ ? n_items : std::min(n_items, ranges);
         const auto items = [&](int64_t first, int64_t last) {
             tile_scratch scratch;
             scratch.op_values.resize(d.ops.size());
@@ -750,7 +760,7 @@ std::unique_ptr<int8_gemm_primitive> create(const int8_gemm_request &req, bool v
     int8_blocking blk;
     const int threads = omp_get_max_threads();
     const std::string blocking_error = init_blocking(blk, req, form, isa, vnni, plan.aux_vecs,
-                                                     chunks_per_thread(req.flops, threads) * threads);
+                                                     chunks_per_thread(req.flops, threads) * threads, threads);
     PRIM_DISPATCH(why_not, blocking_error.empty(), blocking_error);
     const int8_gemm_shape &s = blk.shape;
     // The s32 accumulator holds K products of at most 255 · 128 without wrapping.
