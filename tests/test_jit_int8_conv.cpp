@@ -139,6 +139,21 @@ void check(const conv_case &c) {
     compare_with_reference(jit.dst, ref.dst, c.dst, exact, d.p.oc, d.pixels);
 }
 
+// The case bit-exact (s32 dst, no bias, no scales, no chain), then with a bias, an output scale,
+// `chain` and dst `chained_dst`; each run with the next seed.
+void check_exact_and_chained(conv_case c, dt chained_dst, const std::string &chain, uint32_t &seed) {
+    c.dst = dt::s32;
+    c.bias = dt::undef;
+    c.seed = ++seed;
+    check(c);
+    c.dst = chained_dst;
+    c.bias = dt::f32;
+    c.q.oscale = 2;
+    c.chain = chain;
+    c.seed = ++seed;
+    check(c);
+}
+
 // Shapes over every feature of the im2col rows: ranks, kernels, strides, dilation, padding,
 // groups and tails.
 const char *const shapes[] = {
@@ -240,19 +255,10 @@ TEST_CASE("jit int8 conv: the taps in the padding skipped", "[jit][int8][conv]")
     uint32_t seed = 100;
     for (const char *shape : edge_shapes)
         for (dt src : {dt::u8, dt::s8}) {
-            conv_case c; // s32, no scales, no chain: bit-exact
+            conv_case c;
             c.shape = shape;
             c.src = src;
-            c.dst = dt::s32;
-            c.bias = dt::undef;
-            c.seed = ++seed;
-            check(c);
-            c.dst = dt::u8; // the chain and the stores at the edge tiles
-            c.bias = dt::f32;
-            c.q.oscale = 2;
-            c.chain = "sum:0.5+relu";
-            c.seed = ++seed;
-            check(c);
+            check_exact_and_chained(c, dt::u8, "sum:0.5+relu", seed); // the edge tiles' stores too
         }
 }
 
@@ -275,16 +281,8 @@ TEST_CASE("jit int8 conv: strided 1x1 on the pixels it reads", "[jit][int8][conv
                 conv_case c;
                 c.shape = shape;
                 c.src = src;
-                c.dst = dt::s32;
-                c.bias = dt::undef;
                 c.q.src_zp = zp;
-                c.seed = ++seed;
-                check(c);
-                c.dst = dt::s8;
-                c.q.oscale = 2;
-                c.chain = "sum:0.25+add:f32:per_mb_spatial";
-                c.seed = ++seed;
-                check(c);
+                check_exact_and_chained(c, dt::s8, "sum:0.25+add:f32:per_mb_spatial", seed);
             }
 }
 
