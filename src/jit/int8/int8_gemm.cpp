@@ -768,8 +768,9 @@ std::unique_ptr<int8_gemm_primitive> create(const int8_gemm_request &req, bool v
                   "ic * kernel spatial above 65793: the s32 accumulator could wrap");
     const int64_t limit = INT32_MAX - 1024; // 32-bit displacements of rows in the kernel
     PRIM_DISPATCH(why_not, form.lda(req.geom) * blk.mr < limit
-                           && s.groups * s.oc * 4 * blk.mr < limit,
-                  "rows too long for 32-bit row offsets");
+                           && s.groups * s.oc * 4 * blk.mr < limit
+                           && form.kw_bytes(req.geom) * req.geom.k[2] < limit && s.kp * s.panel < limit,
+                  "rows, taps or weights too far apart for the kernel's 32-bit offsets");
     // 'any' weights become the packed layout where the K order allows, else plain.
     const memory::dims &wdims = req.layouts.wei.get_dims();
     const memory::desc packed = !req.packable ? memory::desc()
