@@ -42,8 +42,10 @@ using jit::ip_int8_kernel;
 // line split in chunks. Lines go in chunks whose src stays in L2 while a thread's panels pass
 // over it.
 struct int8_blocking {
-    bool pixel_lines = false; // lines are runs of pixels (lines_of_pixels), else output rows
-    bool spans_rows = false;  // ... whose tiles read the next output row's from a second base
+    // Lines are runs of pixels, cut anywhere (pixels that map one to one onto the src form, or
+    // tiles that span rows); else they are output rows.
+    bool pixel_lines = false;
+    bool spans_rows = false;  // tiles_span_rows
     int mr = 1, nr = 1;
     int64_t oc_blocks = 1, oc_tail = 0;
     int64_t line_len = 1, lines = 1;   // rows per line (the last one may be shorter), lines
@@ -64,12 +66,6 @@ bool tiles_span_rows(const int8_gemm_request &req, const jit::int8_src_form &for
     const jit::int8_conv_geometry &g = req.geom;
     return !form.copy && g.taps() == 1 && !req.depthwise && !req.lines_are_rows && !form.pixels_one_to_one(g)
            && g.o[2] >= max_tile_rows(isa) - 1 && g.o[2] < 2 * max_tile_rows(isa);
-}
-
-// The GEMM's lines are runs of pixels that map one to one onto the src form (or span rows),
-// cut anywhere; else they are output rows.
-bool lines_of_pixels(const int8_gemm_request &req, const jit::int8_src_form &form, cpu_isa isa) {
-    return (form.pixels_one_to_one(req.geom) && !req.lines_are_rows) || tiles_span_rows(req, form, isa);
 }
 
 // Few items: fewer than 4 a range (run's ranges: chunks_per_thread per thread).
@@ -111,10 +107,9 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     b.oc_blocks = (s.oc + simd_w - 1) / simd_w;
     b.oc_tail = s.oc % simd_w;
     // The share of a tile's accumulators that hold output, with nr blocks of mr rows at most.
-    b.pixel_lines = lines_of_pixels(req, form, isa);
     b.spans_rows = tiles_span_rows(req, form, isa);
-    const bool one_to_one = b.pixel_lines;
-    const int64_t line = one_to_one ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
+    b.pixel_lines = (form.pixels_one_to_one(req.geom) && !req.lines_are_rows) || b.spans_rows;
+    const int64_t line = b.pixel_lines ? std::max<int64_t>(s.mb, 1) : req.geom.o[2];
     const auto filled = [&](int64_t nr, int64_t mr) {
         const int64_t panels = (b.oc_blocks + nr - 1) / nr, tiles = (line + mr - 1) / mr;
         return static_cast<double>(b.oc_blocks * line) / static_cast<double>(panels * nr * tiles * mr);
@@ -140,7 +135,7 @@ std::string init_blocking(int8_blocking &b, const int8_gemm_request &req,
     // them dynamically, so a thread that wakes late finds the work done rather than the caller
     // waiting for its half.
     const int64_t want_chunks = (min_items + s.groups * s.panels - 1) / (s.groups * s.panels);
-    if (one_to_one) {
+    if (b.pixel_lines) {
         const int64_t tiles = (rows + b.mr - 1) / b.mr;
         const int64_t n_chunks = whole_rounds(std::min(tiles, std::max((rows + max_chunk - 1) / max_chunk, want_chunks)),
                                               tiles, s.groups * s.panels, min_items, threads);
@@ -655,11 +650,12 @@ private:
             std::tie(a.tap_rows, a.n_tap_rows) = line_tap_rows(line, scratch.tap_rows);
             char *line_dst = io.dst + line * io.dst_line_bytes + oc0 * dst_size;
             for (int64_t m = m_line; m < m_end; m += blk_.mr) {
-                a.src = line_src + (m - m_line) * lda;
                 if (blk_.spans_rows) { // each tile at its own pixel, its split rows at theirs
                     const int64_t split = row_split(m, std::min<int64_t>(blk_.mr, m_end - m));
                     a.src = io.src + form_.pixel_offset(g, m, grp) - io.src_first;
                     a.src2 = io.src + form_.pixel_offset(g, m + split, grp) - io.src_first;
+                } else {
+                    a.src = line_src + (m - m_line) * lda;
                 }
                 a.dst = line_dst + (m - m_line) * conf_.ldc;
                 if (!d.ops.empty()) operand_values(d.ops, m, oc0, scratch.op_values.data());

@@ -1,5 +1,5 @@
-// The kernels of an inner-product GEMM (the f32 one, jit_inner_product.cpp, and the int8 one,
-// jit_ip_int8.cpp): up to four, for full tile rows or the row tail, and full panels or the last
+// The kernels of the f32 inner-product GEMM (jit_inner_product.cpp; the int8 GEMM has its own,
+// per tile variant: int8_gemm.cpp's tile_kernels): up to four, for full tile rows or the row tail, and full panels or the last
 // one; a panel variant that is not needed is left empty and its full-panel kernel serves.
 #pragma once
 #include <memory>
