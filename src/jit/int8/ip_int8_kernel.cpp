@@ -13,14 +13,7 @@ namespace prim {
 namespace jit {
 
 namespace {
-
 using dt = memory::data_type;
-
-// The integer destinations' clamp bounds in f32; s32's upper one is the largest f32 below 2^31,
-// so vcvtps2dq cannot overflow (as convert_types.hpp's store_from_f32).
-float lower_bound(dt t) { return t == dt::u8 ? 0.f : t == dt::s8 ? -128.f : -2147483648.f; }
-float upper_bound(dt t) { return t == dt::u8 ? 255.f : t == dt::s8 ? 127.f : 2147483520.f; }
-
 } // namespace
 
 template <cpu_isa isa>
@@ -236,42 +229,10 @@ void ip_int8_kernel<isa>::finalize() {
 template <cpu_isa isa>
 void ip_int8_kernel<isa>::load_as_f32(const Vmm &v, const Xbyak::Reg64 &base, int64_t disp, dt t,
                                       bool tail, int mask_idx, bool prepare_mask) {
-    const Xbyak::Address at = ptr[base + disp];
-    if (t == dt::f32 || t == dt::s32) {
-        if (!tail) {
-            vmovups(v, at);
-        } else {
-            tail_mask<isa> mask(*this, static_cast<int>(conf_.tail),
-                                isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx);
-            if (isa == cpu_isa::avx2 && prepare_mask) mask.prepare(reg_table, reg_tmp);
-            mask.load(v, at);
-        }
-        if (t == dt::s32) vcvtdq2ps(v, v);
-        return;
-    }
-    const bool is_signed = t == dt::s8;
-    if constexpr (isa == cpu_isa::avx512) {
-        // Masked-off bytes are not read (EVEX fault suppression).
-        const Xbyak::Opmask k(host_tail_opmask);
-        if (tail && is_signed) vpmovsxbd(v | k | T_z, at);
-        else if (tail) vpmovzxbd(v | k | T_z, at);
-        else if (is_signed) vpmovsxbd(v, at);
-        else vpmovzxbd(v, at);
-    } else {
-        if (!tail) {
-            if (is_signed) vpmovsxbd(v, at);
-            else vpmovzxbd(v, at);
-        } else {
-            // No masked byte load on AVX2: the valid bytes one by one, so nothing past the row's
-            // end is read.
-            const Xbyak::Xmm x(v.getIdx());
-            vpxor(x, x, x);
-            for (int i = 0; i < conf_.tail; ++i) vpinsrb(x, x, ptr[base + disp + i], i);
-            if (is_signed) vpmovsxbd(v, x);
-            else vpmovzxbd(v, x);
-        }
-    }
-    vcvtdq2ps(v, v);
+    const int mask = isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx;
+    if (isa == cpu_isa::avx2 && tail && prepare_mask && (t == dt::f32 || t == dt::s32))
+        tail_mask<isa>(*this, static_cast<int>(conf_.tail), mask).prepare(reg_table, reg_tmp);
+    typed_vectors<isa>(*this, mask).load_f32(v, base + disp, t, lanes(tail));
 }
 
 // The injector's sum callback: acc += scale · (dst_old as the sum's type − zero point).
@@ -334,75 +295,16 @@ void ip_int8_kernel<isa>::store_dst() {
     const dt t = dst_dt();
     // After the chain every register outside the accumulators is free again.
     const int tmp = n_acc(), mask_idx = n_acc() + 1;
-    tail_mask<isa> mask(*this, conf_.tail ? static_cast<int>(conf_.tail) : simd_w,
-                        isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx);
+    const int mask = isa == cpu_isa::avx512 ? host_tail_opmask : mask_idx;
     if (isa == cpu_isa::avx2 && conf_.tail && (t == dt::f32 || t == dt::s32))
-        mask.prepare(reg_table, reg_tmp);
-    if (t != dt::f32) {
-        for (int i = 0; i < n_acc(); ++i) {
-            const Vmm a(i);
-            if (t != dt::u8) {
-                // NaN goes to 0, as the reference; u8's lower clamp below does that by itself
-                // (vmaxps returns its second operand, the bound, for a NaN).
-                if constexpr (isa == cpu_isa::avx512) {
-                    const Xbyak::Opmask k(injector_first_opmask);
-                    vcmpps(k, a, a, 7 /* ordered */);
-                    vmovaps(a | k | T_z, a);
-                } else {
-                    vcmpps(Vmm(tmp), a, a, 7 /* ordered */);
-                    vandps(a, a, Vmm(tmp));
-                }
-            }
-            vmaxps(a, a, table_at(reg_table, lower_bound(t)));
-            // AVX-512's u8 store (vpmovusdb) saturates above by itself: a value past 2^31
-            // converts to 0x80000000, which it reads as 2^31, stored as 255 too.
-            if (isa != cpu_isa::avx512 || t != dt::u8) vminps(a, a, table_at(reg_table, upper_bound(t)));
-            vcvtps2dq(a, a); // round half to even: the default MXCSR, never written
-        }
-    }
+        tail_mask<isa>(*this, static_cast<int>(conf_.tail), mask).prepare(reg_table, reg_tmp);
+    typed_vectors<isa> io(*this, mask);
+    if (t != dt::f32)
+        for (int i = 0; i < n_acc(); ++i)
+            io.to_int(Vmm(i), t, reg_table, isa == cpu_isa::avx512 ? injector_first_opmask : tmp);
     for (int m = 0; m < conf_.mr; ++m)
-        for (int j = 0; j < conf_.nr; ++j) {
-            const bool tail = is_tail_vec(j);
-            const Vmm a = acc(m, j);
-            if (t == dt::f32 || t == dt::s32) {
-                if (tail) mask.store(ptr[reg_dst + dst_disp(m, j)], a);
-                else vmovups(ptr[reg_dst + dst_disp(m, j)], a);
-            } else {
-                store_int8(dst_disp(m, j), a, tail, tmp);
-            }
-        }
-}
-
-// Stores the s32 lanes of v (already clamped to dst's range) as bytes; the tail's lanes only.
-template <cpu_isa isa>
-void ip_int8_kernel<isa>::store_int8(int64_t disp, const Vmm &v, bool tail, int tmp_idx) {
-    const bool is_signed = dst_dt() == dt::s8;
-    const Xbyak::Address at = ptr[reg_dst + disp];
-    if constexpr (isa == cpu_isa::avx512) {
-        const Xbyak::Address dst = tail ? (at | Xbyak::Opmask(host_tail_opmask)) : at;
-        if (is_signed) vpmovsdb(dst, v);
-        else vpmovusdb(dst, v);
-    } else {
-        const Xbyak::Xmm x(tmp_idx), lo(v.getIdx());
-        vextracti128(x, v, 1);
-        vpackssdw(x, lo, x); // 8 s16, in lane order; the values fit, nothing saturates
-        if (is_signed) vpacksswb(x, x, x);
-        else vpackuswb(x, x, x);
-        if (!tail) return vmovq(at, x);
-        // No masked byte store on AVX2: 4, 2, 1 bytes as the tail needs.
-        int64_t done = 0;
-        if (conf_.tail & 4) {
-            vmovd(ptr[reg_dst + disp], x);
-            vpsrldq(x, x, 4);
-            done += 4;
-        }
-        if (conf_.tail & 2) {
-            vpextrw(ptr[reg_dst + disp + done], x, 0);
-            vpsrldq(x, x, 2);
-            done += 2;
-        }
-        if (conf_.tail & 1) vpextrb(ptr[reg_dst + disp + done], x, 0);
-    }
+        for (int j = 0; j < conf_.nr; ++j)
+            io.store(reg_dst + dst_disp(m, j), acc(m, j), t, lanes(is_tail_vec(j)), tmp);
 }
 
 template class ip_int8_kernel<cpu_isa::avx2>;

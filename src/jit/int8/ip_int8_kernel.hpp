@@ -47,6 +47,7 @@
 #include <string>
 
 #include "jit/gen/isa_traits.hpp"
+#include "jit/gen/typed_vectors.hpp"
 #include "jit/ip/gemm_kernel_base.hpp"
 #include "jit/inject/post_ops_injector.hpp"
 #include "jit/int8/int8_src_form.hpp"
@@ -158,7 +159,10 @@ private:
     void load_as_f32(const Vmm &v, const Xbyak::Reg64 &base, int64_t disp, memory::data_type dt,
                      bool tail, int mask_idx, bool prepare_mask);
     void store_dst();
-    void store_int8(int64_t disp, const Vmm &v, bool tail, int tmp_idx);
+    // A vector's lanes: the oc tail's in the last column of a tail kernel.
+    vector_lanes lanes(bool tail) const {
+        return tail ? vector_lanes::first(static_cast<int>(conf_.tail)) : vector_lanes::all();
+    }
 
     // The byte offset of the tile's dst vector (m, j) from reg_dst.
     int64_t dst_disp(int m, int j) const {
