@@ -44,7 +44,7 @@ const std::vector<impl_entry<ip_request>> &ip_impl_list() {
 
 const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
     static const std::vector<impl_entry<eltwise_request>> list = {
-            {"jit", create_jit_eltwise},
+            {"jit", create_jit_eltwise, true}, // int8 data and post-op operands too
             {"ref", create_ref_eltwise, true},
     };
     return list;

@@ -7,6 +7,7 @@
 #include "jit/inject/operand_access.hpp"
 #include "jit/inject/post_ops_injector.hpp"
 #include "jit/gen/tail_mask.hpp"
+#include "jit/gen/typed_vectors.hpp"
 
 namespace prim {
 namespace jit {
@@ -18,8 +19,7 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_
     using namespace Xbyak::util;
     read_runtime_table(chain.has_runtime_params());
     reg_param = abi_param(0);
-    reg_src = r8;
-    reg_dst = r9;
+    reg_i = r8;
     reg_n = r10;
     reg_table = r11;
     reg_tmp = rax;
@@ -43,62 +43,68 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_
 
 template <cpu_isa isa>
 void eltwise_kernel<isa>::process_block(int n_vecs, bool tail) {
-    constexpr int vlen = isa_traits<isa>::vlen;
-    tail_mask<isa> mask(*this, 0, tail_mask_idx_);
     tail_block_ = tail;
-    for (int j = 0; j < n_vecs; ++j) {
-        if (tail)
-            mask.load(Vmm(j), ptr[reg_src + j * vlen]);
-        else
-            vmovups(Vmm(j), ptr[reg_src + j * vlen]);
-    }
+    typed_vectors<isa> io(*this, tail_mask_idx_);
+    for (int j = 0; j < n_vecs; ++j) io.load_f32(Vmm(j), at(reg_src_row, src_dt(), j), src_dt(), lanes());
     injector_regs regs;
     for (int j = 0; j < n_vecs; ++j) regs.acc.push_back(j);
     for (int j = 0; j < n_aux_; ++j) regs.aux.push_back(unroll_ + j);
     regs.opmasks = post_ops_injector<isa>::opmasks();
     regs.reg_table = reg_table;
     injector_->compute(regs);
+    // After the chain the spares and the injector's opmasks are free again.
+    const int tmp_vec = unroll_;
     for (int j = 0; j < n_vecs; ++j) {
-        if (tail)
-            mask.store(ptr[reg_dst + j * vlen], Vmm(j));
-        else if (conf_.stream_stores)
-            vmovntps(ptr[reg_dst + j * vlen], Vmm(j));
-        else
-            vmovups(ptr[reg_dst + j * vlen], Vmm(j));
+        if (dst_dt() != memory::data_type::f32)
+            io.to_int(Vmm(j), dst_dt(), reg_table, isa_traits<isa>::has_opmask ? injector_first_opmask : tmp_vec);
+        io.store(at(reg_dst_row, dst_dt(), j), Vmm(j), dst_dt(), lanes(), tmp_vec, conf_.stream_stores);
     }
 }
 
-// The injector's operand callback: eltwise_call_args::post_op says what the value is.
+// The injector's sum callback: acc += scale · (dst's old value as the sum's type − zero point),
+// read with the lanes the store writes.
+template <cpu_isa isa>
+void eltwise_kernel<isa>::sum_dst_old(const sum_args &s) {
+    const post_ops::entry &e = chain_.entries()[s.entry];
+    const memory::data_type t = e.dt == memory::data_type::undef ? dst_dt() : e.dt;
+    const Vmm acc(s.acc_idx), old(s.aux_idx);
+    typed_vectors<isa>(*this, tail_mask_idx_).load_f32(old, at(reg_dst_row, dst_dt(), s.acc_idx), t, lanes());
+    if (e.zero_point != 0) vsubps(old, old, table_at(reg_table, static_cast<float>(e.zero_point)));
+    if (s.scale == 1.f)
+        vaddps(acc, acc, old);
+    else
+        vfmadd231ps(acc, old, s.scale_vec);
+}
+
+// The injector's operand callback: eltwise_call_args::post_op holds the operand's row address;
+// a binary entry's values are of its data type, prelu's are f32.
 template <cpu_isa isa>
 void eltwise_kernel<isa>::load_operand(const operand_args &o) {
-    constexpr int vlen = isa_traits<isa>::vlen;
+    const post_ops::entry &e = chain_.entries()[o.entry];
+    const memory::data_type t = e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
+            ? e.dt : memory::data_type::f32;
     const Vmm v(o.aux_idx);
+    typed_vectors<isa> io(*this, tail_mask_idx_);
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
-    const int access = chain_.entries()[o.entry].mask;
-    if (access == post_ops::policy::common) {
-        vbroadcastss(v, ptr[reg_op]);
-        return;
+    switch (e.mask) {
+    case post_ops::policy::common: return io.broadcast_f32(v, reg_op, t, reg_tmp);
+    // The one vector every vector of the row reads.
+    case post_ops::policy::per_oc: return io.load_f32(v, reg_op, t, lanes());
+    default: return io.load_f32(v, at(reg_op, t, o.acc_idx), t, lanes()); // per_tensor
     }
-    // per_oc: the one vector every vector of the row reads; per_tensor: at dst's place.
-    const Xbyak::Address at = access == post_ops::policy::per_oc
-            ? ptr[reg_op]
-            : ptr[reg_dst + reg_op + o.acc_idx * vlen];
-    if (tail_block_)
-        tail_mask<isa>(*this, 0, tail_mask_idx_).load(v, at);
-    else
-        vmovups(v, at);
 }
 
 template <cpu_isa isa>
 void eltwise_kernel<isa>::emit_row() {
-    constexpr int vlen = isa_traits<isa>::vlen, simd_w = isa_traits<isa>::simd_w;
+    constexpr int simd_w = isa_traits<isa>::simd_w;
     Xbyak::Label l_block, l_single, l_tail, l_end;
+    xor_(reg_i, reg_i);
+    mov(reg_n, ptr[reg_param + offsetof(eltwise_call_args, row_len)]);
     L(l_block);
     cmp(reg_n, unroll_ * simd_w);
     jl(l_single, T_NEAR);
     process_block(unroll_, false);
-    add(reg_src, unroll_ * vlen);
-    add(reg_dst, unroll_ * vlen);
+    add(reg_i, unroll_ * simd_w);
     sub(reg_n, unroll_ * simd_w);
     jmp(l_block, T_NEAR);
 
@@ -106,8 +112,7 @@ void eltwise_kernel<isa>::emit_row() {
     cmp(reg_n, simd_w);
     jl(l_tail, T_NEAR);
     process_block(1, false);
-    add(reg_src, vlen);
-    add(reg_dst, vlen);
+    add(reg_i, simd_w);
     sub(reg_n, simd_w);
     jmp(l_single, T_NEAR);
 
@@ -121,20 +126,8 @@ void eltwise_kernel<isa>::emit_row() {
 
 template <cpu_isa isa>
 void eltwise_kernel<isa>::generate() {
-    constexpr int vlen = isa_traits<isa>::vlen;
-    // acc += scale * dst_old, dst_old read with the same mask the store uses.
-    post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) {
-        const Vmm acc(s.acc_idx), old(s.aux_idx);
-        const Xbyak::Address at = ptr[reg_dst + s.acc_idx * vlen];
-        if (tail_block_)
-            tail_mask<isa>(*this, 0, tail_mask_idx_).load(old, at);
-        else
-            vmovups(old, at);
-        if (s.scale == 1.f)
-            vaddps(acc, acc, old);
-        else
-            vfmadd231ps(acc, old, s.scale_vec);
-    }, [this](const operand_args &o) { load_operand(o); },
+    post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) { sum_dst_old(s); },
+    [this](const operand_args &o) { load_operand(o); },
     [this](int entry, int) { return shared_operand_key(chain_.entries()[entry].mask, 0, -1); });
     injector_ = &injector;
 
@@ -149,15 +142,11 @@ void eltwise_kernel<isa>::generate() {
     L(l_row);
     test(reg_rows, reg_rows);
     jle(l_done, T_NEAR);
-    mov(reg_src, reg_src_row);
-    mov(reg_dst, reg_dst_row);
-    mov(reg_n, ptr[reg_param + offsetof(eltwise_call_args, row_len)]);
     emit_row();
-    // Next row: both pointers move by the row's bytes, each operand value by its step.
+    // Next row: src and dst move by the row's bytes, each operand's row address by its step.
     mov(reg_tmp, ptr[reg_param + offsetof(eltwise_call_args, row_len)]);
-    shl(reg_tmp, 2);
-    add(reg_src_row, reg_tmp);
-    add(reg_dst_row, reg_tmp);
+    lea(reg_src_row, ptr[reg_src_row + reg_tmp * static_cast<int>(data_type_size(src_dt()))]);
+    lea(reg_dst_row, ptr[reg_dst_row + reg_tmp * static_cast<int>(data_type_size(dst_dt()))]);
     for (int i = 0; i < chain_.len(); ++i) {
         if (chain_.entries()[i].kind != post_ops::kind::binary
                 && chain_.entries()[i].kind != post_ops::kind::prelu)

@@ -25,7 +25,8 @@ const int64_t min_elems_per_thread = 32 * 1024;
 
 std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, float alpha,
         float beta, const post_ops &chain, const memory::desc &md,
-        const std::vector<memory::desc> &operand_mds, std::string &why_not) {
+        const std::vector<memory::desc> &operand_mds, std::string &why_not,
+        memory::data_type src_dt) {
     // The chain with each operand read as one value or dst-like per row, after the algorithm.
     eltwise_rows plan;
     post_ops rows_chain;
@@ -41,30 +42,40 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     // The whole buffer: a layout padded along a blocked dim is walked padding included (the
     // plan's memory dims are the padded ones); the caller decides what the padding holds.
     const int64_t nelems = md.nelems_padded();
-    return std::unique_ptr<eltwise_pass>(new eltwise_pass(isa, kernel_chain, nelems, std::move(plan)));
+    return std::unique_ptr<eltwise_pass>(new eltwise_pass(isa, kernel_chain, nelems, std::move(plan),
+                                                          src_dt, md.get_data_type()));
 }
 
-eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, eltwise_rows plan)
-    : isa_(isa), nelems_(nelems), plan_(std::move(plan)), has_operands_(chain.has_operands()) {
+eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, eltwise_rows plan,
+                           memory::data_type src_dt, memory::data_type dst_dt)
+    : isa_(isa), nelems_(nelems), plan_(std::move(plan)),
+      src_size_(static_cast<int64_t>(data_type_size(src_dt))),
+      dst_size_(static_cast<int64_t>(data_type_size(dst_dt))), has_operands_(chain.has_operands()) {
+    for (const post_ops::entry &e : chain.entries())
+        operand_sizes_.push_back(!impl::has_operand(e) ? 0
+                : e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
+                        ? static_cast<int64_t>(data_type_size(e.dt)) : int64_t(sizeof(float)));
     eltwise_kernel_conf conf;
+    conf.src_dt = static_cast<uint8_t>(src_dt);
+    conf.dst_dt = static_cast<uint8_t>(dst_dt);
     kernel_ = get_eltwise_kernel(isa, conf, chain);
     // From a quarter of the L3 on (uarch.hpp), an out-of-place run without sum uses
     // non-temporal stores: dst is not read, and bypassing the caches saves the
-    // read-for-ownership traffic of ordinary stores.
-    if (!chain.has_sum()
-            && nelems * static_cast<int64_t>(sizeof(float)) >= current_uarch().stream_threshold_bytes) {
+    // read-for-ownership traffic of ordinary stores. Whole vectors of 4-byte values only.
+    if (!chain.has_sum() && dst_size_ == 4
+            && nelems * dst_size_ >= current_uarch().stream_threshold_bytes) {
         conf.stream_stores = true;
         stream_kernel_ = get_eltwise_kernel(isa, conf, chain);
     }
 }
 
-bool eltwise_pass::stream(const float *src, const float *dst) const {
+bool eltwise_pass::stream(const void *src, const void *dst) const {
     // Non-temporal stores fault on a misaligned vector: every call's first row must start on a
     // vector boundary, so dst must, and so must each row and outer step when there are several
     // rows (a single row is cut into chunks of 64 bytes). A review found the crash with rows of
     // 2049 and 513 x 513 elements.
     const int64_t vlen = jit::vlen_of(isa_);
-    const auto aligned = [vlen](int64_t elems) { return elems * int64_t(sizeof(float)) % vlen == 0; };
+    const auto aligned = [&](int64_t elems) { return elems * dst_size_ % vlen == 0; };
     if (!stream_kernel_ || src == dst || reinterpret_cast<uintptr_t>(dst) % vlen != 0) return false;
     if (plan_.rows * plan_.outer_count() == 1) return true;
     if (!aligned(plan_.row_len)) return false;
@@ -73,7 +84,7 @@ bool eltwise_pass::stream(const float *src, const float *dst) const {
     return true;
 }
 
-void eltwise_pass::execute(const float *src, float *dst, const std::vector<const float *> &operands,
+void eltwise_pass::execute(const void *src, void *dst, const std::vector<const float *> &operands,
                            const std::vector<float> &runtime_params) const {
     if (nelems_ == 0) return;
     const runtime_tables tables = tables_for(runtime_params);
@@ -98,7 +109,7 @@ void eltwise_pass::execute(const float *src, float *dst, const std::vector<const
     run_parts(nthr, run_chunk);
 }
 
-void eltwise_pass::execute_rows(const float *src, float *dst,
+void eltwise_pass::execute_rows(const void *src, void *dst,
                                 const std::vector<const float *> &operands,
                                 const std::vector<float> &runtime_params, int64_t first,
                                 int64_t count) const {
@@ -106,7 +117,7 @@ void eltwise_pass::execute_rows(const float *src, float *dst,
         run_rows(src, dst, operands, tables_for(runtime_params), stream(src, dst), first, count);
 }
 
-void eltwise_pass::run_rows(const float *src, float *dst,
+void eltwise_pass::run_rows(const void *src, void *dst,
                             const std::vector<const float *> &operands,
                             const runtime_tables &tables, bool stream, int64_t first,
                             int64_t count) const {
@@ -121,7 +132,7 @@ void eltwise_pass::run_rows(const float *src, float *dst,
     }
 }
 
-void eltwise_pass::call(const float *src, float *dst, const std::vector<const float *> &operands,
+void eltwise_pass::call(const void *src, void *dst, const std::vector<const float *> &operands,
                         const runtime_tables &tables, bool stream, int64_t outer, int64_t start,
                         int64_t row_len, int64_t rows, std::vector<int64_t> &values) const {
     // The outer index's element offsets in dst and in each operand.
@@ -141,15 +152,15 @@ void eltwise_pass::call(const float *src, float *dst, const std::vector<const fl
         const bool follows = op.how == eltwise_rows::read::follows_dst;
         int64_t off = row0 * op.row_step + (follows ? in_row : 0);
         for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * op.outer[d];
-        const intptr_t at = reinterpret_cast<intptr_t>(operands[i] + off);
-        const intptr_t dst_at = reinterpret_cast<intptr_t>(dst + dst_off);
         // Entry i of the attribute is entry i + 1 of the kernel chain.
+        const int64_t size = operand_sizes_[i + 1];
         int64_t *v = &values[2 * (i + 1)];
-        v[0] = follows ? at - dst_at : at;
-        v[1] = static_cast<int64_t>(sizeof(float)) * (follows ? op.row_step - plan_.row_len : op.row_step);
+        v[0] = reinterpret_cast<intptr_t>(reinterpret_cast<const char *>(operands[i]) + off * size);
+        v[1] = size * op.row_step;
     }
     const jit_generator &kernel = stream ? *stream_kernel_ : *kernel_;
-    const eltwise_call_args a{src + dst_off, dst + dst_off, row_len, rows,
+    const eltwise_call_args a{static_cast<const char *>(src) + dst_off * src_size_,
+                              static_cast<char *>(dst) + dst_off * dst_size_, row_len, rows,
                               has_operands_ ? values.data() : nullptr, tables.of(&kernel)};
     kernel.entry_as<eltwise_kernel_fn>()(&a);
 }

@@ -21,17 +21,19 @@ namespace jit {
 
 class eltwise_pass {
 public:
-    // isa: avx2 or avx512. md: src's and dst's layout (dense). chain: applied after f_alg, its
-    // operands in operand_mds (one per entry, zero for entries without one). Returns null and
+    // isa: avx2 or avx512. md: dst's desc, dense; src has its layout and type src_dt (each of
+    // f32, s32, s8, u8). chain: applied after f_alg, its operands in operand_mds (one per entry,
+    // zero for entries without one), binary operands of any of the four types. Returns null and
     // sets why_not when the kernel cannot read an operand or the injector cannot take the chain.
     static std::unique_ptr<eltwise_pass> create(cpu_isa isa, algorithm alg, float alpha, float beta,
                                                 const post_ops &chain, const memory::desc &md,
                                                 const std::vector<memory::desc> &operand_mds,
-                                                std::string &why_not);
+                                                std::string &why_not,
+                                                memory::data_type src_dt = memory::data_type::f32);
 
     // operands: one per chain entry (null for entries without one), in operand_mds' layouts.
     // runtime_params: the chain's runtime parameters by slot (exec_ptrs::runtime_params).
-    void execute(const float *src, float *dst, const std::vector<const float *> &operands,
+    void execute(const void *src, void *dst, const std::vector<const float *> &operands,
                  const std::vector<float> &runtime_params) const;
 
     // The walk's rows (eltwise_rows.hpp): total_rows() of row_len() elements, in memory order.
@@ -39,18 +41,19 @@ public:
     int64_t total_rows() const { return plan_.rows * plan_.outer_count(); }
     // Rows [first, first + count) on the calling thread, for callers that thread the work
     // themselves and interleave their own with it (layer normalization's statistics).
-    void execute_rows(const float *src, float *dst, const std::vector<const float *> &operands,
+    void execute_rows(const void *src, void *dst, const std::vector<const float *> &operands,
                       const std::vector<float> &runtime_params, int64_t first, int64_t count) const;
 
 private:
-    eltwise_pass(cpu_isa isa, const post_ops &kernel_chain, int64_t nelems, eltwise_rows plan);
+    eltwise_pass(cpu_isa isa, const post_ops &kernel_chain, int64_t nelems, eltwise_rows plan,
+                 memory::data_type src_dt, memory::data_type dst_dt);
     // Non-temporal stores for this call: large, out of place, dst aligned, no sum.
-    bool stream(const float *src, const float *dst) const;
+    bool stream(const void *src, const void *dst) const;
     // Rows [first, first + count), cut where the outer index changes.
-    void run_rows(const float *src, float *dst, const std::vector<const float *> &operands,
+    void run_rows(const void *src, void *dst, const std::vector<const float *> &operands,
                   const runtime_tables &tables, bool stream, int64_t first, int64_t count) const;
     // One kernel call: rows of row_len elements from element start of the outer index outer.
-    void call(const float *src, float *dst, const std::vector<const float *> &operands,
+    void call(const void *src, void *dst, const std::vector<const float *> &operands,
               const runtime_tables &tables, bool stream, int64_t outer, int64_t start,
               int64_t row_len, int64_t rows, std::vector<int64_t> &values) const;
     runtime_tables tables_for(const std::vector<float> &runtime_params) const {
@@ -60,6 +63,8 @@ private:
     cpu_isa isa_;
     int64_t nelems_;
     eltwise_rows plan_;
+    int64_t src_size_, dst_size_;        // bytes per element
+    std::vector<int64_t> operand_sizes_; // per chain entry (0 without an operand)
     bool has_operands_;
     std::shared_ptr<const jit_generator> kernel_, stream_kernel_;
 };

@@ -128,7 +128,11 @@ std::string plan_eltwise_rows(const memory::desc &dst, const post_ops &chain,
         const int access = op.how == eltwise_rows::read::follows_dst ? post_ops::policy::per_tensor
                 : op.how == eltwise_rows::read::repeats_vector ? post_ops::policy::per_oc
                                                                 : post_ops::policy::common;
-        if (e.kind == post_ops::kind::binary) kernel_chain.append_binary(e.alg, access);
+        // A binary operand keeps its data type, which the kernel converts from (f32 left undef,
+        // so that f32 kernels' cache keys stay as they were).
+        const memory::data_type t = mds[i].get_data_type();
+        if (e.kind == post_ops::kind::binary)
+            kernel_chain.append_binary(e.alg, access, t == memory::data_type::f32 ? memory::data_type::undef : t);
         else kernel_chain.append_prelu(access);
     }
     return "";

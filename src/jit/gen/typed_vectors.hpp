@@ -1,7 +1,7 @@
 // Vectors of f32 lanes read from and written to memory of any of the four data types (f32, s32,
 // s8, u8), for kernels that compute in f32 on int8 data: the one place where the JIT converts
 // as convert_types.hpp does.
-//   load_f32: the values widened (s8/u8: vpmovsxbd/vpmovzxbd) and converted (vcvtdq2ps; exact
+//   load_f32: (broadcast_f32: one value for every lane) the values widened (s8/u8: vpmovsxbd/vpmovzxbd) and converted (vcvtdq2ps; exact
 //             for every s8/u8, rounded to nearest for s32 beyond 2^24, as the reference).
 //   to_int:   NaN to 0, clamped to the type's range, rounded half to even (vcvtps2dq under the
 //             default MXCSR, never written): s32 lanes.
@@ -71,6 +71,20 @@ public:
             g_.vpxor(x, x, x);
             for_each_byte(lanes, [&](int i) { g_.vpinsrb(x, x, g_.ptr[at + i], i); });
             widen(v, x);
+        }
+        g_.vcvtdq2ps(v, v);
+    }
+
+    // Every lane of v = the one value of type t at `at`, as f32. tmp: a scratch register.
+    void broadcast_f32(const Vmm &v, const Xbyak::RegExp &at, dt t, const Xbyak::Reg64 &tmp) {
+        if (t == dt::f32) return g_.vbroadcastss(v, g_.ptr[at]);
+        if (t == dt::s32) {
+            g_.vpbroadcastd(v, g_.ptr[at]);
+        } else {
+            if (t == dt::s8) g_.movsx(tmp.cvt32(), g_.byte[at]);
+            else g_.movzx(tmp.cvt32(), g_.byte[at]);
+            g_.vmovd(Xbyak::Xmm(v.getIdx()), tmp.cvt32());
+            g_.vpbroadcastd(v, Xbyak::Xmm(v.getIdx()));
         }
         g_.vcvtdq2ps(v, v);
     }

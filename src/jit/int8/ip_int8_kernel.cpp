@@ -269,17 +269,7 @@ void ip_int8_kernel<isa>::load_operand(const operand_args &o) {
     };
     // One value for every lane.
     const auto broadcast_at = [&](int64_t disp) {
-        const Xbyak::Address at = ptr[reg_op + disp];
-        if (t == dt::f32) return vbroadcastss(v, at);
-        if (t == dt::s32) {
-            vpbroadcastd(v, at);
-        } else {
-            if (t == dt::s8) movsx(reg_tmp.cvt32(), byte[reg_op + disp]);
-            else movzx(reg_tmp.cvt32(), byte[reg_op + disp]);
-            vmovd(Xbyak::Xmm(v.getIdx()), reg_tmp.cvt32());
-            vpbroadcastd(v, Xbyak::Xmm(v.getIdx()));
-        }
-        vcvtdq2ps(v, v);
+        typed_vectors<isa>(*this, host_tail_opmask).broadcast_f32(v, reg_op + disp, t, reg_tmp);
     };
     switch (e.mask) {
     case policy::common: broadcast_at(0); break;
