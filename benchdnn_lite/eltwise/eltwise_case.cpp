@@ -107,12 +107,17 @@ public:
     void finish_reference(std::vector<float> &ref) const override { quant_.finish(ref); }
 
     // Bytes: src read and dst written, plus dst read when a sum needs dst_old, plus each binary
-    // or prelu operand read once.
+    // or prelu operand read once, each in its data type.
     double work(const prim::post_ops &po) const override {
-        double elems = static_cast<double>(prb_.nelems()) * (po.has_sum() ? 3 : 2);
+        const auto size = [](prim::memory::data_type t) { return static_cast<double>(prim::data_type_size(t)); };
+        const double src = size(quant_.spec().src[0]), dst = size(quant_.spec().dst);
+        double bytes = static_cast<double>(prb_.nelems()) * (src + dst * (po.has_sum() ? 2 : 1));
         for (const prim::post_ops::entry &e : po.entries())
-            if (prim::impl::has_operand(e)) elems += volume_f(prim::impl::operand_dims(e, dst_dims_));
-        return 4.0 * elems;
+            if (prim::impl::has_operand(e))
+                bytes += volume_f(prim::impl::operand_dims(e, dst_dims_))
+                         * (e.kind == prim::post_ops::kind::binary && e.dt != prim::memory::data_type::undef
+                                    ? size(e.dt) : 4.0);
+        return bytes;
     }
 
 private:
