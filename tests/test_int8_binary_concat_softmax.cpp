@@ -31,14 +31,17 @@ void check_binary(const binary_run &r) {
     attr.set_post_ops(parse_post_ops(r.chain));
     const memory::desc md0(r.d0, r.t0, r.layout), mdd(r.d0, r.td, r.layout);
     binary::primitive_desc pd(binary::desc(r.alg, md0, memory::desc(r.d1, r.t1, tag::any), mdd), attr);
-    // The JIT pass declines int8 data and scales; the loop takes src1 in src0's shape, one value
-    // or one per channel; the reference the rest.
-    const bool all_f32 = r.t0 == dt::f32 && r.t1 == dt::f32 && r.td == dt::f32 && r.s0 == 0 && r.s1 == 0;
+    // The JIT pass takes every type without scales (these broadcasts are all rows it reads);
+    // with scales, the loop takes src1 in src0's shape, one value or one per channel; the
+    // reference the rest.
     int ones = 0;
     for (auto v : r.d1) ones += v == 1;
     const bool loop_shape = r.d1 == r.d0 || ones == static_cast<int>(r.d1.size())
             || (r.d1[1] == r.d0[1] && ones == static_cast<int>(r.d1.size()) - 1);
-    if (!all_f32) CHECK(pd.impl_name() == (loop_shape ? "loop" : "ref"));
+    const cpu_isa isa = prim_test::effective_isa();
+    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    if (r.s0 != 0 || r.s1 != 0) CHECK(pd.impl_name() == (loop_shape ? "loop" : "ref"));
+    else if (isa >= cpu_isa::avx2) CHECK(pd.impl_name() == jit);
     // The user's plain data in the layouts of pd (reorders keep integers exact).
     const auto in_layout = [](const memory &plain_m, const memory::desc &md) {
         memory m(md);
@@ -333,15 +336,23 @@ TEST_CASE("int8 binary: in place on u8, the loop's blocks and tails", "[int8][bi
 
 TEST_CASE("int8 binary: an s32 dst rounds half to even at every magnitude", "[int8][binary]") {
     // f32 sources whose sums are halves near 2^22 and 2^23 (where f32 steps by 0.5 and 1) and
-    // small ones: the loop's rounding must be nearbyint's.
+    // small ones: the loop's rounding (a src0 scale of 1 sends the case there) and the JIT's
+    // (no scale) must be nearbyint's.
     const std::vector<float> a = {4194305.f, 4194306.f, -4194305.f, 8388607.f, 2.f, -2.f, 1e9f, -3e9f},
                              b = {0.5f, 0.5f, -0.5f, 0.5f, 0.5f, -0.5f, 0.5f, 0.f};
     const memory::desc f({8}, dt::f32, tag::x), s32({8}, dt::s32, tag::x);
-    binary::primitive_desc pd(binary::desc(algorithm::binary_add, f, f, s32), primitive_attr());
-    memory src0(f), src1(f), dst(s32);
-    std::copy(a.begin(), a.end(), data(src0));
-    std::copy(b.begin(), b.end(), data(src1));
-    CHECK(pd.impl_name() == "loop");
-    binary(pd).execute({{PRIM_ARG_SRC_0, src0}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, dst}});
-    for (size_t i = 0; i < a.size(); ++i) REQUIRE(at(dst, i) == quantized(a[i] + b[i], dt::s32));
+    for (bool scaled : {true, false}) {
+        primitive_attr attr;
+        if (scaled) attr.set_scales_mask(PRIM_ARG_SRC_0, 0);
+        binary::primitive_desc pd(binary::desc(algorithm::binary_add, f, f, s32), attr);
+        memory src0(f), src1(f), dst(s32);
+        std::copy(a.begin(), a.end(), data(src0));
+        std::copy(b.begin(), b.end(), data(src1));
+        INFO("impl " << pd.impl_name());
+        CHECK((pd.impl_name() == "loop") == scaled);
+        exec_args args{{PRIM_ARG_SRC_0, src0}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, dst}};
+        if (scaled) args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_0] = scale_value(1.f);
+        binary(pd).execute(args);
+        for (size_t i = 0; i < a.size(); ++i) REQUIRE(at(dst, i) == quantized(a[i] + b[i], dt::s32));
+    }
 }
