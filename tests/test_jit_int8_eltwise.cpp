@@ -231,3 +231,59 @@ TEST_CASE("jit int8 eltwise: a tail touches nothing past the tensor", "[jit][int
                                                         * op_values[2][i], t));
         }
 }
+
+TEST_CASE("jit int8 eltwise: f32 primitives' int8 operands are read by the pass",
+          "[jit][int8][eltwise]") {
+    // Eltwise, binary and the normalizations run one eltwise pass; a chain's binary operands of
+    // type s32, s8 or u8 are converted where they are loaded.
+    const cpu_isa isa = tested_isa();
+    const dims d = {2, 19, 3, 7};
+    const std::string chain = "add:s8:per_oc+mul:u8:per_tensor+sub:s32:common+relu";
+    std::mt19937 gen(3);
+    const memory src = typed_memory(d, dt::f32, fill(gen, count(d), -50, 50));
+    const memory src1 = typed_memory(d, dt::f32, fill(gen, count(d), 1, 9));
+    const std::map<int, std::vector<float>> operands = random_operands(gen, parse_post_ops(chain), d);
+    const char *names[] = {"eltwise", "binary", "batch normalization", "layer normalization"};
+    for (int k = 0; k < 4; ++k)
+        for (const char *layout : {"abcd", "acdb"}) {
+            // The JIT layer normalization needs its axis innermost in memory.
+            if (k == 3 && std::string(layout) == "acdb") continue;
+            INFO(names[k] << " " << layout << " isa " << cpu_isa_name(isa));
+            const auto run = [&](cpu_isa cap) {
+                primitive_attr attr;
+                attr.set_max_cpu_isa(cap);
+                attr.set_post_ops(parse_post_ops(chain));
+                const memory::desc md(d, dt::f32, layout);
+                const memory out(md);
+                exec_args args {{PRIM_ARG_SRC, copy_in_layout(src, md)}, {PRIM_ARG_DST, out}};
+                const auto execute = [&](const primitive_desc_base &pd, const primitive &p) {
+                    add_operands(pd, operands, args);
+                    p.execute(args);
+                    return outcome_of_run {pd.impl_name(), values_of(out)};
+                };
+                const prop_kind inference = prop_kind::forward_inference;
+                if (k == 0) {
+                    const eltwise_forward::primitive_desc pd(
+                            eltwise_forward::desc(inference, algorithm::eltwise_tanh, md, md, 0.f, 0.f), attr);
+                    return execute(pd, eltwise_forward(pd));
+                }
+                if (k == 1) {
+                    const binary::primitive_desc pd(binary::desc(algorithm::binary_mul, md, md, md), attr);
+                    args[PRIM_ARG_SRC_1] = copy_in_layout(src1, md);
+                    return execute(pd, binary(pd));
+                }
+                if (k == 2) {
+                    const batch_normalization_forward::primitive_desc pd(
+                            {inference, md, 1e-5f, normalization_flags::none}, attr);
+                    return execute(pd, batch_normalization_forward(pd));
+                }
+                const layer_normalization_forward::primitive_desc pd(
+                        {inference, md, memory::desc(), 1e-5f, normalization_flags::none}, attr);
+                return execute(pd, layer_normalization_forward(pd));
+            };
+            const outcome_of_run jit = run(isa), ref = run(cpu_isa::none);
+            CHECK(jit.impl == expected_impl(isa));
+            CHECK(ref.impl == "ref");
+            compare_with_reference(jit.dst, ref.dst, dt::f32, false, d[1], d[2] * d[3]);
+        }
+}

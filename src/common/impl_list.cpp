@@ -61,7 +61,7 @@ const std::vector<impl_entry<binary_request>> &binary_impl_list() {
 
 const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
     static const std::vector<impl_entry<bnorm_request>> list = {
-            {"jit", create_jit_bnorm},
+            {"jit", create_jit_bnorm, true}, // int8 post-op operands too (f32 data)
             {"ref", create_ref_bnorm, true},
     };
     return list;
@@ -69,7 +69,7 @@ const std::vector<impl_entry<bnorm_request>> &bnorm_impl_list() {
 
 const std::vector<impl_entry<lnorm_request>> &lnorm_impl_list() {
     static const std::vector<impl_entry<lnorm_request>> list = {
-            {"jit", create_jit_lnorm},
+            {"jit", create_jit_lnorm, true}, // int8 post-op operands too (f32 data)
             {"ref", create_ref_lnorm, true},
     };
     return list;
