@@ -5,6 +5,7 @@
 
 #include "attr/algorithm_table.hpp"
 #include "fill.hpp"
+#include "io_spec.hpp"
 #include "problem_parse.hpp"
 #include "onednn/onednn_drivers.hpp"
 #include "onednn/onednn_state.hpp"
@@ -45,9 +46,17 @@ void onednn_eltwise(onednn_state &st, const problem_case &pc, const settings &s,
     const onednn_op first = main_ops.front();
     const dnnl::primitive_attr attr;
 
+    // Integer data (io_spec.hpp): oneDNN 2.6's eltwise has one type for src and dst and no scales.
+    io_spec io;
+    const std::string bad_io = parse_io_spec(driver_kind::eltwise, s, io);
+    if (!bad_io.empty()) throw onednn_skip(bad_io);
+    if (io.any_scale()) throw onednn_skip("oneDNN 2.6's eltwise takes no scales");
+    if (io.src[0] != io.dst)
+        throw onednn_skip("oneDNN 2.6's eltwise has one data type for src and dst");
+
     const prim::impl::eltwise_problem prb = parse_eltwise_problem(pc.desc());
     const memory::dims dims(prb.dims.begin(), prb.dims.end());
-    const memory::desc md(dims, f32, plain_tag(dims.size()));
+    const memory::desc md(dims, onednn_type(io.dst), plain_tag(dims.size()));
     using elt = dnnl::eltwise_forward;
     const elt::desc d(prop_of(s), onednn_eltwise_alg(first.alg), md, first.alpha, first.beta);
     const elt::primitive_desc pd(d, attr, st.eng);
@@ -55,6 +64,7 @@ void onednn_eltwise(onednn_state &st, const problem_case &pc, const settings &s,
     st.impl = pd.impl_info_str();
     std::vector<float> src_data = plain_buffer(dims);
     fill_eltwise_src(src_data, info->alg);
+    io_quant(io).fill_src(src_data, tensor_id::src); // the case's own values (an integer type's range)
     st.args[DNNL_ARG_SRC] = st.bind(std::move(src_data), dims, pd.src_desc());
     st.nan_source = static_cast<int>(st.keep.size()) - 1;
     st.args[DNNL_ARG_DST] = st.bind(pc.dst_old(), dims, pd.dst_desc());

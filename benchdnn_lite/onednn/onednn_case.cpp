@@ -251,12 +251,12 @@ onednn_case::onednn_case(driver_kind driver, const problem_case &pc, const setti
                          const prim::post_ops &po)
     : st_(std::make_unique<onednn_state>()) {
     // The int8 or scaled cases of the other drivers (io_spec.hpp) are checked against the
-    // reference only.
+    // reference only, but eltwise's (one integer type, no scales: eltwise_onednn.cpp).
     const driver_info &row = driver_of(driver);
     const bool quantized = !pc.data_types().empty() || !s.scales.empty() || !s.oscale.empty();
-    if (quantized && row.family != driver_family::weighted)
+    if (quantized && row.family != driver_family::weighted && driver != driver_kind::eltwise)
         throw onednn_skip(std::string("oneDNN's side of int8 or scaled --") + row.name
-                          + " cases is not built (convolution and inner product only)");
+                          + " cases is not built (convolution, inner product and eltwise only)");
     try {
         row.onednn(*st_, pc, s, po);
     } catch (const dnnl::error &e) {
