@@ -95,7 +95,7 @@ const std::vector<impl_entry<concat_request>> &concat_impl_list() {
 const std::vector<impl_entry<pool_request>> &pool_impl_list() {
     static const std::vector<impl_entry<pool_request>> list = {
             {"jit:plain", create_jit_pool_nchw},
-            {"jit", create_jit_pool},
+            {"jit", create_jit_pool, true}, // f32, s8 and u8 data, int8 operands
             {"loop", create_pool_int8_loop, true}, // int8 data, channels-last
             {"ref", create_ref_pool, true},
     };

@@ -46,7 +46,9 @@ public:
         : primitive_impl(std::move(layouts)), isa_(isa), prb_(prb), k_(std::move(k_mds)),
           kchain_(std::move(kchain)), operand_mds_(std::move(operand_mds)), kernel_(std::move(k)),
           segments_(jit::pool_segments(prb)), repack_src_(k_.src != src_md()),
-          repack_dst_(k_.dst != dst_md()) {
+          repack_dst_(k_.dst != dst_md()),
+          src_size_(static_cast<int64_t>(data_type_size(k_.src.get_data_type()))),
+          dst_size_(static_cast<int64_t>(data_type_size(k_.dst.get_data_type()))) {
         for (size_t i = 0; i < operand_mds_.size(); ++i)
             if (has_operand(kchain_.entries()[i])
                     && kchain_.entries()[i].mask == post_ops::policy::per_mb_spatial) {
@@ -66,29 +68,31 @@ public:
     void execute(const exec_ptrs &user) const override {
         if (prb_.mb == 0) return;
         // The user's plain src and dst (dst_old, for a sum) repacked into the kernel's layouts.
-        exec_ptrs args = user;
-        std::vector<float> src_copy, dst_copy;
+        std::vector<char> src_copy, dst_copy;
+        const void *src = user.src;
+        void *dst = user.dst;
         if (repack_src_) {
-            src_copy.resize(static_cast<size_t>(k_.src.nelems_padded()));
+            src_copy.resize(k_.src.get_size());
             internal_reorder(src_md(), k_.src).execute(memory(src_md(), const_cast<float *>(user.src)),
                                                        memory(k_.src, src_copy.data()));
-            args.src = src_copy.data();
+            src = src_copy.data();
         }
         if (repack_dst_) {
-            dst_copy.resize(static_cast<size_t>(k_.dst.nelems_padded()));
+            dst_copy.resize(k_.dst.get_size());
             if (kchain_.has_sum())
                 internal_reorder(dst_md(), k_.dst).execute(memory(dst_md(), user.dst),
                                                            memory(k_.dst, dst_copy.data()));
-            args.dst = dst_copy.data();
+            dst = dst_copy.data();
         }
-        run(args);
+        run(static_cast<const char *>(src), static_cast<char *>(dst), user);
         if (repack_dst_)
             internal_reorder(k_.dst, dst_md()).execute(memory(k_.dst, dst_copy.data()),
                                                        memory(dst_md(), user.dst));
     }
 
 private:
-    void run(const exec_ptrs &args) const {
+    // src and dst in the kernel's layouts; args: the operands and runtime parameters.
+    void run(const char *src, char *dst, const exec_ptrs &args) const {
         const int64_t OD = prb_.o[SP_D], OH = prb_.o[SP_H], rows = prb_.mb * OD * OH;
         // A tap is a load and a max or add: counted as the two flops of an FMA.
         const double work = 2.0 * static_cast<double>(prb_.dst_nelems())
@@ -98,11 +102,12 @@ private:
         const void *table = tables.of(kernel_.get());
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
         for (int64_t row = 0; row < rows; ++row)
-            run_row(args, table, row / (OD * OH), row / OH % OD, row % OH);
+            run_row(src, dst, args, table, row / (OD * OH), row / OH % OD, row % OH);
     }
 
     // table: the runtime parameters' copy of the kernel's constant table, or null.
-    void run_row(const exec_ptrs &args, const void *table, int64_t n, int64_t od, int64_t oh) const {
+    void run_row(const char *src, char *dst, const exec_ptrs &args, const void *table, int64_t n,
+                 int64_t od, int64_t oh) const {
         const tap_range td = real_taps(prb_, SP_D, od), th = real_taps(prb_, SP_H, oh);
         const int64_t id = od * prb_.s[SP_D] - prb_.p[SP_D] + td.first * (prb_.d[SP_D] + 1);
         const int64_t ih = oh * prb_.s[SP_H] - prb_.p[SP_H] + th.first * (prb_.d[SP_H] + 1);
@@ -113,8 +118,8 @@ private:
         for (const jit::pool_segment &s : segments_) {
             const int64_t iw = s.ow0 * prb_.s[SP_W] - prb_.p[SP_W] + s.first * (prb_.d[SP_W] + 1);
             const jit::pool_index out {{n, 0, od, oh, s.ow0}};
-            a.src = args.src + jit::pool_offset(k_.src, {{n, 0, id, ih, iw}});
-            a.dst = args.dst + jit::pool_offset(k_.dst, out);
+            a.src = src + jit::pool_offset(k_.src, {{n, 0, id, ih, iw}}) * src_size_;
+            a.dst = dst + jit::pool_offset(k_.dst, out) * dst_size_;
             a.pixels = s.pixels;
             a.taps[0] = td.count;
             a.taps[1] = th.count;
@@ -124,12 +129,14 @@ private:
                                                    : td.count * th.count * s.count);
             for (size_t i = 0; i < args.post_op.size(); ++i) { // empty without operands
                 if (!args.post_op[i]) continue;
-                const float *at = args.post_op[i] + jit::pool_offset(operand_mds_[i], out);
+                const int64_t size = static_cast<int64_t>(data_type_size(operand_mds_[i].get_data_type()));
+                const char *at = reinterpret_cast<const char *>(args.post_op[i])
+                        + jit::pool_offset(operand_mds_[i], out) * size;
                 int64_t value = reinterpret_cast<int64_t>(at);
                 if (kchain_.entries()[i].mask == post_ops::policy::per_tensor) // bytes from dst
                     value -= reinterpret_cast<int64_t>(a.dst);
                 values[2 * i] = value;
-                values[2 * i + 1] = step_[i] * static_cast<int64_t>(sizeof(float));
+                values[2 * i + 1] = step_[i] * size;
             }
             kernel_->entry_as<void (*)(const jit::pool_call_args *)>()(&a);
         }
@@ -144,6 +151,7 @@ private:
     std::vector<jit::pool_segment> segments_;
     std::vector<int64_t> step_; // per entry: a per_mb_spatial operand's elements per ow
     bool repack_src_, repack_dst_;
+    int64_t src_size_, dst_size_; // bytes per element
 };
 
 // "" when the kernel can read entry i's operand (access: its kernel-chain mask) in md.
@@ -167,6 +175,10 @@ std::string check_operand(const post_ops::entry &e, int i, int access, const mem
             if (md.offset(idx.data()) != w * step) return name + ": its ow is blocked";
         }
     } else if (access == post_ops::policy::per_tensor) {
+        // The kernel reads it at dst's byte offsets.
+        if (data_type_size(md.get_data_type()) != data_type_size(dst.get_data_type()))
+            return name + ": per_tensor of type " + data_type_name(md.get_data_type())
+                   + " beside a dst of type " + data_type_name(dst.get_data_type());
         const auto tail = [](const memory::dims &v) { return memory::dims(v.begin() + 1, v.end()); };
         if (md.layout() != dst.layout() || tail(md.strides()) != tail(dst.strides())
                 || tail(md.padded_dims()) != tail(dst.padded_dims()))
@@ -182,16 +194,19 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
                                                 std::string &why_not) {
     PRIM_DISPATCH(why_not, isa >= cpu_isa::avx2, jit::isa_cap_below_avx2);
     const pool_problem &prb = req.prb;
+    const memory::data_type src_dt = req.src.get_data_type(), dst_dt = req.dst.get_data_type();
+    // The window is taken in f32: exact for f32, s8 and u8 values, not for s32 beyond 2^24.
+    PRIM_DISPATCH(why_not, src_dt != memory::data_type::s32, "an s32 src (not exact in f32)");
     memory::desc src = req.src, dst = req.dst;
-    if (src.is_any() && dst.is_any()) src = channels_last_desc(src.get_dims());
-    if (src.is_any()) src = memory::desc(src.get_dims(), memory::data_type::f32, dst.layout());
-    if (dst.is_any()) dst = memory::desc(dst.get_dims(), memory::data_type::f32, src.layout());
+    if (src.is_any() && dst.is_any()) src = channels_last_desc(src.get_dims(), src_dt);
+    if (src.is_any()) src = memory::desc(src.get_dims(), src_dt, dst.layout());
+    if (dst.is_any()) dst = memory::desc(dst.get_dims(), dst_dt, src.layout());
     // The kernel reads channels-last or channel-blocked src and dst of one kind; other layouts
     // (plain ncw/nchw/ncdhw) are repacked per call into channels-last.
     kernel_layouts k {src, dst};
     if (channel_block(src) < 0 || channel_block(src) != channel_block(dst)) {
-        if (channel_block(src) != 0) k.src = channels_last_desc(src.get_dims());
-        if (channel_block(dst) != 0) k.dst = channels_last_desc(dst.get_dims());
+        if (channel_block(src) != 0) k.src = channels_last_desc(src.get_dims(), src_dt);
+        if (channel_block(dst) != 0) k.dst = channels_last_desc(dst.get_dims(), dst_dt);
     }
     const int64_t block = channel_block(k.src);
     PRIM_DISPATCH(why_not, block == 0 || block == 8 || block == 16,
@@ -201,26 +216,30 @@ std::unique_ptr<primitive_impl> create_jit_pool(const pool_request &req, cpu_isa
 
     jit::kernel_chain_needs needs;
     needs.batch_per_call = true;
+    needs.operand_types = true; // binary operands of any type, converted where loaded
     const jit::kernel_chain_plan plan = jit::plan_kernel_chain(kernel_isa, req.attr.get_post_ops(), dst, needs);
     PRIM_DISPATCH(why_not, plan.why_not.empty(), plan.why_not);
     const post_ops &kchain = plan.chain;
 
     jit::pool_kernel_conf c;
     c.avg = prb.is_max() ? 0 : 1;
+    c.src_dt = static_cast<int64_t>(src_dt);
+    c.dst_dt = static_cast<int64_t>(dst_dt);
     c.channels = prb.ic;
     c.block = block;
     const int rank = src.ndims();
-    const int64_t fsz = sizeof(float);
+    const int64_t src_size = static_cast<int64_t>(data_type_size(src_dt));
+    const int64_t dst_size = static_cast<int64_t>(data_type_size(dst_dt));
     if (block > 0) {
-        c.src_cblk = k.src.strides()[1] * fsz;
-        c.dst_cblk = k.dst.strides()[1] * fsz;
+        c.src_cblk = k.src.strides()[1] * src_size;
+        c.dst_cblk = k.dst.strides()[1] * dst_size;
     }
     for (int j = 2; j < rank; ++j) {
         const int sp = 3 - rank + j;
-        c.tap_stride[sp] = (prb.d[sp] + 1) * k.src.strides()[j] * fsz;
+        c.tap_stride[sp] = (prb.d[sp] + 1) * k.src.strides()[j] * src_size;
     }
-    c.src_px_step = prb.s[SP_W] * k.src.strides()[rank - 1] * fsz;
-    c.dst_px_step = k.dst.strides()[rank - 1] * fsz;
+    c.src_px_step = prb.s[SP_W] * k.src.strides()[rank - 1] * src_size;
+    c.dst_px_step = k.dst.strides()[rank - 1] * dst_size;
 
     const std::vector<memory::desc> mds = operand_descs(req.attr.get_post_ops(), dst);
     for (int i = 0; i < kchain.len(); ++i) {

@@ -8,6 +8,7 @@
 #include "jit/inject/operand_access.hpp"
 #include "jit/pool/pool_kernel.hpp"
 #include "jit/gen/tail_mask.hpp"
+#include "jit/gen/typed_vectors.hpp"
 
 namespace prim {
 namespace jit {
@@ -32,8 +33,8 @@ template <cpu_isa isa>
 class pool_kernel : public jit_generator {
 public:
     using Vmm = typename isa_traits<isa>::Vmm;
+    using dt = memory::data_type;
     static constexpr int simd_w = isa_traits<isa>::simd_w;
-    static constexpr int fsz = sizeof(float);
 
     pool_kernel(const pool_kernel_conf &c, const post_ops &chain)
         : jit_generator(std::string("pool_") + isa_traits<isa>::name, isa_traits<isa>::vlen),
@@ -57,16 +58,25 @@ private:
     // Channels-last tail: loads and stores masked. Blocked layouts read and write whole vectors
     // (their padding lanes exist) and zero the padding lanes before the store.
     bool masked_io(int64_t j) const { return c_.block == 0 && valid(j) < simd_w; }
-    int64_t disp(int64_t j, int64_t cblk) const {
-        const int64_t c0 = j * simd_w;
-        return c_.block == 0 ? c0 * fsz : c0 / c_.block * cblk + c0 % c_.block * fsz;
+    vector_lanes lanes(int64_t j) const {
+        return masked_io(j) ? vector_lanes::first(tail_) : vector_lanes::all();
     }
-    int src_disp(int64_t j) const { return static_cast<int>(disp(j, c_.src_cblk)); }
-    int dst_disp(int64_t j) const { return static_cast<int>(disp(j, c_.dst_cblk)); }
-
-    void load(const Vmm &v, const Xbyak::Address &a, int64_t j) {
-        if (masked_io(j)) tail_mask<isa>(*this, tail_, mask_idx_).load(v, a);
-        else vmovups(v, a);
+    dt src_dt() const { return static_cast<dt>(c_.src_dt); }
+    dt dst_dt() const { return static_cast<dt>(c_.dst_dt); }
+    // Vector j's byte offset in a tensor of `size`-byte elements and channel blocks cblk apart.
+    int64_t disp(int64_t j, int64_t cblk, int64_t size) const {
+        const int64_t c0 = j * simd_w;
+        return c_.block == 0 ? c0 * size : c0 / c_.block * cblk + c0 % c_.block * size;
+    }
+    int src_disp(int64_t j) const {
+        return static_cast<int>(disp(j, c_.src_cblk, static_cast<int64_t>(data_type_size(src_dt()))));
+    }
+    int dst_disp(int64_t j) const {
+        return static_cast<int>(disp(j, c_.dst_cblk, static_cast<int64_t>(data_type_size(dst_dt()))));
+    }
+    // v = vector j's lanes of type t at `at`, as f32.
+    void load(const Vmm &v, const Xbyak::RegExp &at, dt t, int64_t j) {
+        typed_vectors<isa>(*this, mask_idx_).load_f32(v, at, t, lanes(j));
     }
     void emit_chunk(int64_t j0, int n);
     void accumulate(const Vmm &acc, const Vmm &x);
@@ -123,7 +133,7 @@ void pool_kernel<isa>::emit_chunk(int64_t j0, int n) {
     }
     for (int u = 0; u < n; ++u) {
         const Vmm x(chunk_ + u);
-        load(x, ptr[reg_tap[2] + src_disp(j0 + u)], j0 + u);
+        load(x, reg_tap[2] + src_disp(j0 + u), src_dt(), j0 + u);
         accumulate(Vmm(u), x);
     }
     for (int sp = 2; sp >= 0; --sp) {
@@ -142,44 +152,53 @@ void pool_kernel<isa>::emit_chunk(int64_t j0, int n) {
     regs.opmasks = post_ops_injector<isa>::opmasks();
     regs.reg_table = reg_table;
     injector_->compute(regs);
+    // After the chain the tap registers are free: chunk_ is the store's spare.
+    typed_vectors<isa> io(*this, mask_idx_);
     for (int u = 0; u < n; ++u) {
         const int64_t j = j0 + u;
         const Vmm acc(u);
-        const Xbyak::Address at = ptr[reg_dst + dst_disp(j)];
-        if (masked_io(j)) {
-            tail_mask<isa>(*this, tail_, mask_idx_).store(at, acc);
-            continue;
-        }
+        if (dst_dt() != dt::f32)
+            io.to_int(acc, dst_dt(), reg_table, isa == cpu_isa::avx512 ? injector_first_opmask : chunk_);
         if (valid(j) == 0) {
             vxorps(acc, acc, acc);
-        } else if (valid(j) < simd_w) { // a block's padding lanes stay zero
+        } else if (!masked_io(j) && valid(j) < simd_w) { // a block's padding lanes stay zero
             if constexpr (isa == cpu_isa::avx512) vmovups(acc | Xbyak::Opmask(mask_idx_) | T_z, acc);
             else vandps(acc, acc, Vmm(mask_idx_));
         }
-        vmovups(at, acc);
+        io.store(reg_dst + dst_disp(j), acc, dst_dt(), lanes(j), chunk_);
     }
 }
 
-// The injector's operand callback: pool_call_args::post_op holds each entry's value.
+// The injector's operand callback: pool_call_args::post_op holds each entry's value; a binary
+// entry's values are of its data type (a per_tensor one has dst's size: creation checks it).
 template <cpu_isa isa>
 void pool_kernel<isa>::load_operand(const operand_args &o) {
     const Vmm v(o.aux_idx);
+    const post_ops::entry &e = chain_.entries()[o.entry];
+    const dt t = e.kind == post_ops::kind::binary && e.dt != dt::undef ? e.dt : dt::f32;
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
     const int64_t j = j0_ + o.acc_idx;
-    switch (chain_.entries()[o.entry].mask) {
+    switch (e.mask) {
     case post_ops::policy::common:
-    case post_ops::policy::per_mb_spatial: vbroadcastss(v, ptr[reg_op]); break;
-    case post_ops::policy::per_oc: load(v, ptr[reg_op + static_cast<int>(j * simd_w * fsz)], j); break;
-    default: load(v, ptr[reg_dst + reg_op + dst_disp(j)], j); break; // per_tensor
+    case post_ops::policy::per_mb_spatial:
+        typed_vectors<isa>(*this, mask_idx_).broadcast_f32(v, reg_op, t, reg_tmp);
+        break;
+    case post_ops::policy::per_oc:
+        load(v, reg_op + static_cast<int>(j * simd_w * static_cast<int64_t>(data_type_size(t))), t, j);
+        break;
+    default: load(v, reg_dst + reg_op + dst_disp(j), t, j); break; // per_tensor
     }
 }
 
 template <cpu_isa isa>
 void pool_kernel<isa>::generate() {
+    // A sum reads dst's old value as its type (dst's when undef), less its zero point.
     post_ops_injector<isa> injector(*this, chain_, [this](const sum_args &s) {
         const Vmm acc(s.acc_idx), old(s.aux_idx);
         const int64_t j = j0_ + s.acc_idx;
-        load(old, ptr[reg_dst + dst_disp(j)], j);
+        const post_ops::entry &e = chain_.entries()[s.entry];
+        load(old, reg_dst + dst_disp(j), e.dt == dt::undef ? dst_dt() : e.dt, j);
+        if (e.zero_point != 0) vsubps(old, old, table_at(reg_table, static_cast<float>(e.zero_point)));
         if (s.scale == 1.f) vaddps(acc, acc, old);
         else vfmadd231ps(acc, old, s.scale_vec);
     }, [this](const operand_args &o) { load_operand(o); },
@@ -231,7 +250,7 @@ std::string why_not_on(const pool_kernel_conf &c, int aux_vecs) {
     // Displacements and steps are 32-bit immediates.
     const int64_t n = c.vectors(simd_w);
     int64_t largest = std::max({c.src_px_step, c.dst_px_step, c.tap_stride[0], c.tap_stride[1],
-                                c.tap_stride[2], n * simd_w * int64_t(sizeof(float))});
+                                c.tap_stride[2], n * simd_w * int64_t(sizeof(float))}); // f32 widest
     if (c.block > 0) largest = std::max(largest, (n * simd_w / c.block) * std::max(c.src_cblk, c.dst_cblk));
     if (largest > INT32_MAX / 2) return "strides too large for 32-bit displacements";
     return "";

@@ -3,7 +3,9 @@
 // window's real taps in three counted loops, then the post-ops chain and the store.
 // The primitive (jit_pooling.cpp) cuts each output row into segments whose pixels share their
 // real taps (the borders one pixel each, the interior in one call) and gives each call the tap
-// counts, so the kernel never tests a position against the padding.
+// counts, so the kernel never tests a position against the padding. src and dst are each f32,
+// s8 or u8 (dst also s32), converted in registers (typed_vectors.hpp): the window's max or sum is
+// taken in f32, exact for 8-bit values.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,6 +15,7 @@
 #include "jit/inject/post_ops_injector.hpp"
 #include "prim/attr.hpp"
 #include "prim/cpu_isa.hpp"
+#include "prim/memory.hpp"
 
 namespace prim {
 namespace jit {
@@ -20,8 +23,8 @@ namespace jit {
 // One call: `pixels` output pixels from dst, whose first real tap is src; each pixel moves src
 // and dst by the configuration's pixel steps.
 struct pool_call_args {
-    const float *src = nullptr;
-    float *dst = nullptr;
+    const void *src = nullptr;
+    void *dst = nullptr;
     int64_t pixels = 0;
     int64_t taps[3] = {1, 1, 1}; // real taps along d, h, w (each >= 1)
     float divisor = 1.f;         // average: what the sum is divided by
@@ -36,6 +39,8 @@ struct pool_call_args {
 // Everything that shapes the code (the kernel cache key): integers only.
 struct pool_kernel_conf {
     int64_t avg = 0;         // 0: max, 1: average
+    int64_t src_dt = static_cast<int64_t>(memory::data_type::f32); // memory::data_type values
+    int64_t dst_dt = static_cast<int64_t>(memory::data_type::f32);
     int64_t channels = 0;    // C
     int64_t block = 0;       // channel block of the layout (8, 16), 0 for channels-last
     int64_t src_cblk = 0;    // bytes between channel blocks (blocked layouts)
