@@ -93,11 +93,12 @@ void eltwise_pass::execute(const void *src, void *dst, const std::vector<const f
     const int nthr = static_cast<int>(std::max<int64_t>(
             1, std::min<int64_t>(max_threads, nelems_ / min_elems_per_thread)));
     // One row (no operand, or none that needs rows): equal chunks of it, each a multiple of
-    // 16 elements (64 bytes) so that every chunk starts cache-line aligned relative to the
-    // buffer; the last chunk takes the tail. Otherwise equal ranges of rows.
+    // 64 bytes of dst so that every chunk starts cache-line aligned relative to the buffer; the
+    // last chunk takes the tail. Otherwise equal ranges of rows.
     const int64_t total_rows = plan_.rows * plan_.outer_count();
     const bool one_row = total_rows == 1;
-    const int64_t chunk = one_row ? ((nelems_ + nthr - 1) / nthr + 15) / 16 * 16
+    const int64_t line = 64 / dst_size_;
+    const int64_t chunk = one_row ? ((nelems_ + nthr - 1) / nthr + line - 1) / line * line
                                   : (total_rows + nthr - 1) / nthr;
     const auto run_chunk = [&](int t) {
         const int64_t first = std::min<int64_t>(one_row ? nelems_ : total_rows, chunk * t);

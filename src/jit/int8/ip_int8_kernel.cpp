@@ -269,7 +269,8 @@ void ip_int8_kernel<isa>::load_operand(const operand_args &o) {
     };
     // One value for every lane.
     const auto broadcast_at = [&](int64_t disp) {
-        typed_vectors<isa>(*this, host_tail_opmask).broadcast_f32(v, reg_op + disp, t, reg_tmp);
+        typed_vectors<isa>(*this, isa == cpu_isa::avx512 ? host_tail_opmask : operand_mask_)
+                .broadcast_f32(v, reg_op + disp, t, reg_tmp);
     };
     switch (e.mask) {
     case policy::common: broadcast_at(0); break;
