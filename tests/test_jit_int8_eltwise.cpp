@@ -234,8 +234,8 @@ TEST_CASE("jit int8 eltwise: a tail touches nothing past the tensor", "[jit][int
 
 TEST_CASE("jit int8 eltwise: f32 primitives' int8 operands are read by the pass",
           "[jit][int8][eltwise]") {
-    // Eltwise, binary and the normalizations run one eltwise pass; a chain's binary operands of
-    // type s32, s8 or u8 are converted where they are loaded.
+    // Eltwise, binary, the normalizations and softmax run eltwise passes; a chain's binary
+    // operands of type s32, s8 or u8 are converted where they are loaded.
     const cpu_isa isa = tested_isa();
     const dims d = {2, 19, 3, 7};
     const std::string chain = "add:s8:per_oc+mul:u8:per_tensor+sub:s32:common+relu";
@@ -243,11 +243,11 @@ TEST_CASE("jit int8 eltwise: f32 primitives' int8 operands are read by the pass"
     const memory src = typed_memory(d, dt::f32, fill(gen, count(d), -50, 50));
     const memory src1 = typed_memory(d, dt::f32, fill(gen, count(d), 1, 9));
     const std::map<int, std::vector<float>> operands = random_operands(gen, parse_post_ops(chain), d);
-    const char *names[] = {"eltwise", "binary", "batch normalization", "layer normalization"};
-    for (int k = 0; k < 4; ++k)
+    const char *names[] = {"eltwise", "binary", "batch normalization", "layer normalization", "softmax"};
+    for (int k = 0; k < 5; ++k)
         for (const char *layout : {"abcd", "acdb"}) {
-            // The JIT layer normalization needs its axis innermost in memory.
-            if (k == 3 && std::string(layout) == "acdb") continue;
+            // The JIT layer normalization and softmax need their axis (the last) innermost.
+            if (k >= 3 && std::string(layout) == "acdb") continue;
             INFO(names[k] << " " << layout << " isa " << cpu_isa_name(isa));
             const auto run = [&](cpu_isa cap) {
                 primitive_attr attr;
@@ -277,9 +277,14 @@ TEST_CASE("jit int8 eltwise: f32 primitives' int8 operands are read by the pass"
                             {inference, md, 1e-5f, normalization_flags::none}, attr);
                     return execute(pd, batch_normalization_forward(pd));
                 }
-                const layer_normalization_forward::primitive_desc pd(
-                        {inference, md, memory::desc(), 1e-5f, normalization_flags::none}, attr);
-                return execute(pd, layer_normalization_forward(pd));
+                if (k == 3) {
+                    const layer_normalization_forward::primitive_desc pd(
+                            {inference, md, memory::desc(), 1e-5f, normalization_flags::none}, attr);
+                    return execute(pd, layer_normalization_forward(pd));
+                }
+                const softmax_forward::primitive_desc pd(
+                        softmax_forward::desc(inference, algorithm::softmax_accurate, md, md, 3), attr);
+                return execute(pd, softmax_forward(pd));
             };
             const outcome_of_run jit = run(isa), ref = run(cpu_isa::none);
             CHECK(jit.impl == expected_impl(isa));

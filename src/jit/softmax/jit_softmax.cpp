@@ -195,7 +195,6 @@ std::unique_ptr<primitive_impl> create_jit_softmax(const softmax_request &req, c
     const post_ops &chain = req.attr.get_post_ops();
     PRIM_DISPATCH(why_not, !quantized || (prb.alg == algorithm::softmax_accurate && !chain.has_operands() && !chain.has_sum()),
                   "int8 data with softmax_log, a sum or a chain with operands (the reference runs it)");
-    PRIM_DISPATCH(why_not, !chain_is_quantized(chain), "int8 post-op operands");
     PRIM_DISPATCH(why_not, prb.axis_len() > 1, "the axis has one element");
     softmax_passes passes;
     if (prb.nelems() == 0) // executes as a no-op: nothing to generate
