@@ -31,17 +31,10 @@ void check_binary(const binary_run &r) {
     attr.set_post_ops(parse_post_ops(r.chain));
     const memory::desc md0(r.d0, r.t0, r.layout), mdd(r.d0, r.td, r.layout);
     binary::primitive_desc pd(binary::desc(r.alg, md0, memory::desc(r.d1, r.t1, tag::any), mdd), attr);
-    // The JIT pass takes every type without scales (these broadcasts are all rows it reads);
-    // with scales, the loop takes src1 in src0's shape, one value or one per channel; the
-    // reference the rest.
-    int ones = 0;
-    for (auto v : r.d1) ones += v == 1;
-    const bool loop_shape = r.d1 == r.d0 || ones == static_cast<int>(r.d1.size())
-            || (r.d1[1] == r.d0[1] && ones == static_cast<int>(r.d1.size()) - 1);
+    // The JIT pass takes every type and both scales (these broadcasts are all rows it reads).
     const cpu_isa isa = prim_test::effective_isa();
     const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
-    if (r.s0 != 0 || r.s1 != 0) CHECK(pd.impl_name() == (loop_shape ? "loop" : "ref"));
-    else if (isa >= cpu_isa::avx2) CHECK(pd.impl_name() == jit);
+    if (isa >= cpu_isa::avx2) CHECK(pd.impl_name() == jit);
     // The user's plain data in the layouts of pd (reorders keep integers exact).
     const auto in_layout = [](const memory &plain_m, const memory::desc &md) {
         memory m(md);
@@ -315,41 +308,47 @@ TEST_CASE("int8 softmax: 2.x output scales, refusals", "[int8][softmax][bad_inpu
 }
 
 TEST_CASE("int8 binary: in place on u8, the loop's blocks and tails", "[int8][binary]") {
-    // 3 blocks of the loop and a tail; src0 is dst.
+    // 3 blocks of the loop and a tail; src0 is dst. The loop (ISA cap none) and the JIT.
     const dims d = {1, 5, 13, 47};
-    std::vector<float> a, b;
-    const memory inout = ints(d, dt::u8, 0, 255, a, 41);
-    const memory src1 = ints({1, 5, 1, 1}, dt::s8, -128, 127, b, 42);
-    primitive_attr attr;
-    attr.set_scales_mask(PRIM_ARG_SRC_1, 0);
-    attr.set_post_ops(parse_post_ops("sum:0.5+relu"));
-    binary::primitive_desc pd(binary::desc(algorithm::binary_add, inout.get_desc(), src1.get_desc(),
-                                           inout.get_desc()), attr);
-    CHECK(pd.impl_name() == "loop");
-    binary(pd).execute({{PRIM_ARG_SRC_0, inout}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, inout},
-                        {PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_1, scale_value(0.75f)}});
-    for (size_t i = 0; i < a.size(); ++i) {
-        const float x = a[i] + 0.75f * b[i / (13 * 47)];
-        REQUIRE(at(inout, i) == quantized(std::max(x + 0.5 * a[i], 0.0), dt::u8));
+    for (bool loop : {true, false}) {
+        std::vector<float> a, b;
+        const memory inout = ints(d, dt::u8, 0, 255, a, 41);
+        const memory src1 = ints({1, 5, 1, 1}, dt::s8, -128, 127, b, 42);
+        primitive_attr attr;
+        attr.set_scales_mask(PRIM_ARG_SRC_1, 0);
+        attr.set_post_ops(parse_post_ops("sum:0.5+relu"));
+        if (loop) attr.set_max_cpu_isa(cpu_isa::none);
+        binary::primitive_desc pd(binary::desc(algorithm::binary_add, inout.get_desc(), src1.get_desc(),
+                                               inout.get_desc()), attr);
+        INFO("impl " << pd.impl_name());
+        CHECK((pd.impl_name() == "loop") == loop);
+        binary(pd).execute({{PRIM_ARG_SRC_0, inout}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, inout},
+                            {PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_1, scale_value(0.75f)}});
+        for (size_t i = 0; i < a.size(); ++i) {
+            const float x = a[i] + 0.75f * b[i / (13 * 47)];
+            REQUIRE(at(inout, i) == quantized(std::max(x + 0.5 * a[i], 0.0), dt::u8));
+        }
     }
 }
 
 TEST_CASE("int8 binary: an s32 dst rounds half to even at every magnitude", "[int8][binary]") {
     // f32 sources whose sums are halves near 2^22 and 2^23 (where f32 steps by 0.5 and 1) and
-    // small ones: the loop's rounding (a src0 scale of 1 sends the case there) and the JIT's
-    // (no scale) must be nearbyint's.
+    // small ones: the loop's rounding (ISA cap none) and the JIT's must be nearbyint's, with a
+    // src0 scale of 1 and without.
     const std::vector<float> a = {4194305.f, 4194306.f, -4194305.f, 8388607.f, 2.f, -2.f, 1e9f, -3e9f},
                              b = {0.5f, 0.5f, -0.5f, 0.5f, 0.5f, -0.5f, 0.5f, 0.f};
     const memory::desc f({8}, dt::f32, tag::x), s32({8}, dt::s32, tag::x);
-    for (bool scaled : {true, false}) {
+    for (bool scaled : {true, false})
+    for (bool loop : {true, false}) {
         primitive_attr attr;
         if (scaled) attr.set_scales_mask(PRIM_ARG_SRC_0, 0);
+        if (loop) attr.set_max_cpu_isa(cpu_isa::none);
         binary::primitive_desc pd(binary::desc(algorithm::binary_add, f, f, s32), attr);
         memory src0(f), src1(f), dst(s32);
         std::copy(a.begin(), a.end(), data(src0));
         std::copy(b.begin(), b.end(), data(src1));
-        INFO("impl " << pd.impl_name());
-        CHECK((pd.impl_name() == "loop") == scaled);
+        INFO("impl " << pd.impl_name() << " scaled " << scaled);
+        CHECK((pd.impl_name() == "loop") == loop);
         exec_args args{{PRIM_ARG_SRC_0, src0}, {PRIM_ARG_SRC_1, src1}, {PRIM_ARG_DST, dst}};
         if (scaled) args[PRIM_ARG_ATTR_SCALES | PRIM_ARG_SRC_0] = scale_value(1.f);
         binary(pd).execute(args);

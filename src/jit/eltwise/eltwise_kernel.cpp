@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "jit/eltwise/eltwise_kernel.hpp"
+#include "common/post_op_operands.hpp"
 #include "jit/gen/kernel_cache.hpp"
 #include "jit/inject/operand_access.hpp"
 #include "jit/inject/post_ops_injector.hpp"
@@ -28,6 +29,8 @@ eltwise_kernel<isa>::eltwise_kernel(const eltwise_kernel_conf &conf, const post_
     reg_dst_row = r14;
     reg_values = r15;
     reg_op = rbx;
+    for (int i = 0; i < chain_.len() && first_operand_entry_ < 0; ++i)
+        if (impl::has_operand(chain_.entries()[i])) first_operand_entry_ = i;
     n_aux_ = post_ops_injector<isa>::aux_vecs_count(chain_);
     // Vector registers: accumulators 0..unroll-1, then the spares, then (AVX2) the tail mask.
     // Every register outside the accumulators is lent, so that the injector can interleave two
@@ -45,7 +48,10 @@ template <cpu_isa isa>
 void eltwise_kernel<isa>::process_block(int n_vecs, bool tail) {
     tail_block_ = tail;
     typed_vectors<isa> io(*this, tail_mask_idx_);
-    for (int j = 0; j < n_vecs; ++j) io.load_f32(Vmm(j), at(reg_src_row, src_dt(), j), src_dt(), lanes());
+    for (int j = 0; j < n_vecs; ++j) {
+        io.load_f32(Vmm(j), at(reg_src_row, src_dt(), j), src_dt(), lanes());
+        if (conf_.scale_src) vmulps(Vmm(j), Vmm(j), ptr[reg_param + offsetof(eltwise_call_args, src_scale)]);
+    }
     injector_regs regs;
     for (int j = 0; j < n_vecs; ++j) regs.acc.push_back(j);
     for (int j = 0; j < n_aux_; ++j) regs.aux.push_back(unroll_ + j);
@@ -87,11 +93,13 @@ void eltwise_kernel<isa>::load_operand(const operand_args &o) {
     typed_vectors<isa> io(*this, tail_mask_idx_);
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
     switch (e.mask) {
-    case post_ops::policy::common: return io.broadcast_f32(v, reg_op, t, reg_tmp);
+    case post_ops::policy::common: io.broadcast_f32(v, reg_op, t, reg_tmp); break;
     // The one vector every vector of the row reads.
-    case post_ops::policy::per_oc: return io.load_f32(v, reg_op, t, lanes());
-    default: return io.load_f32(v, at(reg_op, t, o.acc_idx), t, lanes()); // per_tensor
+    case post_ops::policy::per_oc: io.load_f32(v, reg_op, t, lanes()); break;
+    default: io.load_f32(v, at(reg_op, t, o.acc_idx), t, lanes()); break; // per_tensor
     }
+    if (conf_.scale_first_operand && o.entry == first_operand_entry_)
+        vmulps(v, v, ptr[reg_param + offsetof(eltwise_call_args, first_operand_scale)]);
 }
 
 template <cpu_isa isa>

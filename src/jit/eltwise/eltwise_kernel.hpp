@@ -37,6 +37,10 @@ struct eltwise_call_args {
     // operand.
     int64_t *post_op = nullptr;
     const void *table = nullptr; // the constant table with runtime parameters (runtime_table.hpp)
+    // The scales of conf's scale_src and scale_first_operand, each repeated in every lane, read
+    // as a vector operand (no register to broadcast them into).
+    float src_scale[16] = {};
+    float first_operand_scale[16] = {};
 };
 using eltwise_kernel_fn = void (*)(const eltwise_call_args *);
 
@@ -46,6 +50,10 @@ struct eltwise_kernel_conf {
     uint8_t src_dt = static_cast<uint8_t>(memory::data_type::f32); // memory::data_type values
     uint8_t dst_dt = static_cast<uint8_t>(memory::data_type::f32);
     bool stream_stores = false; // non-temporal stores (large out-of-place runs without sum)
+    // Values multiplied by a scale as they are loaded (binary's src0 and src1 scales): src
+    // before the chain, the chain's first operand (its first binary or prelu entry's).
+    bool scale_src = false;
+    bool scale_first_operand = false;
 };
 
 template <cpu_isa isa>
@@ -81,6 +89,7 @@ private:
     int unroll_ = 1;
     int n_aux_ = 0;
     bool tail_block_ = false;               // the block being emitted is the masked tail
+    int first_operand_entry_ = -1;          // the chain's first entry with an operand
     post_ops_injector<isa> *injector_ = nullptr; // valid during generate()
     // registers: the row's starts, the element index in the row and the elements left from it
     Xbyak::Reg64 reg_param, reg_i, reg_n, reg_table, reg_tmp;

@@ -26,7 +26,7 @@ const int64_t min_elems_per_thread = 32 * 1024;
 std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, float alpha,
         float beta, const post_ops &chain, const memory::desc &md,
         const std::vector<memory::desc> &operand_mds, std::string &why_not,
-        memory::data_type src_dt) {
+        const eltwise_pass_options &opts) {
     // The chain with each operand read as one value or dst-like per row, after the algorithm.
     eltwise_rows plan;
     post_ops rows_chain;
@@ -43,20 +43,22 @@ std::unique_ptr<eltwise_pass> eltwise_pass::create(cpu_isa isa, algorithm alg, f
     // plan's memory dims are the padded ones); the caller decides what the padding holds.
     const int64_t nelems = md.nelems_padded();
     return std::unique_ptr<eltwise_pass>(new eltwise_pass(isa, kernel_chain, nelems, std::move(plan),
-                                                          src_dt, md.get_data_type()));
+                                                          opts, md.get_data_type()));
 }
 
 eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, eltwise_rows plan,
-                           memory::data_type src_dt, memory::data_type dst_dt)
+                           const eltwise_pass_options &opts, memory::data_type dst_dt)
     : isa_(isa), nelems_(nelems), plan_(std::move(plan)),
-      src_size_(static_cast<int64_t>(data_type_size(src_dt))),
+      src_size_(static_cast<int64_t>(data_type_size(opts.src_dt))),
       dst_size_(static_cast<int64_t>(data_type_size(dst_dt))), has_operands_(chain.has_operands()) {
     for (const post_ops::entry &e : chain.entries())
         operand_sizes_.push_back(!impl::has_operand(e) ? 0
                 : e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
                         ? static_cast<int64_t>(data_type_size(e.dt)) : int64_t(sizeof(float)));
     eltwise_kernel_conf conf;
-    conf.src_dt = static_cast<uint8_t>(src_dt);
+    conf.src_dt = static_cast<uint8_t>(opts.src_dt);
+    conf.scale_src = opts.scale_src;
+    conf.scale_first_operand = opts.scale_first_operand;
     conf.dst_dt = static_cast<uint8_t>(dst_dt);
     kernel_ = get_eltwise_kernel(isa, conf, chain);
     // From a quarter of the L3 on (uarch.hpp), an out-of-place run without sum uses
@@ -85,7 +87,8 @@ bool eltwise_pass::stream(const void *src, const void *dst) const {
 }
 
 void eltwise_pass::execute(const void *src, void *dst, const std::vector<const float *> &operands,
-                           const std::vector<float> &runtime_params) const {
+                           const std::vector<float> &runtime_params,
+                           const eltwise_scales &scales) const {
     if (nelems_ == 0) return;
     const runtime_tables tables = tables_for(runtime_params);
     const bool stream = this->stream(src, dst);
@@ -103,9 +106,10 @@ void eltwise_pass::execute(const void *src, void *dst, const std::vector<const f
     const auto run_chunk = [&](int t) {
         const int64_t first = std::min<int64_t>(one_row ? nelems_ : total_rows, chunk * t);
         const int64_t last = std::min<int64_t>(one_row ? nelems_ : total_rows, first + chunk);
-        if (!one_row) return run_rows(src, dst, operands, tables, stream, first, last - first);
+        if (!one_row) return run_rows(src, dst, operands, tables, scales, stream, first, last - first);
         std::vector<int64_t> values(2 * (operands.size() + 1));
-        if (last > first) call(src, dst, operands, tables, stream, 0, first, last - first, 1, values);
+        if (last > first)
+            call(src, dst, operands, tables, scales, stream, 0, first, last - first, 1, values);
     };
     run_parts(nthr, run_chunk);
 }
@@ -115,27 +119,28 @@ void eltwise_pass::execute_rows(const void *src, void *dst,
                                 const std::vector<float> &runtime_params, int64_t first,
                                 int64_t count) const {
     if (nelems_ > 0)
-        run_rows(src, dst, operands, tables_for(runtime_params), stream(src, dst), first, count);
+        run_rows(src, dst, operands, tables_for(runtime_params), {}, stream(src, dst), first, count);
 }
 
 void eltwise_pass::run_rows(const void *src, void *dst,
                             const std::vector<const float *> &operands,
-                            const runtime_tables &tables, bool stream, int64_t first,
-                            int64_t count) const {
+                            const runtime_tables &tables, const eltwise_scales &scales,
+                            bool stream, int64_t first, int64_t count) const {
     std::vector<int64_t> values(2 * (operands.size() + 1));
     const int64_t last = first + count;
     for (int64_t r = first; r < last;) {
         const int64_t in_outer = r % plan_.rows;
         const int64_t n = std::min(last - r, plan_.rows - in_outer);
-        call(src, dst, operands, tables, stream, r / plan_.rows, in_outer * plan_.row_len,
+        call(src, dst, operands, tables, scales, stream, r / plan_.rows, in_outer * plan_.row_len,
              plan_.row_len, n, values);
         r += n;
     }
 }
 
 void eltwise_pass::call(const void *src, void *dst, const std::vector<const float *> &operands,
-                        const runtime_tables &tables, bool stream, int64_t outer, int64_t start,
-                        int64_t row_len, int64_t rows, std::vector<int64_t> &values) const {
+                        const runtime_tables &tables, const eltwise_scales &scales, bool stream,
+                        int64_t outer, int64_t start, int64_t row_len, int64_t rows,
+                        std::vector<int64_t> &values) const {
     // The outer index's element offsets in dst and in each operand.
     int64_t dst_off = start;
     std::vector<int64_t> idx(plan_.outer_sizes.size());
@@ -160,9 +165,11 @@ void eltwise_pass::call(const void *src, void *dst, const std::vector<const floa
         v[1] = size * op.row_step;
     }
     const jit_generator &kernel = stream ? *stream_kernel_ : *kernel_;
-    const eltwise_call_args a{static_cast<const char *>(src) + dst_off * src_size_,
-                              static_cast<char *>(dst) + dst_off * dst_size_, row_len, rows,
-                              has_operands_ ? values.data() : nullptr, tables.of(&kernel)};
+    eltwise_call_args a{static_cast<const char *>(src) + dst_off * src_size_,
+                        static_cast<char *>(dst) + dst_off * dst_size_, row_len, rows,
+                        has_operands_ ? values.data() : nullptr, tables.of(&kernel)};
+    std::fill(std::begin(a.src_scale), std::end(a.src_scale), scales.src);
+    std::fill(std::begin(a.first_operand_scale), std::end(a.first_operand_scale), scales.first_operand);
     kernel.entry_as<eltwise_kernel_fn>()(&a);
 }
 

@@ -45,7 +45,7 @@ std::unique_ptr<primitive_impl> create_jit_eltwise(const eltwise_request &req, c
 
     const post_ops &chain = req.attr.get_post_ops();
     auto pass = jit::eltwise_pass::create(kernel_isa, req.alg, req.alpha, req.beta, chain, dst,
-                                          operand_descs(chain, dst), why_not, src_dt);
+                                          operand_descs(chain, dst), why_not, {src_dt});
     if (!pass) return nullptr;
     return std::make_unique<jit_eltwise>(kernel_isa, src, dst, std::move(pass));
 }
