@@ -127,8 +127,10 @@ class binary_int8_loop : public primitive_impl {
 public:
     binary_int8_loop(const binary_request &req, src1_shape shape)
         : primitive_impl(binary_layouts(req)), alg_(req.alg), chain_(req.attr.get_post_ops()),
-          shape_(shape), n_(req.dst.nelems_padded()), channels_(req.prb.src0[1]),
-          channel_stride_(req.dst.strides()[1]) {}
+          shape_(shape), n_(req.dst.nelems_padded()),
+          // A 1D tensor has no channel dim (its src1 is then full or one value).
+          channels_(req.prb.src0.size() > 1 ? req.prb.src0[1] : 1),
+          channel_stride_(req.prb.src0.size() > 1 ? req.dst.strides()[1] : 1) {}
 
     std::string name() const override { return "loop"; }
 
