@@ -113,6 +113,40 @@ TEST_CASE("int8 pooling: channels-last, blocked and plain u8/s8 equal to the ref
                 }
 }
 
+TEST_CASE("int8 pooling: max of an s32 src on the JIT, its average on the reference", "[int8][pooling]") {
+    // s32 values beyond 2^24, most of which f32 rounds: the max of the rounded values is the
+    // reference's, which takes the window in f32 too; its average sums in double (reference).
+    const dims sd = {2, 19, 9, 8}, dd = {2, 19, 5, 4};
+    const cpu_isa isa = tested_isa();
+    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    memory plain(memory::desc(sd, dt::s32, tag::nchw));
+    std::mt19937 gen(5);
+    int32_t *p = static_cast<int32_t *>(plain.get_data_handle());
+    for (int64_t i = 0; i < count(sd); ++i)
+        p[i] = std::uniform_int_distribution<int32_t>(-2000000000, 2000000000)(gen);
+    for (dt ddt : {dt::s32, dt::f32, dt::u8})
+        for (algorithm alg : all_algs) {
+            INFO(data_type_name(ddt) << " alg " << static_cast<int>(alg) << " isa " << cpu_isa_name(isa));
+            const auto run_on = [&](cpu_isa cap, tag layout, std::string &impl) {
+                const memory::desc src_md(sd, dt::s32, layout), dst_md(dd, ddt, layout);
+                primitive_attr attr;
+                attr.set_max_cpu_isa(cap);
+                const pooling_forward::primitive_desc pd(pooling_forward::desc(prop_kind::forward_inference,
+                        alg, src_md, dst_md, {2, 2}, {3, 3}, {0, 0}, {1, 1}, {1, 0}), attr);
+                impl = pd.impl_name();
+                const memory src = copy_in_layout(plain, src_md), dst(dst_md);
+                pooling_forward(pd).execute({{PRIM_ARG_SRC, src}, {PRIM_ARG_DST, dst}});
+                return values_of(dst);
+            };
+            std::string impl;
+            const std::vector<float> want = run_on(cpu_isa::none, tag::nchw, impl);
+            CHECK(impl == "ref");
+            const std::vector<float> got = run_on(isa, tag::nhwc, impl);
+            CHECK(impl == (alg == algorithm::pooling_max ? jit : std::string("ref")));
+            compare(got, want, ddt);
+        }
+}
+
 TEST_CASE("int8 pooling: the JIT kernel's chains", "[int8][pooling]") {
     // Sums with scale, zero point and type, typed binary operands (per channel, one value, per
     // pixel) and eltwise entries, on the JIT and on the reference.
