@@ -1,8 +1,9 @@
 // The JIT eltwise on int8 data (src/jit/eltwise/, typed_vectors.hpp) against the reference (ISA
 // cap none) and against values computed here: every src and dst type pair, in place, rows with
 // tails (a plane of 15 elements: AVX2 moves a byte tail one byte at a time), channels-last and
-// blocked layouts, every post-op kind with typed operands, and the store's rounding and
-// saturation (NaN, infinities, halves).
+// blocked layouts, every post-op kind with typed operands, the store's rounding and saturation
+// (NaN, infinities, halves), tails that end at a guard page; and the f32 primitives built on the
+// same pass (eltwise, binary, both normalizations, softmax) with int8 operands.
 #include "int8_test_util.hpp"
 
 #include <sys/mman.h>
