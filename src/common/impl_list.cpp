@@ -52,8 +52,8 @@ const std::vector<impl_entry<eltwise_request>> &eltwise_impl_list() {
 
 const std::vector<impl_entry<binary_request>> &binary_impl_list() {
     static const std::vector<impl_entry<binary_request>> list = {
-            {"jit", create_jit_binary, true}, // int8 data without scales
-            {"loop", create_binary_int8_loop, true}, // int8 data and scales
+            {"jit", create_jit_binary, true}, // int8 data and scales too
+            {"loop", create_binary_int8_loop, true}, // int8 data and scales, no JIT
             {"ref", create_ref_binary, true},
     };
     return list;

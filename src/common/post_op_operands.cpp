@@ -71,10 +71,7 @@ memory::desc operand_desc(const post_ops::entry &e, const memory::desc &dst) {
     // A dim kept by the policy keeps its block even when it is 1: a per_tensor operand then has
     // exactly the destination's layout, whatever its sizes.
     const int rank = dst.ndims();
-    // A prelu's slopes are f32; a binary operand has the type it was appended with.
-    const memory::data_type dt = e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
-            ? e.dt : memory::data_type::f32;
-    return memory::desc(operand_dims(e, dst.get_dims()), dt,
+    return memory::desc(operand_dims(e, dst.get_dims()), operand_type(e),
                         follow_pattern(dst.layout(), rank, mask_within(e.mask, rank)));
 }
 

@@ -14,6 +14,13 @@ inline bool has_operand(const post_ops::entry &e) {
     return e.kind == post_ops::kind::binary || e.kind == post_ops::kind::prelu;
 }
 
+// The data type of entry e's operand: a binary operand has the type it was appended with (undef,
+// append_binary's default, is f32); a prelu's slopes are f32.
+inline memory::data_type operand_type(const post_ops::entry &e) {
+    return e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef ? e.dt
+                                                                                 : memory::data_type::f32;
+}
+
 // "" when every given src1 of entries [first, end) broadcasts against a destination of these
 // dims (same rank, each dim equal or 1), else a message naming the entry and the dim.
 std::string check_operand_dims(const post_ops &chain, const memory::dims &dst_dims, int first = 0);

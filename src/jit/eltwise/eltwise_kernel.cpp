@@ -87,8 +87,7 @@ void eltwise_kernel<isa>::sum_dst_old(const sum_args &s) {
 template <cpu_isa isa>
 void eltwise_kernel<isa>::load_operand(const operand_args &o) {
     const post_ops::entry &e = chain_.entries()[o.entry];
-    const memory::data_type t = e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
-            ? e.dt : memory::data_type::f32;
+    const memory::data_type t = impl::operand_type(e);
     const Vmm v(o.aux_idx);
     typed_vectors<isa> io(*this, tail_mask_idx_);
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);

@@ -52,9 +52,8 @@ eltwise_pass::eltwise_pass(cpu_isa isa, const post_ops &chain, int64_t nelems, e
       src_size_(static_cast<int64_t>(data_type_size(opts.src_dt))),
       dst_size_(static_cast<int64_t>(data_type_size(dst_dt))), has_operands_(chain.has_operands()) {
     for (const post_ops::entry &e : chain.entries())
-        operand_sizes_.push_back(!impl::has_operand(e) ? 0
-                : e.kind == post_ops::kind::binary && e.dt != memory::data_type::undef
-                        ? static_cast<int64_t>(data_type_size(e.dt)) : int64_t(sizeof(float)));
+        operand_sizes_.push_back(
+                impl::has_operand(e) ? static_cast<int64_t>(data_type_size(impl::operand_type(e))) : 0);
     eltwise_kernel_conf conf;
     conf.src_dt = static_cast<uint8_t>(opts.src_dt);
     conf.scale_src = opts.scale_src;

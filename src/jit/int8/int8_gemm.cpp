@@ -674,9 +674,7 @@ private:
         for (size_t i = 0; i < ops.size(); ++i) {
             const post_ops::entry &e = chain_.entries()[i];
             const char *op = reinterpret_cast<const char *>(ops[i]);
-            // A binary entry's dt is undef for f32 (append_binary's convention), prelu's always.
-            const int64_t size = e.kind == post_ops::kind::binary && e.dt != dt::undef
-                    ? static_cast<int64_t>(data_type_size(e.dt)) : 4;
+            const int64_t size = static_cast<int64_t>(data_type_size(operand_type(e)));
             int64_t first = 0; // in elements
             switch (e.mask) {
             case policy::per_oc: first = oc0; break;

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "jit/int8/ip_int8_kernel.hpp"
+#include "common/post_op_operands.hpp"
 #include "jit/gen/kernel_cache.hpp"
 #include "jit/inject/operand_access.hpp"
 #include "jit/gen/tail_mask.hpp"
@@ -261,7 +262,7 @@ void ip_int8_kernel<isa>::load_operand(const operand_args &o) {
     const post_ops::entry &e = chain_.entries()[o.entry];
     const int m = o.acc_idx / static_cast<int>(conf_.nr), j = o.acc_idx % static_cast<int>(conf_.nr);
     const Vmm v(o.aux_idx);
-    const dt t = e.kind == post_ops::kind::binary && e.dt != dt::undef ? e.dt : dt::f32;
+    const dt t = impl::operand_type(e);
     const int64_t size = static_cast<int64_t>(data_type_size(t));
     if (o.first) mov(reg_op, ptr[reg_op_values + static_cast<int>(o.entry * sizeof(int64_t))]);
     const auto vector_at = [&](int64_t disp) {

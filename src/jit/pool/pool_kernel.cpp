@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "jit/gen/kernel_cache.hpp"
+#include "common/post_op_operands.hpp"
 #include "jit/inject/operand_access.hpp"
 #include "jit/pool/pool_kernel.hpp"
 #include "jit/gen/tail_mask.hpp"
@@ -175,7 +176,7 @@ template <cpu_isa isa>
 void pool_kernel<isa>::load_operand(const operand_args &o) {
     const Vmm v(o.aux_idx);
     const post_ops::entry &e = chain_.entries()[o.entry];
-    const dt t = e.kind == post_ops::kind::binary && e.dt != dt::undef ? e.dt : dt::f32;
+    const dt t = impl::operand_type(e);
     if (o.first) mov(reg_op, ptr[reg_values + static_cast<int>(o.entry * 2 * sizeof(int64_t))]);
     const int64_t j = j0_ + o.acc_idx;
     switch (e.mask) {
