@@ -23,6 +23,12 @@ inline std::string jit_name(cpu_isa isa, bool repacked) {
     return std::string("jit:") + cpu_isa_name(isa) + (repacked ? "+repack" : "");
 }
 
+// The same for the primitives whose kernels have no VNNI form (eltwise, binary, pooling, the
+// normalizations, softmax): "jit:avx512" also under the avx512_vnni cap.
+inline std::string jit_name_without_vnni(cpu_isa isa) {
+    return std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+}
+
 inline dims with_spatial(dims d, const dims &sp) {
     d.insert(d.end(), sp.begin(), sp.end());
     return d;

@@ -33,7 +33,7 @@ void check_binary(const binary_run &r) {
     binary::primitive_desc pd(binary::desc(r.alg, md0, memory::desc(r.d1, r.t1, tag::any), mdd), attr);
     // The JIT pass takes every type and both scales (these broadcasts are all rows it reads).
     const cpu_isa isa = prim_test::effective_isa();
-    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    const std::string jit = jit_name_without_vnni(isa);
     if (isa >= cpu_isa::avx2) CHECK(pd.impl_name() == jit);
     // The user's plain data in the layouts of pd (reorders keep integers exact).
     const auto in_layout = [](const memory &plain_m, const memory::desc &md) {

@@ -84,7 +84,7 @@ TEST_CASE("int8 pooling: channels-last, blocked and plain u8/s8 equal to the ref
             {{1, 17, 4, 5, 6}, {1, 17, 2, 3, 3}, {2, 3, 2}, {2, 2, 2}, {0, 0, 0}, {0, 1, 0}, {0, 1, 0}}, // 3D
     };
     const cpu_isa isa = tested_isa();
-    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    const std::string jit = jit_name_without_vnni(isa);
     for (const pool_case &pc : cases)
         for (dt sdt : {dt::u8, dt::s8})
             for (dt ddt : {dt::u8, dt::s8, dt::s32, dt::f32})
@@ -118,7 +118,7 @@ TEST_CASE("int8 pooling: max of an s32 src on the JIT, its average on the refere
     // reference's, which takes the window in f32 too; its average sums in double (reference).
     const dims sd = {2, 19, 9, 8}, dd = {2, 19, 5, 4};
     const cpu_isa isa = tested_isa();
-    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    const std::string jit = jit_name_without_vnni(isa);
     memory plain(memory::desc(sd, dt::s32, tag::nchw));
     std::mt19937 gen(5);
     int32_t *p = static_cast<int32_t *>(plain.get_data_handle());
@@ -152,7 +152,7 @@ TEST_CASE("int8 pooling: the JIT kernel's chains", "[int8][pooling]") {
     // pixel) and eltwise entries, on the JIT and on the reference.
     const pool_case pc = {{2, 19, 9, 8}, {2, 19, 5, 4}, {3, 3}, {2, 2}, {0, 0}, {1, 1}, {1, 0}};
     const cpu_isa isa = tested_isa();
-    const std::string jit = std::string("jit:") + (isa >= cpu_isa::avx512 ? "avx512" : "avx2");
+    const std::string jit = jit_name_without_vnni(isa);
     const char *chains[] = {"relu", "sum:0.5", "sum:0.5:3", "sum:1:0:s8", "add:s8:per_oc+relu",
                             "mul:u8:common+sum:0.25", "add:f32:per_mb_spatial+gelu_erf",
                             "linear:0.5:1+sum:0.25:2+tanh"};
